@@ -1,0 +1,91 @@
+//! Build script: compiles the C++ DLPack shim (`csrc/shim.cpp`) against the
+//! libtorch that `torch-sys` found, and emits rpaths so that tests, examples,
+//! benches and the installed Python extension find libtorch at run time.
+//!
+//! libtorch is located by `torch-sys` (with `LIBTORCH_USE_PYTORCH=1` it asks
+//! the first `python` on PATH for its `torch` package) and handed to us as
+//! `DEP_TCH_LIBTORCH_LIB`, the `.../torch/lib` directory.
+
+use std::path::{Path, PathBuf};
+
+/// The libtorch version that tch 0.24 is written against.
+const EXPECTED_TORCH: &str = "2.11.0";
+
+/// Reads an environment variable and asks cargo to rerun when it changes.
+fn env_var_rerun(name: &str) -> Option<String> {
+    println!("cargo:rerun-if-env-changed={name}");
+    std::env::var(name).ok()
+}
+
+fn main() {
+    println!("cargo:rerun-if-changed=csrc/shim.cpp");
+    println!("cargo:rerun-if-changed=build.rs");
+    // torch-sys reads these; rerun when they change so the rpath follows.
+    for name in ["LIBTORCH", "LIBTORCH_USE_PYTORCH", "LIBTORCH_LIB", "VIRTUAL_ENV"] {
+        env_var_rerun(name);
+    }
+
+    let lib_dir = match env_var_rerun("DEP_TCH_LIBTORCH_LIB") {
+        Some(dir) => PathBuf::from(dir),
+        None => panic!(
+            "torch-sys did not report a libtorch directory (DEP_TCH_LIBTORCH_LIB). \
+             Build with LIBTORCH_USE_PYTORCH=1 and a Python that has torch=={EXPECTED_TORCH} \
+             first on PATH (the project's .venv: `bash .ci/setup`)."
+        ),
+    };
+    // .../site-packages/torch/lib -> .../site-packages/torch
+    let torch_root = lib_dir
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| panic!("unexpected libtorch lib dir {}", lib_dir.display()));
+    check_torch_version(&torch_root);
+
+    let include = torch_root.join("include");
+    cc::Build::new()
+        .cpp(true)
+        .pic(true)
+        .warnings(false)
+        .flag("-std=c++17")
+        .flag("-D_GLIBCXX_USE_CXX11_ABI=1")
+        .flag("-DGLOG_USE_GLOG_EXPORT")
+        .include(&include)
+        .include(include.join("torch/csrc/api/include"))
+        .file("csrc/shim.cpp")
+        .compile("torchbridge_shim");
+
+    // libtorch_cuda is not referenced by any symbol we use, but a Rust binary
+    // must still load it for CUDA to be visible: keep it with --no-as-needed.
+    if lib_dir.join("libtorch_cuda.so").exists() {
+        println!("cargo:rustc-link-arg=-Wl,--no-as-needed");
+        println!("cargo:rustc-link-arg=-ltorch_cuda");
+        println!("cargo:rustc-link-arg=-Wl,--as-needed");
+    }
+    // Tests, benches and examples run straight from target/ with this rpath;
+    // the installed extension (site-packages/torchbridge/_core.abi3.so) finds
+    // the wheel's libtorch at $ORIGIN/../torch/lib.
+    println!("cargo:rustc-link-arg=-Wl,-rpath,{}", lib_dir.display());
+    println!("cargo:rustc-link-arg=-Wl,-rpath,$ORIGIN/../torch/lib");
+    println!("cargo:rustc-env=TORCHBRIDGE_LIBTORCH_LIB={}", lib_dir.display());
+}
+
+/// Fails the build with a clear message when the torch package is not 2.11.0.
+fn check_torch_version(torch_root: &Path) {
+    let version_file = torch_root.join("version.py");
+    let Ok(text) = std::fs::read_to_string(&version_file) else {
+        return; // a bare libtorch download has no version.py; torch-sys checked it
+    };
+    let found = text
+        .lines()
+        .find_map(|line| line.strip_prefix("__version__ = "))
+        .map(|v| v.trim().trim_matches(|c| c == '\'' || c == '"').to_owned());
+    if let Some(found) = found {
+        let base = found.split('+').next().unwrap_or(&found);
+        if base != EXPECTED_TORCH && env_var_rerun("LIBTORCH_BYPASS_VERSION_CHECK").is_none() {
+            panic!(
+                "torchbridge needs torch=={EXPECTED_TORCH} (tch 0.24), found {found} at {}. \
+                 Run `bash .ci/setup` to make the pinned .venv.",
+                torch_root.display()
+            );
+        }
+    }
+}

@@ -1,0 +1,292 @@
+//! Consumer direction: DLPack managed tensor -> `tch::Tensor`, zero-copy.
+
+use std::ffi::c_void;
+use std::ptr::{self, NonNull};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use dlpark::ffi::{
+    DLDataType, DLDevice, DLManagedTensor, DLManagedTensorVersioned, DLPackVersion, DLTensor,
+};
+use dlpark::{DlpackFlags, Managed};
+use tch::Tensor;
+
+use super::ffi;
+use crate::{DType, Device, Error, Result};
+
+/// An owning DLPack tensor in either ABI, as a producer handed it over.
+pub enum ManagedDlpack {
+    /// A legacy `DLManagedTensor` (no version, no flags).
+    Legacy(Managed<DLManagedTensor>),
+    /// A versioned `DLManagedTensorVersioned`.
+    Versioned(Managed<DLManagedTensorVersioned>),
+}
+
+impl ManagedDlpack {
+    fn flags(&self) -> DlpackFlags {
+        match self {
+            Self::Legacy(tensor) => tensor.flags(),
+            Self::Versioned(tensor) => tensor.flags(),
+        }
+    }
+
+    fn validate(&self) -> Result<dlpark::TensorRef<'_>> {
+        Ok(match self {
+            Self::Legacy(tensor) => tensor.validate()?,
+            Self::Versioned(tensor) => tensor.validate()?,
+        })
+    }
+}
+
+/// Why an import could not be zero-copy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CopyReason {
+    /// libtorch has no negative strides; the data was copied in logical order.
+    NegativeStrides,
+    /// The data pointer was not aligned to its element type; it was copied to aligned memory.
+    Misaligned,
+}
+
+/// The result of an import.
+pub struct Imported {
+    /// The tensor, viewing the producer's memory unless `copied` says otherwise.
+    pub tensor: Tensor,
+    /// The producer marked its memory read-only (DLPack `READ_ONLY`). libtorch
+    /// ignores the flag: callers must not write through `tensor` when it is set.
+    pub read_only: bool,
+    /// Set when the tensor holds a copy instead of a view, with the reason.
+    pub copied: Option<CopyReason>,
+}
+
+/// What keeps the memory a torch view points at alive.
+pub(crate) enum Owner {
+    /// An imported producer: dropping it calls the producer's deleter.
+    Producer(#[allow(dead_code)] ManagedDlpack),
+    /// A libtorch tensor whose storage is viewed with another dtype.
+    Tensor(#[allow(dead_code)] Tensor),
+}
+
+/// The manager context behind every descriptor torchbridge gives libtorch.
+struct Hold {
+    managed: DLManagedTensorVersioned,
+    shape: Vec<i64>,
+    strides: Vec<i64>,
+    _owner: Owner,
+    released: Arc<AtomicBool>,
+}
+
+/// The deleter libtorch calls when the last view of a [`Hold`] dies.
+///
+/// # Safety
+///
+/// - `managed` is the `managed` field of a `Hold` made by [`view_in_torch`],
+///   whose `manager_ctx` points to that boxed `Hold`, and this is the only call.
+unsafe extern "C" fn release_hold(managed: *mut DLManagedTensorVersioned) {
+    // SAFETY: per the contract, manager_ctx is the Box<Hold> leaked in view_in_torch.
+    let hold = unsafe { Box::from_raw((*managed).manager_ctx.cast::<Hold>()) };
+    let released = Arc::clone(&hold.released);
+    drop(hold);
+    released.store(true, Ordering::Release);
+}
+
+/// A fully validated strided layout that libtorch can view as is.
+pub(crate) struct Layout {
+    pub data: *mut c_void,
+    pub shape: Vec<i64>,
+    pub strides: Vec<i64>,
+    pub dtype: DLDataType,
+    pub device: DLDevice,
+}
+
+/// Hands `layout` to libtorch as a tensor, with `owner` kept alive until its
+/// last view dies. Returns the tensor and a flag set once that happened.
+///
+/// # Safety
+///
+/// - `layout.data` addresses, on `layout.device`, every element that
+///   `layout.shape`/`layout.strides` reach (all strides non-negative), aligned
+///   to the dtype, and it stays valid for as long as `owner` lives.
+/// - `layout.dtype` and `layout.device` come from the crate's own tables.
+pub(crate) unsafe fn view_in_torch(
+    layout: Layout,
+    owner: Owner,
+    read_only: bool,
+) -> Result<(Tensor, Arc<AtomicBool>)> {
+    let released = Arc::new(AtomicBool::new(false));
+    let hold = Box::into_raw(Box::new(Hold {
+        managed: DLManagedTensorVersioned {
+            version: DLPackVersion { major: 1, minor: 3 },
+            manager_ctx: ptr::null_mut(),
+            deleter: Some(release_hold),
+            flags: if read_only { DlpackFlags::READ_ONLY } else { DlpackFlags::empty() },
+            dl_tensor: DLTensor {
+                data: layout.data,
+                device: layout.device,
+                ndim: i32::try_from(layout.shape.len())
+                    .map_err(|_| Error::InvalidTensor("too many dimensions".into()))?,
+                dtype: layout.dtype,
+                shape: ptr::null_mut(),
+                strides: ptr::null_mut(),
+                byte_offset: 0,
+            },
+        },
+        shape: layout.shape,
+        strides: layout.strides,
+        _owner: owner,
+        released: Arc::clone(&released),
+    }));
+    // SAFETY: `hold` is a fresh, valid allocation; the Vec buffers it points the
+    // descriptor at live inside it and are never resized.
+    let managed = unsafe {
+        let h = &mut *hold;
+        h.managed.manager_ctx = hold.cast();
+        h.managed.dl_tensor.shape = h.shape.as_mut_ptr();
+        h.managed.dl_tensor.strides = h.strides.as_mut_ptr();
+        ptr::addr_of_mut!(h.managed)
+    };
+    let mut out: *mut torch_sys::C_tensor = ptr::null_mut();
+    // SAFETY: `managed` is a well-formed descriptor (caller contract for the
+    // memory; shape/strides/deleter set above). The shim catches exceptions.
+    let status = unsafe { ffi::check(ffi::tb_from_dlpack_versioned(managed, &mut out)) };
+    match status {
+        // SAFETY: on success `out` is a `new at::Tensor`, which is tch's C_tensor.
+        Ok(()) if !out.is_null() => Ok((unsafe { Tensor::from_ptr(out) }, released)),
+        result => {
+            // libtorch failed before or after taking ownership: release the
+            // hold exactly once, unless its deleter already ran.
+            if !released.load(Ordering::Acquire) {
+                // SAFETY: the deleter has not run, so nothing else frees `hold`.
+                drop(unsafe { Box::from_raw(hold) });
+            }
+            Err(result.err().unwrap_or_else(|| Error::Torch("libtorch returned no tensor".into())))
+        }
+    }
+}
+
+/// Row-major strides (in elements) for `shape`.
+pub(crate) fn compact_strides(shape: &[i64]) -> Vec<i64> {
+    let mut strides = vec![1i64; shape.len()];
+    for axis in (0..shape.len().saturating_sub(1)).rev() {
+        strides[axis] = strides[axis + 1].saturating_mul(shape[axis + 1].max(1));
+    }
+    strides
+}
+
+/// Imports a producer's tensor into libtorch.
+///
+/// Zero-copy whenever libtorch can represent the layout. Negative strides and
+/// misaligned data are copied (once, on the tensor's device), and the result
+/// says so in [`Imported::copied`]. The producer is released exactly once: when
+/// the last view dies, or before returning (copies, errors).
+pub fn import(source: ManagedDlpack) -> Result<Imported> {
+    let read_only = source.flags().contains(DlpackFlags::READ_ONLY);
+    let (dtype, device, shape, mut strides, base, byte_offset, numel) = {
+        let view = source.validate()?;
+        (
+            DType::from_dlpack(view.dtype())?,
+            Device::from_dlpack(view.device())?,
+            view.shape().to_vec(),
+            view.strides_or_compact()?.into_owned(),
+            view.data_ptr() as *mut u8,
+            view.byte_offset(),
+            view.num_elements(),
+        )
+    };
+    let itemsize = dtype.itemsize() as i64;
+    let overflow = || Error::InvalidTensor("byte offsets overflow the address space".into());
+
+    if numel == 0 {
+        // Nothing will be read: normalise odd strides and a null pointer.
+        let data = if base.is_null() { NonNull::<u128>::dangling().as_ptr().cast() } else { base };
+        let layout = Layout {
+            data: data.cast(),
+            strides: compact_strides(&shape),
+            shape,
+            dtype: dtype.to_dlpack(),
+            device: device.to_dlpack(),
+        };
+        // SAFETY: an empty tensor reads no memory; the pointer is non-null and aligned.
+        let (tensor, _) = unsafe { view_in_torch(layout, Owner::Producer(source), read_only)? };
+        return Ok(Imported { tensor, read_only, copied: None });
+    }
+    if base.is_null() {
+        return Err(Error::InvalidTensor(format!(
+            "null data pointer for a tensor of {numel} elements"
+        )));
+    }
+    let offset = isize::try_from(byte_offset).map_err(|_| overflow())?;
+    let mut data = base.wrapping_offset(offset);
+    // Move the origin to the lowest address and record the axes to flip.
+    let mut flipped = Vec::new();
+    for (axis, (stride, &extent)) in strides.iter_mut().zip(&shape).enumerate() {
+        if *stride < 0 {
+            let span = (extent - 1).checked_mul(*stride).and_then(|s| s.checked_mul(itemsize));
+            let span = span.and_then(|s| isize::try_from(s).ok()).ok_or_else(overflow)?;
+            data = data.wrapping_offset(span);
+            *stride = stride.checked_neg().ok_or_else(overflow)?;
+            if extent > 1 {
+                flipped.push(axis as i64);
+            }
+        }
+    }
+    let misaligned = (data as usize) % dtype.alignment() != 0;
+    if flipped.is_empty() && !misaligned {
+        let layout =
+            Layout { data: data.cast(), shape, strides, dtype: dtype.to_dlpack(), device: device.to_dlpack() };
+        // SAFETY: the producer vouches for the memory (trust boundary above);
+        // strides are non-negative, data is aligned, and the producer lives in the hold.
+        let (tensor, _) = unsafe { view_in_torch(layout, Owner::Producer(source), read_only)? };
+        return Ok(Imported { tensor, read_only, copied: None });
+    }
+    let reason = if flipped.is_empty() { CopyReason::Misaligned } else { CopyReason::NegativeStrides };
+    let tensor = copy_in_logical_order(data, shape, strides, dtype, device, &flipped, source)?;
+    Ok(Imported { tensor, read_only: false, copied: Some(reason) })
+}
+
+/// Copies a strided buffer (origin at its lowest address, axes in `flipped`
+/// to be reversed) into fresh, aligned, row-major memory on the same device.
+///
+/// The copy works on bytes, so it serves every dtype, aligned or not.
+fn copy_in_logical_order(
+    data: *mut u8,
+    shape: Vec<i64>,
+    strides: Vec<i64>,
+    dtype: DType,
+    device: Device,
+    flipped: &[i64],
+    source: ManagedDlpack,
+) -> Result<Tensor> {
+    let itemsize = dtype.itemsize() as i64;
+    let overflow = || Error::InvalidTensor("byte strides overflow".into());
+    let mut byte_shape = shape.clone();
+    byte_shape.push(itemsize);
+    let mut byte_strides =
+        strides.iter().map(|s| s.checked_mul(itemsize).ok_or_else(overflow)).collect::<Result<Vec<_>>>()?;
+    byte_strides.push(1);
+    let bytes = Layout {
+        data: data.cast(),
+        shape: byte_shape.clone(),
+        strides: byte_strides,
+        dtype: DType::UInt8.to_dlpack(),
+        device: device.to_dlpack(),
+    };
+    // SAFETY: the same memory the producer described, read as bytes (always
+    // aligned); the producer lives in the hold until the copy below is done.
+    let (raw, _) = unsafe { view_in_torch(bytes, Owner::Producer(source), true)? };
+    let ordered = if flipped.is_empty() { raw } else { raw.f_flip(flipped)? };
+    let dense = Tensor::f_empty(&byte_shape, (tch::Kind::Uint8, device.to_tch()))?;
+    let mut target = dense.shallow_clone();
+    target.f_copy_(&ordered)?;
+    drop((ordered, target));
+    let layout = Layout {
+        data: dense.data_ptr(),
+        strides: compact_strides(&shape),
+        shape,
+        dtype: dtype.to_dlpack(),
+        device: device.to_dlpack(),
+    };
+    // SAFETY: `dense` is a fresh, contiguous, 64-byte aligned libtorch buffer of
+    // exactly shape x itemsize bytes, kept alive by the hold.
+    let (tensor, _) = unsafe { view_in_torch(layout, Owner::Tensor(dense), false)? };
+    Ok(tensor)
+}

@@ -1,0 +1,24 @@
+//! The DLPack layer: the only module that names dlpark types or calls the C++
+//! shim, and the only home of `unsafe` code in the crate.
+//!
+//! - [`import`]: a DLPack managed tensor (from Python, from an `ndarray`, from
+//!   any producer) becomes a `tch::Tensor` viewing the same memory. libtorch
+//!   owns the producer and releases it exactly once, when the last view dies.
+//! - [`export`]: a `tch::Tensor` becomes a versioned DLPack managed tensor
+//!   that keeps the tensor's storage alive until its consumer calls the deleter.
+//!
+//! Trust boundary: an imported descriptor is trusted for what DLPack cannot
+//! let us check, namely that `data` really addresses the memory its shape and
+//! strides describe and that it stays valid until the deleter runs. Everything
+//! checkable is validated before libtorch sees it: dlpark's metadata checks
+//! (rank, shape, stride and byte counts without overflow), dtype and device
+//! tables, null data with a non-zero size, and the DLPack ABI version.
+//! libtorch only ever receives a descriptor that torchbridge built itself.
+
+mod ffi;
+pub mod export;
+pub mod import;
+pub(crate) mod ndarray_view;
+
+pub use export::{dtype_of, export_legacy, export_versioned};
+pub use import::{import, CopyReason, Imported, ManagedDlpack};

@@ -1,0 +1,90 @@
+//! The crate's one error type. No pyo3 here: the Python layer maps each
+//! variant to an exception class in `src/python/errors.rs`.
+
+use std::fmt;
+
+/// Every fallible torchbridge call returns this.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// What went wrong, with enough structure for a caller to react to it.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// A DLPack dtype that torchbridge cannot hand to libtorch.
+    #[error(
+        "unsupported dtype (DLPack code {code}, {bits} bits, {lanes} lanes{name}); accepted: {accepted}",
+        name = DtypeName(*code, *bits),
+        accepted = crate::dtype::ACCEPTED_DTYPES
+    )]
+    UnsupportedDtype {
+        /// DLPack `DLDataTypeCode`.
+        code: u8,
+        /// Bits per lane.
+        bits: u8,
+        /// Vector lanes; only 1 is accepted.
+        lanes: u16,
+    },
+
+    /// A routine that has no loop for this (supported) dtype, as SciPy would refuse it.
+    #[error("{routine} does not accept {dtype} input; accepted: {accepted}")]
+    DtypeNotAccepted {
+        /// The routine's name, e.g. `special.expit`.
+        routine: &'static str,
+        /// The dtype it was given.
+        dtype: crate::DType,
+        /// What it accepts, in words.
+        accepted: &'static str,
+    },
+
+    /// Memory on a device torchbridge does not handle.
+    #[error(
+        "unsupported device: DLPack device type {device_type} (id {device_id}); \
+         accepted: CPU (1), CUDA (2), CUDA host (3), CUDA managed (13)"
+    )]
+    UnsupportedDevice {
+        /// DLPack `DLDeviceType`.
+        device_type: u32,
+        /// Device ordinal.
+        device_id: i32,
+    },
+
+    /// A DLPack descriptor that fails validation (shape, strides, pointers, version).
+    #[error("invalid DLPack tensor: {0}")]
+    InvalidTensor(String),
+
+    /// An argument outside what a routine accepts (shape, axis, option value).
+    #[error("{0}")]
+    InvalidArgument(String),
+
+    /// A parameter value SciPy accepts that torchbridge does not implement yet.
+    #[error("{0}")]
+    NotImplemented(String),
+
+    /// libtorch raised an error (a C++ exception, caught in the shim or by tch).
+    #[error("libtorch error: {0}")]
+    Torch(String),
+}
+
+impl From<tch::TchError> for Error {
+    fn from(err: tch::TchError) -> Self {
+        Error::Torch(err.to_string())
+    }
+}
+
+impl From<dlpark::tensor::Error> for Error {
+    fn from(err: dlpark::tensor::Error) -> Self {
+        Error::InvalidTensor(err.to_string())
+    }
+}
+
+/// Formats `, i.e. float64` after a DLPack dtype triple when it has a name.
+struct DtypeName(u8, u8);
+
+impl fmt::Display for DtypeName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match crate::dtype::DType::from_code_bits(self.0, self.1) {
+            Some(dtype) => write!(f, ", i.e. {dtype} in vectors"),
+            None => Ok(()),
+        }
+    }
+}

@@ -1,0 +1,47 @@
+//! # torchbridge
+//!
+//! View any DLPack array as a `tch::Tensor` without copying, run the full
+//! libtorch API on it, and hand the result back. Rust users work on
+//! `ndarray` arrays; Python users `import torchbridge` (the `python` feature).
+//!
+//! ```
+//! use ndarray::Array2;
+//!
+//! let a = Array2::<f64>::from_shape_fn((3, 4), |(i, j)| (i as f64 - j as f64) / 4.0);
+//! let expected = a.mapv(|v| v * 2.0);
+//! let t = torchbridge::from_ndarray(a)?;                 // zero-copy: libtorch owns the buffer
+//! let y = torchbridge::ops::special::erf(&t)?;           // computed by libtorch
+//! let out: ndarray::ArrayD<f64> = torchbridge::to_ndarray(&y)?;
+//! assert_eq!(out.shape(), &[3, 4]);
+//! assert!((out[[0, 1]] - (-0.25f64).tanh().signum() * 0.276_326_390_168_236_9).abs() < 1e-12);
+//! # let _ = expected;
+//! # Ok::<(), torchbridge::Error>(())
+//! ```
+//!
+//! Modules: [`dlpack`] (the zero-copy import/export, the only `unsafe` code),
+//! [`ops`] (SciPy-compatible routines), and the `ndarray` functions
+//! re-exported at the top level.
+
+#![warn(missing_docs)]
+
+mod arrays;
+mod device;
+pub mod dlpack;
+mod dtype;
+mod error;
+pub mod ops;
+#[cfg(feature = "python")]
+mod python;
+
+pub use arrays::{from_ndarray, to_ndarray, with_ndarray_view, Element};
+pub use device::Device;
+pub use dtype::{DType, ACCEPTED_DTYPES};
+pub use error::{Error, Result};
+
+/// Whether libtorch sees a CUDA device from this process.
+pub fn cuda_available() -> bool {
+    tch::Cuda::is_available()
+}
+
+/// The libtorch directory this crate was built against.
+pub const LIBTORCH_LIB: &str = env!("TORCHBRIDGE_LIBTORCH_LIB");
