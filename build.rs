@@ -38,7 +38,8 @@ fn main() {
         .parent()
         .map(Path::to_path_buf)
         .unwrap_or_else(|| panic!("unexpected libtorch lib dir {}", lib_dir.display()));
-    check_torch_version(&torch_root);
+    let version = check_torch_version(&torch_root);
+    println!("cargo:rustc-env=TORCHBRIDGE_TORCH_VERSION={}", version.as_deref().unwrap_or("unknown"));
 
     let include = torch_root.join("include");
     cc::Build::new()
@@ -68,18 +69,19 @@ fn main() {
     println!("cargo:rustc-env=TORCHBRIDGE_LIBTORCH_LIB={}", lib_dir.display());
 }
 
-/// Fails the build with a clear message when the torch package is not 2.11.0.
-fn check_torch_version(torch_root: &Path) {
+/// Fails the build with a clear message when the torch package is not 2.11.0;
+/// returns the version found.
+fn check_torch_version(torch_root: &Path) -> Option<String> {
     let version_file = torch_root.join("version.py");
     let Ok(text) = std::fs::read_to_string(&version_file) else {
-        return; // a bare libtorch download has no version.py; torch-sys checked it
+        return None; // a bare libtorch download has no version.py; torch-sys checked it
     };
     let found = text
         .lines()
         .find_map(|line| line.strip_prefix("__version__ = "))
         .map(|v| v.trim().trim_matches(|c| c == '\'' || c == '"').to_owned());
-    if let Some(found) = found {
-        let base = found.split('+').next().unwrap_or(&found);
+    if let Some(found) = &found {
+        let base = found.split('+').next().unwrap_or(found);
         if base != EXPECTED_TORCH && env_var_rerun("LIBTORCH_BYPASS_VERSION_CHECK").is_none() {
             panic!(
                 "torchbridge needs torch=={EXPECTED_TORCH} (tch 0.24), found {found} at {}. \
@@ -88,4 +90,5 @@ fn check_torch_version(torch_root: &Path) {
             );
         }
     }
+    found
 }

@@ -148,18 +148,18 @@ impl DType {
         }
     }
 
-    /// The dtype NumPy's ufunc machinery picks for a routine whose loops are
-    /// `f->f, d->d` (plus `F->F, D->D` when `complex_loops`): the first loop
-    /// the input casts to safely. This is what SciPy returns, so integer and
-    /// bool input gives float32 (8/16-bit) or float64 (32/64-bit).
+    /// The dtype SciPy's ufuncs compute and return for this input when their
+    /// loops are `d->d, f->f` (plus `D->D, F->F` when `complex_loops`), as
+    /// NumPy resolves them: an exact match first, else the first loop the
+    /// input casts to safely. So float32 stays float32, and bool, integers,
+    /// float16 and bfloat16 give float64. `None`: no loop accepts the input.
     pub fn scipy_float_loop(self, complex_loops: bool) -> Option<DType> {
         use DType::*;
         match self {
-            Bool | Int8 | Int16 | UInt8 | UInt16 | Float16 | BFloat16 | Float32 => Some(Float32),
-            Int32 | Int64 | UInt32 | UInt64 | Float64 => Some(Float64),
-            Complex64 if complex_loops => Some(Complex64),
-            Complex128 if complex_loops => Some(Complex128),
+            Float32 => Some(Float32),
+            Complex64 | Complex128 if complex_loops => Some(self),
             Complex64 | Complex128 => None,
+            _ => Some(Float64),
         }
     }
 }
@@ -199,9 +199,10 @@ mod tests {
 
     #[test]
     fn scipy_loop_selection_follows_safe_casting() {
-        assert_eq!(DType::Int16.scipy_float_loop(false), Some(DType::Float32));
-        assert_eq!(DType::Int32.scipy_float_loop(false), Some(DType::Float64));
-        assert_eq!(DType::Bool.scipy_float_loop(true), Some(DType::Float32));
+        assert_eq!(DType::Int16.scipy_float_loop(false), Some(DType::Float64));
+        assert_eq!(DType::Float16.scipy_float_loop(false), Some(DType::Float64));
+        assert_eq!(DType::Float32.scipy_float_loop(false), Some(DType::Float32));
+        assert_eq!(DType::Bool.scipy_float_loop(true), Some(DType::Float64));
         assert_eq!(DType::Complex64.scipy_float_loop(true), Some(DType::Complex64));
         assert_eq!(DType::Complex64.scipy_float_loop(false), None);
     }

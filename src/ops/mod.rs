@@ -33,3 +33,11 @@ pub(crate) fn scipy_float_input(routine: &'static str, x: &Tensor, complex_in_sc
 pub fn dtype(x: &Tensor) -> Result<DType> {
     dlpack::dtype_of(x)
 }
+
+/// A copy of `x` in fresh memory with the same shape, dtype, device and
+/// (for dense tensors) strides.
+pub fn deep_copy(x: &Tensor) -> Result<Tensor> {
+    let mut copy = x.f_empty_like()?;
+    copy.f_copy_(x)?;
+    Ok(copy)
+}

@@ -1,8 +1,7 @@
 //! `scipy.special` counterparts.
 //!
-//! Integer and bool inputs are cast as SciPy's ufunc loops cast them (8- and
-//! 16-bit integers and bool to float32, wider integers to float64); float32
-//! stays float32.
+//! Inputs are cast as SciPy's ufunc loops cast them: float32 stays float32,
+//! bool, integers and half precision compute in (and return) float64.
 
 use tch::Tensor;
 
@@ -30,6 +29,11 @@ pub fn logit(x: &Tensor) -> Result<Tensor> {
 }
 
 /// `log|Gamma(x)|`, `scipy.special.gammaln`.
+///
+/// libtorch's `lgamma(-inf)` is `+inf`; SciPy returns `-inf` (the limit of
+/// `log|Gamma|` between the poles), and so does this.
 pub fn gammaln(x: &Tensor) -> Result<Tensor> {
-    Ok(scipy_float_input("special.gammaln", x, false)?.f_lgamma()?)
+    let x = scipy_float_input("special.gammaln", x, false)?;
+    let at_minus_inf = x.f_eq(f64::NEG_INFINITY)?;
+    Ok(x.f_lgamma()?.f_masked_fill(&at_minus_inf, f64::NEG_INFINITY)?)
 }

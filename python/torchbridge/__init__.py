@@ -1,0 +1,61 @@
+"""torchbridge: the full libtorch API on any array, zero-copy.
+
+Arrays from NumPy, JAX, CuPy, torch or any ``__dlpack__`` producer are viewed
+as libtorch tensors without copying, computed on where they live, and handed
+back in the caller's own array type::
+
+    import numpy as np, torchbridge as tb
+    x = np.linspace(-3, 3, 1_000_000)
+    y = tb.special.erf(x)                    # numpy in, numpy out, by libtorch
+    t = tb.apply(lambda t: t.cumsum(0), x)   # any torch function
+"""
+
+from __future__ import annotations
+
+from . import errors, special
+from ._apply import apply
+from ._core import __version__
+from ._core import set_num_threads
+from .errors import (
+    DeviceError,
+    DLPackError,
+    DtypeError,
+    InputTypeError,
+    InvalidArgumentError,
+    MixedContainersError,
+    TorchbridgeError,
+    TorchError,
+    UnsupportedParameterError,
+)
+
+__all__ = [
+    "__version__",
+    "apply",
+    "info",
+    "set_num_threads",
+    "special",
+    "errors",
+    "TorchbridgeError",
+    "DLPackError",
+    "DtypeError",
+    "DeviceError",
+    "InputTypeError",
+    "MixedContainersError",
+    "InvalidArgumentError",
+    "TorchError",
+    "UnsupportedParameterError",
+]
+
+
+def info() -> dict[str, object]:
+    """Versions, libtorch threads and CUDA availability, as a dict."""
+    import platform
+
+    import numpy
+
+    from . import _core
+
+    facts: dict[str, object] = dict(_core.build_info())
+    facts["numpy"] = numpy.__version__
+    facts["python"] = platform.python_version()
+    return facts

@@ -1,0 +1,261 @@
+//! Which array library the caller used, taking its arrays in through DLPack
+//! and handing results back in the same library's type, on the same device.
+
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyBool, PyComplex, PyDict, PyFloat, PyInt, PyList, PyTuple, PyType};
+
+use super::errors::Class;
+use super::exported::DlpackTensor;
+use crate::dlpack::{self, Imported, ManagedDlpack};
+use crate::ACCEPTED_DTYPES;
+use tch::Tensor;
+
+/// The array library a result goes back to.
+#[derive(Clone)]
+pub(crate) enum Library {
+    NumPy,
+    Torch,
+    Jax,
+    /// Any other array-API library: its namespace (from `__array_namespace__`).
+    Namespace { name: String, namespace: std::sync::Arc<Py<PyAny>> },
+}
+
+impl Library {
+    fn same_as(&self, other: &Library) -> bool {
+        match (self, other) {
+            (Library::NumPy, Library::NumPy)
+            | (Library::Torch, Library::Torch)
+            | (Library::Jax, Library::Jax) => true,
+            (Library::Namespace { namespace: a, .. }, Library::Namespace { namespace: b, .. }) => a.as_ptr() == b.as_ptr(),
+            _ => false,
+        }
+    }
+
+    pub(crate) fn name(&self) -> &str {
+        match self {
+            Library::NumPy => "numpy",
+            Library::Torch => "torch",
+            Library::Jax => "jax",
+            Library::Namespace { name, .. } => name,
+        }
+    }
+
+    /// The memory of this library's arrays must never be written (JAX arrays
+    /// are immutable even when their DLPack export does not say so).
+    fn immutable(&self) -> bool {
+        matches!(self, Library::Jax)
+    }
+}
+
+/// numpy's pieces, looked up once (numpy is a hard dependency).
+struct NumPy {
+    ndarray: Py<PyType>,
+    generic: Py<PyType>,
+    asarray: Py<PyAny>,
+    from_dlpack: Py<PyAny>,
+}
+
+fn numpy(py: Python<'_>) -> PyResult<&NumPy> {
+    static NUMPY: PyOnceLock<NumPy> = PyOnceLock::new();
+    NUMPY.get_or_try_init(py, || {
+        let np = py.import("numpy")?;
+        Ok(NumPy {
+            ndarray: np.getattr("ndarray")?.cast_into::<PyType>()?.unbind(),
+            generic: np.getattr("generic")?.cast_into::<PyType>()?.unbind(),
+            asarray: np.getattr("asarray")?.unbind(),
+            from_dlpack: np.getattr("from_dlpack")?.unbind(),
+        })
+    })
+}
+
+/// An optional library's array type and `from_dlpack`, looked up only once
+/// the caller has imported that library (torchbridge never imports it).
+struct Optional {
+    module: &'static str,
+    array_type: (&'static str, &'static str),
+    from_dlpack: (&'static str, &'static str),
+    cell: PyOnceLock<(Py<PyType>, Py<PyAny>)>,
+}
+
+static TORCH: Optional = Optional {
+    module: "torch",
+    array_type: ("torch", "Tensor"),
+    from_dlpack: ("torch", "from_dlpack"),
+    cell: PyOnceLock::new(),
+};
+static JAX: Optional = Optional {
+    module: "jax",
+    array_type: ("jax", "Array"),
+    from_dlpack: ("jax.numpy", "from_dlpack"),
+    cell: PyOnceLock::new(),
+};
+
+impl Optional {
+    fn get<'a>(&'a self, py: Python<'_>) -> PyResult<Option<&'a (Py<PyType>, Py<PyAny>)>> {
+        if let Some(found) = self.cell.get(py) {
+            return Ok(Some(found));
+        }
+        static MODULES: PyOnceLock<Py<PyDict>> = PyOnceLock::new();
+        let modules = MODULES.get_or_try_init(py, || {
+            Ok::<_, PyErr>(py.import("sys")?.getattr("modules")?.cast_into::<PyDict>()?.unbind())
+        })?;
+        if !modules.bind(py).contains(self.module)? {
+            return Ok(None);
+        }
+        self.cell
+            .get_or_try_init(py, || {
+                let array_type = py.import(self.array_type.0)?.getattr(self.array_type.1)?;
+                let from_dlpack = py.import(self.from_dlpack.0)?.getattr(self.from_dlpack.1)?;
+                Ok((array_type.cast_into::<PyType>()?.unbind(), from_dlpack.unbind()))
+            })
+            .map(Some)
+    }
+
+    fn matches(&self, obj: &Bound<'_, PyAny>) -> PyResult<bool> {
+        match self.get(obj.py())? {
+            Some((array_type, _)) => obj.is_instance(array_type.bind(obj.py())),
+            None => Ok(false),
+        }
+    }
+}
+
+/// One array argument, classified.
+pub(crate) struct Arg<'py> {
+    /// The array itself (Python scalars, lists and tuples already as numpy).
+    pub array: Bound<'py, PyAny>,
+    pub library: Library,
+    /// The library was inferred from a Python value (scalar, list, numpy scalar):
+    /// it yields to any real array in the same call.
+    pub weak: bool,
+}
+
+fn type_name(obj: &Bound<'_, PyAny>) -> String {
+    obj.get_type().fully_qualified_name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into())
+}
+
+/// Classifies `obj` by the library it comes from.
+pub(crate) fn classify<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Arg<'py>> {
+    let py = obj.py();
+    let np = numpy(py)?;
+    let strong = |array: Bound<'py, PyAny>, library| Ok(Arg { array, library, weak: false });
+    if obj.is_instance(np.ndarray.bind(py))? {
+        return strong(obj.clone(), Library::NumPy);
+    }
+    let python_value = obj.is_instance_of::<PyFloat>()
+        || obj.is_instance_of::<PyInt>()
+        || obj.is_instance_of::<PyBool>()
+        || obj.is_instance_of::<PyComplex>()
+        || obj.is_instance_of::<PyList>()
+        || obj.is_instance_of::<PyTuple>()
+        || obj.is_instance(np.generic.bind(py))?;
+    if python_value {
+        let array = np.asarray.bind(py).call1((obj,))?;
+        return Ok(Arg { array, library: Library::NumPy, weak: true });
+    }
+    if TORCH.matches(obj)? {
+        return strong(obj.clone(), Library::Torch);
+    }
+    if JAX.matches(obj)? {
+        return strong(obj.clone(), Library::Jax);
+    }
+    if let Ok(namespace_fn) = obj.getattr("__array_namespace__") {
+        let namespace = namespace_fn.call0()?;
+        let name = namespace.getattr("__name__").map(|n| n.to_string()).unwrap_or_else(|_| type_name(obj));
+        return strong(obj.clone(), Library::Namespace { name, namespace: std::sync::Arc::new(namespace.unbind()) });
+    }
+    if obj.hasattr("__dlpack__")? {
+        // A bare DLPack producer: results come back as numpy arrays.
+        return strong(obj.clone(), Library::NumPy);
+    }
+    Err(Class::InputType.err(format!(
+        "expected an array (numpy, torch, jax, cupy, any __dlpack__ producer) or a Python \
+         scalar, list or tuple; got {}",
+        type_name(obj)
+    )))
+}
+
+/// The library results go back to: the one all real arrays share.
+pub(crate) fn common_library(args: &[Arg<'_>]) -> PyResult<Library> {
+    let mut chosen: Option<&Arg<'_>> = None;
+    for arg in args.iter().filter(|arg| !arg.weak) {
+        match chosen {
+            None => chosen = Some(arg),
+            Some(first) if !first.library.same_as(&arg.library) => {
+                return Err(Class::MixedContainers.err(format!(
+                    "arrays from two libraries in one call: {} ({}) and {} ({}); \
+                     pass arrays of one library",
+                    first.library.name(),
+                    type_name(&first.array),
+                    arg.library.name(),
+                    type_name(&arg.array),
+                )));
+            }
+            Some(_) => {}
+        }
+    }
+    Ok(chosen.map(|arg| arg.library.clone()).unwrap_or(Library::NumPy))
+}
+
+/// Imports `arg` zero-copy through DLPack (versioned first, legacy fallback).
+pub(crate) fn import(arg: &Arg<'_>) -> PyResult<Imported> {
+    let obj = &arg.array;
+    let managed = match dlpark::python::from_dlpack(obj.as_borrowed(), None, None) {
+        Ok(imported) => imported,
+        Err(err) if err.is_instance_of::<pyo3::exceptions::PyTypeError>(obj.py()) && obj.hasattr("__dlpack__")? => {
+            // A producer that predates `max_version`: ask the legacy way.
+            let capsule = obj.call_method0("__dlpack__").map_err(|legacy| import_failed(arg, legacy))?;
+            dlpark::python::from_dlpack(capsule.as_borrowed(), None, None).map_err(|e| import_failed(arg, e))?
+        }
+        Err(err) => return Err(import_failed(arg, err)),
+    };
+    let managed = match managed {
+        dlpark::python::ImportedDlpack::Legacy(m) => ManagedDlpack::Legacy(m),
+        dlpark::python::ImportedDlpack::Versioned(m) => ManagedDlpack::Versioned(m),
+    };
+    let mut imported = dlpack::import(managed)?;
+    imported.read_only |= arg.library.immutable();
+    Ok(imported)
+}
+
+/// Explains a producer's refusal, naming the dtype for numpy's dtype errors.
+fn import_failed(arg: &Arg<'_>, cause: PyErr) -> PyErr {
+    let py = arg.array.py();
+    let described = match (&arg.library, arg.array.getattr("dtype")) {
+        (Library::NumPy, Ok(dtype)) => {
+            let dtype = dtype.str().map(|s| s.to_string()).unwrap_or_default();
+            Class::Dtype.err(format!(
+                "cannot import a numpy array of dtype {dtype}: {cause}; accepted: {ACCEPTED_DTYPES} \
+                 (native byte order)"
+            ))
+        }
+        _ => Class::DLPack.err(format!("cannot import {} through DLPack: {cause}", type_name(&arg.array))),
+    };
+    described.set_cause(py, Some(cause));
+    described
+}
+
+/// Hands `tensor` back as an array of `library`. With `ufunc_scalar`, a 0-d
+/// numpy result becomes a numpy scalar, as NumPy/SciPy ufuncs return.
+pub(crate) fn wrap(py: Python<'_>, library: &Library, tensor: Tensor, ufunc_scalar: bool) -> PyResult<Py<PyAny>> {
+    let zero_dim = tensor.dim() == 0;
+    let exported = Bound::new(py, DlpackTensor::new(tensor)?)?;
+    let from_dlpack = match library {
+        Library::NumPy => numpy(py)?.from_dlpack.bind(py).clone(),
+        Library::Torch => optional_from_dlpack(py, &TORCH)?,
+        Library::Jax => optional_from_dlpack(py, &JAX)?,
+        Library::Namespace { namespace, .. } => namespace.bind(py).getattr("from_dlpack")?,
+    };
+    let result = from_dlpack.call1((exported,))?;
+    if ufunc_scalar && zero_dim && matches!(library, Library::NumPy) {
+        return Ok(result.get_item(())?.unbind());
+    }
+    Ok(result.unbind())
+}
+
+fn optional_from_dlpack<'py>(py: Python<'py>, library: &Optional) -> PyResult<Bound<'py, PyAny>> {
+    match library.get(py)? {
+        Some((_, from_dlpack)) => Ok(from_dlpack.bind(py).clone()),
+        None => Err(Class::InputType.err(format!("{} is not imported", library.module))),
+    }
+}

@@ -1,0 +1,84 @@
+//! `DLPackTensor`: a libtorch result offered to a consumer through the
+//! standard `__dlpack__` / `__dlpack_device__` protocol.
+
+use std::sync::Mutex;
+
+use dlpark::ffi::{DLDevice, DLManagedTensor, DLManagedTensorVersioned};
+use dlpark::python::{export_dlpack, DlpackExporter, ExportRequest};
+use dlpark::{DlpackFlags, Managed};
+use pyo3::prelude::*;
+use tch::Tensor;
+
+use crate::{dlpack, Device};
+
+/// A tensor held for export. Each `__dlpack__` call makes a fresh DLPack
+/// tensor that shares the storage, so it may be consumed any number of times.
+#[pyclass(frozen, module = "torchbridge._core", name = "DLPackTensor")]
+pub struct DlpackTensor {
+    // tch::Tensor is Send but not Sync; the lock makes the class shareable.
+    tensor: Mutex<Tensor>,
+    device: DLDevice,
+}
+
+impl DlpackTensor {
+    pub(crate) fn new(tensor: Tensor) -> PyResult<Self> {
+        let device = Device::from_tch(tensor.device())?.to_dlpack();
+        Ok(Self { tensor: Mutex::new(tensor), device })
+    }
+
+    fn with_tensor<R>(&self, f: impl FnOnce(&Tensor) -> R) -> R {
+        let guard = self.tensor.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        f(&guard)
+    }
+}
+
+#[pymethods]
+impl DlpackTensor {
+    #[pyo3(signature = (*, stream = None, max_version = None, dl_device = None, copy = None))]
+    fn __dlpack__(
+        &self,
+        py: Python<'_>,
+        stream: Option<&Bound<'_, PyAny>>,
+        max_version: Option<(u32, u32)>,
+        dl_device: Option<(u32, i32)>,
+        copy: Option<bool>,
+    ) -> PyResult<Py<PyAny>> {
+        let request = ExportRequest::parse(stream, max_version, dl_device, copy)?;
+        export_dlpack(self, py, request)
+    }
+
+    fn __dlpack_device__(&self) -> (u32, i32) {
+        (self.device.device_type.0, self.device.device_id)
+    }
+
+    fn __repr__(&self) -> String {
+        self.with_tensor(|t| format!("DLPackTensor(shape={:?}, device={:?})", t.size(), t.device()))
+    }
+}
+
+impl DlpackExporter for DlpackTensor {
+    fn device(&self) -> DLDevice {
+        self.device
+    }
+
+    fn flags(&self) -> DlpackFlags {
+        DlpackFlags::empty()
+    }
+
+    fn prepare_export(&self, _py: Python<'_>, _request: &ExportRequest<'_>) -> PyResult<()> {
+        // libtorch may still be computing on its CUDA stream: finish before a
+        // consumer on another stream reads (conservative, correct hand-off).
+        if let Device::Cuda(index) = Device::from_dlpack(self.device)? {
+            tch::Cuda::synchronize(index as i64);
+        }
+        Ok(())
+    }
+
+    fn export_legacy(&self, _py: Python<'_>) -> PyResult<Managed<DLManagedTensor>> {
+        Ok(self.with_tensor(dlpack::export_legacy)?)
+    }
+
+    fn export_versioned(&self, _py: Python<'_>) -> PyResult<Managed<DLManagedTensorVersioned>> {
+        Ok(self.with_tensor(dlpack::export_versioned)?)
+    }
+}

@@ -1,0 +1,49 @@
+//! The Python extension module `torchbridge._core` (feature `python`).
+//!
+//! A thin layer: it parses arguments, classifies the caller's array library,
+//! calls the pyo3-free core, and maps [`crate::Error`] to exceptions.
+
+mod bridge;
+mod container;
+mod errors;
+mod exported;
+mod special;
+
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+/// Build-time and run-time facts for `torchbridge.info()`.
+#[pyfunction]
+fn build_info(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+    let info = PyDict::new(py);
+    info.set_item("torchbridge", env!("CARGO_PKG_VERSION"))?;
+    info.set_item("libtorch", env!("TORCHBRIDGE_TORCH_VERSION"))?;
+    info.set_item("libtorch_lib", crate::LIBTORCH_LIB)?;
+    info.set_item("torch_threads", tch::get_num_threads())?;
+    info.set_item("cuda_available", crate::cuda_available())?;
+    info.set_item("cuda_devices", tch::Cuda::device_count())?;
+    info.set_item("gil_release_min_elements", special::GIL_RELEASE_MIN_ELEMENTS)?;
+    Ok(info)
+}
+
+/// Sets libtorch's intra-op thread count (`torch.set_num_threads` without torch).
+#[pyfunction]
+fn set_num_threads(threads: i32) -> PyResult<()> {
+    if threads < 1 {
+        return Err(errors::Class::InvalidArgument.err(format!("threads must be at least 1, got {threads}")));
+    }
+    tch::set_num_threads(threads);
+    Ok(())
+}
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_class::<exported::DlpackTensor>()?;
+    m.add_class::<bridge::Container>()?;
+    m.add_function(wrap_pyfunction!(bridge::torch_views, m)?)?;
+    m.add_function(wrap_pyfunction!(build_info, m)?)?;
+    m.add_function(wrap_pyfunction!(set_num_threads, m)?)?;
+    special::register(m)?;
+    Ok(())
+}
