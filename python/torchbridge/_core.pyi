@@ -1,0 +1,34 @@
+"""Type stubs for the Rust extension module ``torchbridge._core``."""
+
+from types import ModuleType
+from typing import Any
+
+__version__: str
+
+class DLPackTensor:
+    """A libtorch result offered through ``__dlpack__``; consumable many times."""
+
+    def __dlpack__(
+        self,
+        *,
+        stream: Any = None,
+        max_version: tuple[int, int] | None = None,
+        dl_device: tuple[int, int] | None = None,
+        copy: bool | None = None,
+    ) -> Any: ...
+    def __dlpack_device__(self) -> tuple[int, int]: ...
+
+class Container:
+    """The caller's array library, carried from apply's inputs to its results."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def is_torch(self) -> bool: ...
+    def wrap(self, tensor: Any) -> Any: ...
+
+def torch_views(arrays: list[Any]) -> tuple[list[Any], Container]: ...
+def build_info() -> dict[str, object]: ...
+def set_num_threads(threads: int) -> None: ...
+
+special: ModuleType
