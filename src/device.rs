@@ -20,9 +20,12 @@ impl Device {
         let unsupported = || Error::UnsupportedDevice { device_type: kind, device_id };
         match DLDeviceType(kind) {
             DLDeviceType::CPU | DLDeviceType::CUDAHOST => Ok(Device::Cpu),
-            DLDeviceType::CUDA | DLDeviceType::CUDAMANAGED => {
-                usize::try_from(device_id).map(Device::Cuda).map_err(|_| unsupported())
-            }
+            // libtorch keeps the ordinal in c10::DeviceIndex (an i8): a larger
+            // one would wrap to another device, so it is refused here.
+            DLDeviceType::CUDA | DLDeviceType::CUDAMANAGED => match i8::try_from(device_id) {
+                Ok(index) if index >= 0 => Ok(Device::Cuda(index as usize)),
+                _ => Err(unsupported()),
+            },
             _ => Err(unsupported()),
         }
     }
@@ -68,5 +71,6 @@ mod tests {
         assert!(matches!(metal, Error::UnsupportedDevice { device_type: 8, device_id: 0 }));
         let negative = DLDevice { device_type: DLDeviceType::CUDA, device_id: -1 };
         assert!(Device::from_dlpack(negative).is_err());
+        assert!(Device::from_dlpack(DLDevice::cuda(128)).is_err());
     }
 }

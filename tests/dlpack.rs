@@ -936,7 +936,6 @@ fn cuda_host_memory_is_imported_as_cpu() {
 /// `with_ndarray_view` would read device memory from the host). They must be
 /// rejected before libtorch sees them.
 #[test]
-#[ignore = "bug: Device::from_dlpack accepts CUDA ordinals > 127, which wrap in c10::DeviceIndex (reported)"]
 fn cuda_ordinals_beyond_libtorch_range_are_rejected() {
     for id in [128, 255, 256, 1000, i32::MAX] {
         let producer = Producer::f64(&iota(3));
