@@ -35,15 +35,7 @@ __all__ = [
     "set_num_threads",
     "special",
     "errors",
-    "TorchbridgeError",
-    "DLPackError",
-    "DtypeError",
-    "DeviceError",
-    "InputTypeError",
-    "MixedContainersError",
-    "InvalidArgumentError",
-    "TorchError",
-    "UnsupportedParameterError",
+    *errors.__all__,
 ]
 
 
