@@ -12,7 +12,7 @@ back in the caller's own array type::
 
 from __future__ import annotations
 
-from . import errors, special
+from . import errors, fft, linalg, special
 from ._apply import apply
 from ._core import __version__
 from ._core import set_num_threads
@@ -34,6 +34,8 @@ __all__ = [
     "info",
     "set_num_threads",
     "special",
+    "fft",
+    "linalg",
     "errors",
     *errors.__all__,
 ]

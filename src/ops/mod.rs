@@ -3,6 +3,8 @@
 //! Every routine takes tensors by reference, never writes into them, and
 //! returns a fresh tensor on the input's device.
 
+pub mod fft;
+pub mod linalg;
 pub mod special;
 
 use tch::Tensor;

@@ -235,6 +235,38 @@ fn import_failed(arg: &Arg<'_>, cause: PyErr) -> PyErr {
     described
 }
 
+/// Inputs at least this large are computed with the GIL released: below it,
+/// releasing and re-taking the GIL costs more than another thread could gain.
+pub(crate) const GIL_RELEASE_MIN_ELEMENTS: usize = 8192;
+
+/// Runs `work` (on `elements` input elements), the GIL released when large.
+///
+/// `work` owns what it computes on (tensors are `Send`); dropping imported
+/// tensors inside it is fine: producers' deleters take the GIL themselves.
+pub(crate) fn compute<T: Send>(py: Python<'_>, elements: usize, work: impl FnOnce() -> crate::Result<T> + Send) -> crate::Result<T> {
+    if elements >= GIL_RELEASE_MIN_ELEMENTS {
+        py.detach(work)
+    } else {
+        work()
+    }
+}
+
+/// Imports several arguments of one call: all real arrays must come from one
+/// library (Python scalars and lists follow it). Returns the tensors, in
+/// order, and the library to return results in.
+pub(crate) fn import_all(objs: &[&Bound<'_, PyAny>]) -> PyResult<(Vec<Tensor>, Library)> {
+    let args = objs.iter().map(|obj| classify(obj)).collect::<PyResult<Vec<_>>>()?;
+    let library = common_library(&args)?;
+    let tensors = args.iter().map(|arg| import(arg).map(|imported| imported.tensor)).collect::<PyResult<Vec<_>>>()?;
+    Ok((tensors, library))
+}
+
+/// Hands several results back as a tuple of `library` arrays (SciPy's tuple returns).
+pub(crate) fn wrap_tuple(py: Python<'_>, library: &Library, tensors: Vec<Tensor>) -> PyResult<Py<PyAny>> {
+    let items = tensors.into_iter().map(|t| wrap(py, library, t, false)).collect::<PyResult<Vec<_>>>()?;
+    Ok(PyTuple::new(py, items)?.into_any().unbind())
+}
+
 /// Hands `tensor` back as an array of `library`. With `ufunc_scalar`, a 0-d
 /// numpy result becomes a numpy scalar, as NumPy/SciPy ufuncs return.
 pub(crate) fn wrap(py: Python<'_>, library: &Library, tensor: Tensor, ufunc_scalar: bool) -> PyResult<Py<PyAny>> {

@@ -7,6 +7,8 @@ mod bridge;
 mod container;
 mod errors;
 mod exported;
+mod fft;
+mod linalg;
 mod special;
 
 use pyo3::prelude::*;
@@ -22,7 +24,7 @@ fn build_info(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     info.set_item("torch_threads", tch::get_num_threads())?;
     info.set_item("cuda_available", crate::cuda_available())?;
     info.set_item("cuda_devices", tch::Cuda::device_count())?;
-    info.set_item("gil_release_min_elements", special::GIL_RELEASE_MIN_ELEMENTS)?;
+    info.set_item("gil_release_min_elements", container::GIL_RELEASE_MIN_ELEMENTS)?;
     Ok(info)
 }
 
@@ -45,5 +47,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(build_info, m)?)?;
     m.add_function(wrap_pyfunction!(set_num_threads, m)?)?;
     special::register(m)?;
+    fft::register(m)?;
+    linalg::register(m)?;
     Ok(())
 }

@@ -4,22 +4,9 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use tch::Tensor;
 
-use super::container::{classify, import, wrap};
+use super::container::{classify, compute, import, wrap};
 use super::errors::Class;
 use crate::{ops, Result};
-
-/// Inputs at least this large are computed with the GIL released: below it,
-/// releasing and re-taking the GIL costs more than another thread could gain.
-pub(crate) const GIL_RELEASE_MIN_ELEMENTS: usize = 8192;
-
-/// Runs `op` where the data lives, the GIL released for large inputs.
-pub(crate) fn compute(py: Python<'_>, tensor: Tensor, op: fn(&Tensor) -> Result<Tensor>) -> Result<Tensor> {
-    if tensor.numel() >= GIL_RELEASE_MIN_ELEMENTS {
-        py.detach(move || op(&tensor))
-    } else {
-        op(&tensor)
-    }
-}
 
 /// SciPy's ufuncs take `out` and ufunc keywords; say plainly which are not supported.
 fn reject_ufunc_options(
@@ -52,7 +39,7 @@ fn unary(
     reject_ufunc_options(routine, out, kwargs)?;
     let arg = classify(x)?;
     let tensor = import(&arg)?.tensor;
-    let result = compute(py, tensor, op)?;
+    let result = compute(py, tensor.numel(), move || op(&tensor))?;
     wrap(py, &arg.library, result, true)
 }
 

@@ -1,0 +1,1 @@
+//! `scipy.fft` counterparts: discrete Fourier, cosine and sine transforms.

@@ -1,0 +1,1 @@
+//! `scipy.linalg` counterparts: solvers, decompositions, matrix functions and special matrices.
