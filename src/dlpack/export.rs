@@ -12,7 +12,10 @@ use crate::{DType, Error, Result};
 /// The tensor as a consumer must see it: no autograd history, conjugate and
 /// negative bits materialised (DLPack has no way to carry them, and libtorch's
 /// C++ exporter would otherwise hand out the unconjugated bytes).
-fn exportable(tensor: &Tensor) -> Result<Tensor> {
+pub(crate) fn exportable(tensor: &Tensor) -> Result<Tensor> {
+    if !tensor.requires_grad() && !tensor.f_is_conj()? && !tensor.f_is_neg()? {
+        return Ok(tensor.shallow_clone()); // the common case: nothing to resolve
+    }
     Ok(tensor.f_detach()?.f_resolve_conj()?.f_resolve_neg()?)
 }
 

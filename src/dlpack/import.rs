@@ -64,6 +64,32 @@ pub(crate) enum Owner {
     Producer(#[allow(dead_code)] ManagedDlpack),
     /// A libtorch tensor whose storage is viewed with another dtype.
     Tensor(#[allow(dead_code)] Tensor),
+    /// A Python object (a numpy array) whose buffer is viewed; released with
+    /// the GIL taken, from whichever thread drops the last view.
+    #[cfg(feature = "python")]
+    Python(Option<pyo3::Py<pyo3::PyAny>>),
+}
+
+#[cfg(feature = "python")]
+impl Drop for Owner {
+    fn drop(&mut self) {
+        if let Owner::Python(object) = self {
+            if let Some(object) = object.take() {
+                let object = object.into_ptr();
+                // SAFETY: `object` is a strong reference we own. The last view
+                // can die on any thread, with or without the GIL, and even
+                // inside a pyo3 call whose thread libtorch detached from the
+                // interpreter (torch releases the GIL while freeing tensors),
+                // so pyo3's own bookkeeping cannot tell: PyGILState_Ensure
+                // looks at the real thread state, as numpy's DLPack deleter does.
+                unsafe {
+                    let state = pyo3::ffi::PyGILState_Ensure();
+                    pyo3::ffi::Py_DECREF(object);
+                    pyo3::ffi::PyGILState_Release(state);
+                }
+            }
+        }
+    }
 }
 
 /// The manager context behind every descriptor torchbridge gives libtorch.
@@ -180,18 +206,46 @@ pub(crate) fn compact_strides(shape: &[i64]) -> Vec<i64> {
 /// the last view dies, or before returning (copies, errors).
 pub fn import(source: ManagedDlpack) -> Result<Imported> {
     let read_only = source.flags().contains(DlpackFlags::READ_ONLY);
-    let (dtype, device, shape, mut strides, base, byte_offset, numel) = {
+    let memory = {
         let view = source.validate()?;
-        (
-            DType::from_dlpack(view.dtype())?,
-            Device::from_dlpack(view.device())?,
-            view.shape().to_vec(),
-            view.strides_or_compact()?.into_owned(),
-            view.data_ptr() as *mut u8,
-            view.byte_offset(),
-            view.num_elements(),
-        )
+        Memory {
+            dtype: DType::from_dlpack(view.dtype())?,
+            device: Device::from_dlpack(view.device())?,
+            shape: view.shape().to_vec(),
+            strides: view.strides_or_compact()?.into_owned(),
+            base: view.data_ptr() as *mut u8,
+            byte_offset: view.byte_offset(),
+            numel: view.num_elements(),
+            read_only,
+        }
     };
+    // SAFETY: the producer vouches for the memory it describes (the trust
+    // boundary in the module docs) for as long as it lives, and it lives in
+    // the owner.
+    unsafe { import_memory(memory, Owner::Producer(source)) }
+}
+
+/// Strided memory described by a producer, its metadata already validated.
+pub(crate) struct Memory {
+    pub dtype: DType,
+    pub device: Device,
+    pub shape: Vec<i64>,
+    /// In elements; may be negative.
+    pub strides: Vec<i64>,
+    pub base: *mut u8,
+    pub byte_offset: u64,
+    pub numel: usize,
+    pub read_only: bool,
+}
+
+/// [`import`] for memory described by other means than a DLPack tensor.
+///
+/// # Safety
+///
+/// - `memory.base + memory.byte_offset` with `shape` and `strides` addresses
+///   only memory of `memory.device` that stays valid while `owner` lives.
+pub(crate) unsafe fn import_memory(memory: Memory, owner: Owner) -> Result<Imported> {
+    let Memory { dtype, device, shape, mut strides, base, byte_offset, numel, read_only } = memory;
     let itemsize = dtype.itemsize() as i64;
     let overflow = || Error::InvalidTensor("byte offsets overflow the address space".into());
 
@@ -206,7 +260,7 @@ pub fn import(source: ManagedDlpack) -> Result<Imported> {
             device: device.to_dlpack(),
         };
         // SAFETY: an empty tensor reads no memory; the pointer is non-null and aligned.
-        let (tensor, _) = unsafe { view_in_torch(layout, Owner::Producer(source), read_only)? };
+        let (tensor, _) = unsafe { view_in_torch(layout, owner, read_only)? };
         return Ok(Imported { tensor, read_only, copied: None });
     }
     if base.is_null() {
@@ -233,13 +287,13 @@ pub fn import(source: ManagedDlpack) -> Result<Imported> {
     if flipped.is_empty() && !misaligned {
         let layout =
             Layout { data: data.cast(), shape, strides, dtype: dtype.to_dlpack(), device: device.to_dlpack() };
-        // SAFETY: the producer vouches for the memory (trust boundary above);
-        // strides are non-negative, data is aligned, and the producer lives in the hold.
-        let (tensor, _) = unsafe { view_in_torch(layout, Owner::Producer(source), read_only)? };
+        // SAFETY: the memory is valid while `owner` lives (caller contract);
+        // strides are non-negative, data is aligned, and the owner lives in the hold.
+        let (tensor, _) = unsafe { view_in_torch(layout, owner, read_only)? };
         return Ok(Imported { tensor, read_only, copied: None });
     }
     let reason = if flipped.is_empty() { CopyReason::Misaligned } else { CopyReason::NegativeStrides };
-    let tensor = copy_in_logical_order(data, shape, strides, dtype, device, &flipped, source)?;
+    let tensor = copy_in_logical_order(data, shape, strides, dtype, device, &flipped, owner)?;
     Ok(Imported { tensor, read_only: false, copied: Some(reason) })
 }
 
@@ -254,7 +308,7 @@ fn copy_in_logical_order(
     dtype: DType,
     device: Device,
     flipped: &[i64],
-    source: ManagedDlpack,
+    owner: Owner,
 ) -> Result<Tensor> {
     let itemsize = dtype.itemsize() as i64;
     let overflow = || Error::InvalidTensor("byte strides overflow".into());
@@ -272,7 +326,7 @@ fn copy_in_logical_order(
     };
     // SAFETY: the same memory the producer described, read as bytes (always
     // aligned); the producer lives in the hold until the copy below is done.
-    let (raw, _) = unsafe { view_in_torch(bytes, Owner::Producer(source), true)? };
+    let (raw, _) = unsafe { view_in_torch(bytes, owner, true)? };
     let ordered = if flipped.is_empty() { raw } else { raw.f_flip(flipped)? };
     let dense = Tensor::f_empty(&byte_shape, (tch::Kind::Uint8, device.to_tch()))?;
     let mut target = dense.shallow_clone();

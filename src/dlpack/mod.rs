@@ -19,6 +19,9 @@ mod ffi;
 pub mod export;
 pub mod import;
 pub(crate) mod ndarray_view;
+#[cfg(feature = "python")]
+pub(crate) mod numpy_array;
 
 pub use export::{dtype_of, export_legacy, export_versioned};
+pub(crate) use export::exportable;
 pub use import::{import, CopyReason, Imported, ManagedDlpack};

@@ -1,6 +1,7 @@
 //! Which array library the caller used, taking its arrays in through DLPack
 //! and handing results back in the same library's type, on the same device.
 
+use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyComplex, PyDict, PyFloat, PyInt, PyList, PyTuple, PyType};
@@ -54,6 +55,8 @@ struct NumPy {
     generic: Py<PyType>,
     asarray: Py<PyAny>,
     from_dlpack: Py<PyAny>,
+    /// `{"max_version": (1, 3)}`, for `ndarray.__dlpack__` (never mutated).
+    dlpack_kwargs: Py<PyDict>,
 }
 
 fn numpy(py: Python<'_>) -> PyResult<&NumPy> {
@@ -65,6 +68,11 @@ fn numpy(py: Python<'_>) -> PyResult<&NumPy> {
             generic: np.getattr("generic")?.cast_into::<PyType>()?.unbind(),
             asarray: np.getattr("asarray")?.unbind(),
             from_dlpack: np.getattr("from_dlpack")?.unbind(),
+            dlpack_kwargs: {
+                let kwargs = PyDict::new(py);
+                kwargs.set_item("max_version", (1u32, 3u32))?;
+                kwargs.unbind()
+            },
         })
     })
 }
@@ -200,7 +208,22 @@ pub(crate) fn common_library(args: &[Arg<'_>]) -> PyResult<Library> {
 /// Imports `arg` zero-copy through DLPack (versioned first, legacy fallback).
 pub(crate) fn import(arg: &Arg<'_>) -> PyResult<Imported> {
     let obj = &arg.array;
-    let managed = match dlpark::python::from_dlpack(obj.as_borrowed(), None, None) {
+    let py = obj.py();
+    // Fast path: an exact numpy ndarray is read directly (no capsule); what
+    // that path declines goes through DLPack, which explains refusals. Asking
+    // numpy's `__dlpack__` directly skips the protocol discovery (a failed
+    // attribute lookup for the C exchange API costs more than the export).
+    let np = numpy(py)?;
+    let source = if obj.get_type().is(np.ndarray.bind(py)) {
+        if let Some(imported) = dlpack::numpy_array::import_ndarray(obj)? {
+            return Ok(imported);
+        }
+        obj.call_method(intern!(py, "__dlpack__"), (), Some(np.dlpack_kwargs.bind(py)))
+            .map_err(|err| import_failed(arg, err))?
+    } else {
+        obj.clone()
+    };
+    let managed = match dlpark::python::from_dlpack(source.as_borrowed(), None, None) {
         Ok(imported) => imported,
         Err(err) if err.is_instance_of::<pyo3::exceptions::PyTypeError>(obj.py()) && obj.hasattr("__dlpack__")? => {
             // A producer that predates `max_version`: ask the legacy way.
@@ -271,6 +294,17 @@ pub(crate) fn wrap_tuple(py: Python<'_>, library: &Library, tensors: Vec<Tensor>
 /// numpy result becomes a numpy scalar, as NumPy/SciPy ufuncs return.
 pub(crate) fn wrap(py: Python<'_>, library: &Library, tensor: Tensor, ufunc_scalar: bool) -> PyResult<Py<PyAny>> {
     let zero_dim = tensor.dim() == 0;
+    if matches!(library, Library::NumPy) {
+        // Fast path: build the ndarray directly over the tensor's memory.
+        let ready = dlpack::exportable(&tensor)?;
+        let owner = Bound::new(py, DlpackTensor::new(ready.shallow_clone())?)?.into_any();
+        if let Some(array) = dlpack::numpy_array::to_numpy(py, &ready, owner)? {
+            if ufunc_scalar && zero_dim {
+                return Ok(array.get_item(())?.unbind());
+            }
+            return Ok(array.unbind());
+        }
+    }
     let exported = Bound::new(py, DlpackTensor::new(tensor)?)?;
     let from_dlpack = match library {
         Library::NumPy => numpy(py)?.from_dlpack.bind(py).clone(),
