@@ -37,7 +37,15 @@ __all__ = [
     "fft",
     "linalg",
     "errors",
-    *errors.__all__,
+    "TorchbridgeError",
+    "DLPackError",
+    "DtypeError",
+    "DeviceError",
+    "InputTypeError",
+    "MixedContainersError",
+    "InvalidArgumentError",
+    "TorchError",
+    "UnsupportedParameterError",
 ]
 
 

@@ -1,10 +1,23 @@
 """Type stubs for the Rust extension module ``torchbridge._core``."""
 
 from types import ModuleType
-from typing import Any
+from typing import Any, final
+
+__all__ = [
+    "__version__",
+    "DLPackTensor",
+    "Container",
+    "torch_views",
+    "build_info",
+    "set_num_threads",
+    "special",
+    "fft",
+    "linalg",
+]
 
 __version__: str
 
+@final
 class DLPackTensor:
     """A libtorch result offered through ``__dlpack__``; consumable many times."""
 
@@ -18,6 +31,7 @@ class DLPackTensor:
     ) -> Any: ...
     def __dlpack_device__(self) -> tuple[int, int]: ...
 
+@final
 class Container:
     """The caller's array library, carried from apply's inputs to its results."""
 
@@ -32,3 +46,5 @@ def build_info() -> dict[str, object]: ...
 def set_num_threads(threads: int) -> None: ...
 
 special: ModuleType
+fft: ModuleType
+linalg: ModuleType
