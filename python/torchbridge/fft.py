@@ -23,7 +23,8 @@ import operator
 import os
 
 from ._core import fft as _fft
-from .errors import InvalidArgumentError, UnsupportedParameterError
+from .errors import InvalidArgumentError as _InvalidArgumentError
+from .errors import UnsupportedParameterError as _UnsupportedParameterError
 
 __all__ = [
     "fft",
@@ -61,7 +62,7 @@ __all__ = [
 ]
 
 
-class _AxisError(InvalidArgumentError, IndexError):
+class _AxisError(_InvalidArgumentError, IndexError):
     """An axis outside the input's dimensions (SciPy raises IndexError, NumPy AxisError)."""
 
 
@@ -75,22 +76,22 @@ _NORMS = {None: "backward", "backward": "backward", "ortho": "ortho", "forward":
 def _options(norm, workers, plan) -> str:
     """Validates `plan`, `norm` and `workers` in SciPy's order; returns the norm's name."""
     if plan is not None:
-        raise UnsupportedParameterError(
+        raise _UnsupportedParameterError(
             f"plan={plan!r}: precomputed plans are not supported (scipy.fft supports none either)"
         )
     try:
         name = _NORMS[norm]
     except KeyError:
-        raise InvalidArgumentError(
+        raise _InvalidArgumentError(
             f'Invalid norm value {norm!r}, should be "backward", "ortho" or "forward"'
         ) from None
     if workers is not None:
         workers = operator.index(workers)
         cpus = os.cpu_count() or 1
         if workers == 0:
-            raise InvalidArgumentError("workers must not be zero")
+            raise _InvalidArgumentError("workers must not be zero")
         if workers < -cpus:
-            raise InvalidArgumentError(
+            raise _InvalidArgumentError(
                 f"workers value out of range; got {workers}, must not be less than {-cpus}"
             )
     return name
@@ -109,7 +110,7 @@ def _ints(value, name: str):
     try:
         return [operator.index(v) for v in value]
     except TypeError as e:
-        raise InvalidArgumentError(f"{name} must be a scalar or iterable of integers") from e
+        raise _InvalidArgumentError(f"{name} must be a scalar or iterable of integers") from e
 
 
 def _orthogonalize(value):
@@ -323,7 +324,7 @@ def _spacing(d) -> float:
     kind = getattr(getattr(d, "dtype", None), "kind", None)
     if getattr(d, "shape", None) == () and kind in ("b", "i", "u", "f"):
         return float(d)
-    raise UnsupportedParameterError(
+    raise _UnsupportedParameterError(
         f"d={d!r}: only a real scalar sample spacing is supported"
     )
 
@@ -349,14 +350,14 @@ def _frequencies(n, d, real, xp, device):
     if not isinstance(n, numbers.Integral) or (not real and isinstance(n, bool)):
         if isinstance(n, bool):
             raise TypeError(f"expected a sequence of integers or a single integer, got '{n}'")
-        raise InvalidArgumentError("n should be an integer")
+        raise _InvalidArgumentError("n should be an integer")
     n = operator.index(n)
     d = _spacing(d)
     if n * d == 0:
         raise ZeroDivisionError("float division by zero")
     if _is_numpy(xp):
         if device is not None:
-            raise InvalidArgumentError("device parameter is not supported for input array type")
+            raise _InvalidArgumentError("device parameter is not supported for input array type")
         return _fft.frequencies(n, d, real, None, "float64")
     result = _fft.frequencies(n, d, real, xp, _default_float(xp, device))
     if device is not None:

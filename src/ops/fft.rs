@@ -211,6 +211,26 @@ fn resize_axis(x: &Tensor, axis: i64, n: i64) -> Result<Tensor> {
     Ok(x.f_constant_pad_nd(pad)?)
 }
 
+/// Runs `op` on `x`, or, when `x` is empty, on a zero-filled stand-in whose
+/// empty dimensions have length 1, cutting those not in `axes` back to 0
+/// afterwards: libtorch's MKL FFTs fail on empty batches. An empty
+/// transformed axis (padded by `n`/`s`) only ever holds zeros, as the stand-in does.
+fn nonempty(x: &Tensor, axes: &[i64], op: impl FnOnce(&Tensor) -> Result<Tensor>) -> Result<Tensor> {
+    if x.numel() != 0 {
+        return op(x);
+    }
+    let size = x.size();
+    let shape: Vec<i64> = size.iter().map(|&len| len.max(1)).collect();
+    let mut y = op(&Tensor::f_zeros(shape.as_slice(), (x.f_kind()?, x.device()))?)?;
+    for (dim, &len) in size.iter().enumerate() {
+        let dim = dim as i64;
+        if len == 0 && !axes.contains(&dim) {
+            y = y.f_narrow(dim, 0, 0)?;
+        }
+    }
+    Ok(y)
+}
+
 // ---------------------------------------------------------------------------
 // Fourier transforms
 // ---------------------------------------------------------------------------
@@ -223,14 +243,14 @@ fn resize_axis(x: &Tensor, axis: i64, n: i64) -> Result<Tensor> {
 pub fn fft(x: &Tensor, n: Option<i64>, axis: i64, norm: Norm) -> Result<Tensor> {
     let x = fft_input(x)?;
     let (n, axis) = length_1d(&x, n, axis)?;
-    Ok(x.f_fft_fft(n, axis, norm.name())?)
+    nonempty(&x, &[axis], |x| Ok(x.f_fft_fft(n, axis, norm.name())?))
 }
 
 /// The 1-D inverse discrete Fourier transform, `scipy.fft.ifft`.
 pub fn ifft(x: &Tensor, n: Option<i64>, axis: i64, norm: Norm) -> Result<Tensor> {
     let x = fft_input(x)?;
     let (n, axis) = length_1d(&x, n, axis)?;
-    Ok(x.f_fft_ifft(n, axis, norm.name())?)
+    nonempty(&x, &[axis], |x| Ok(x.f_fft_ifft(n, axis, norm.name())?))
 }
 
 /// The 1-D transform of real input, `scipy.fft.rfft`: the `n // 2 + 1`
@@ -238,14 +258,14 @@ pub fn ifft(x: &Tensor, n: Option<i64>, axis: i64, norm: Norm) -> Result<Tensor>
 pub fn rfft(x: &Tensor, n: Option<i64>, axis: i64, norm: Norm) -> Result<Tensor> {
     let x = real_fft_input("fft.rfft", x)?;
     let (n, axis) = length_1d(&x, n, axis)?;
-    Ok(x.f_fft_rfft(n, axis, norm.name())?)
+    nonempty(&x, &[axis], |x| Ok(x.f_fft_rfft(n, axis, norm.name())?))
 }
 
 /// The inverse of [`hfft`] for real input, `scipy.fft.ihfft`.
 pub fn ihfft(x: &Tensor, n: Option<i64>, axis: i64, norm: Norm) -> Result<Tensor> {
     let x = real_fft_input("fft.ihfft", x)?;
     let (n, axis) = length_1d(&x, n, axis)?;
-    Ok(x.f_fft_ihfft(n, axis, norm.name())?)
+    nonempty(&x, &[axis], |x| Ok(x.f_fft_ihfft(n, axis, norm.name())?))
 }
 
 /// The output length of a 1-D complex-to-real transform and the axis, as
@@ -277,7 +297,7 @@ fn c2r_length(x: &Tensor, n: Option<i64>, axis: i64) -> Result<(i64, i64)> {
 pub fn irfft(x: &Tensor, n: Option<i64>, axis: i64, norm: Norm) -> Result<Tensor> {
     let x = as_complex(&fft_input(x)?)?;
     let (n, axis) = c2r_length(&x, n, axis)?;
-    Ok(x.f_fft_irfft(n, axis, norm.name())?)
+    nonempty(&x, &[axis], |x| Ok(x.f_fft_irfft(n, axis, norm.name())?))
 }
 
 /// The transform of a Hermitian-symmetric signal, `scipy.fft.hfft`: a real
@@ -285,7 +305,7 @@ pub fn irfft(x: &Tensor, n: Option<i64>, axis: i64, norm: Norm) -> Result<Tensor
 pub fn hfft(x: &Tensor, n: Option<i64>, axis: i64, norm: Norm) -> Result<Tensor> {
     let x = as_complex(&fft_input(x)?)?;
     let (n, axis) = c2r_length(&x, n, axis)?;
-    Ok(x.f_fft_hfft(n, axis, norm.name())?)
+    nonempty(&x, &[axis], |x| Ok(x.f_fft_hfft(n, axis, norm.name())?))
 }
 
 /// The n-D discrete Fourier transform, `scipy.fft.fftn` (and `fft2` with
@@ -306,10 +326,12 @@ fn c2cn(x: &Tensor, s: Option<&[i64]>, axes: Option<&[i64]>, norm: Norm, forward
         return Ok(x.shallow_clone());
     }
     let x = fft_input(x)?;
-    Ok(if forward {
-        x.f_fft_fftn(shape.as_slice(), axes.as_slice(), norm.name())?
-    } else {
-        x.f_fft_ifftn(shape.as_slice(), axes.as_slice(), norm.name())?
+    nonempty(&x, &axes, |x| {
+        Ok(if forward {
+            x.f_fft_fftn(shape.as_slice(), axes.as_slice(), norm.name())?
+        } else {
+            x.f_fft_ifftn(shape.as_slice(), axes.as_slice(), norm.name())?
+        })
     })
 }
 
@@ -318,14 +340,14 @@ fn c2cn(x: &Tensor, s: Option<&[i64]>, axes: Option<&[i64]>, norm: Norm, forward
 pub fn rfftn(x: &Tensor, s: Option<&[i64]>, axes: Option<&[i64]>, norm: Norm) -> Result<Tensor> {
     let x = real_fft_input("fft.rfftn", x)?;
     let (shape, axes) = real_nd(&x, s, axes)?;
-    Ok(x.f_fft_rfftn(shape.as_slice(), axes.as_slice(), norm.name())?)
+    nonempty(&x, &axes, |x| Ok(x.f_fft_rfftn(shape.as_slice(), axes.as_slice(), norm.name())?))
 }
 
 /// The inverse of [`hfftn`] for real input, `scipy.fft.ihfftn` (and `ihfft2`).
 pub fn ihfftn(x: &Tensor, s: Option<&[i64]>, axes: Option<&[i64]>, norm: Norm) -> Result<Tensor> {
     let x = real_fft_input("fft.ihfftn", x)?;
     let (shape, axes) = real_nd(&x, s, axes)?;
-    Ok(x.f_fft_ihfftn(shape.as_slice(), axes.as_slice(), norm.name())?)
+    nonempty(&x, &axes, |x| Ok(x.f_fft_ihfftn(shape.as_slice(), axes.as_slice(), norm.name())?))
 }
 
 fn real_nd(x: &Tensor, s: Option<&[i64]>, axes: Option<&[i64]>) -> Result<(Vec<i64>, Vec<i64>)> {
@@ -342,14 +364,14 @@ fn real_nd(x: &Tensor, s: Option<&[i64]>, axes: Option<&[i64]>) -> Result<(Vec<i
 pub fn irfftn(x: &Tensor, s: Option<&[i64]>, axes: Option<&[i64]>, norm: Norm) -> Result<Tensor> {
     let x = as_complex(&fft_input(x)?)?;
     let (shape, axes) = c2r_nd(&x, s, axes)?;
-    Ok(x.f_fft_irfftn(shape.as_slice(), axes.as_slice(), norm.name())?)
+    nonempty(&x, &axes, |x| Ok(x.f_fft_irfftn(shape.as_slice(), axes.as_slice(), norm.name())?))
 }
 
 /// The n-D transform of a Hermitian-symmetric signal, `scipy.fft.hfftn` (and `hfft2`).
 pub fn hfftn(x: &Tensor, s: Option<&[i64]>, axes: Option<&[i64]>, norm: Norm) -> Result<Tensor> {
     let x = as_complex(&fft_input(x)?)?;
     let (shape, axes) = c2r_nd(&x, s, axes)?;
-    Ok(x.f_fft_hfftn(shape.as_slice(), axes.as_slice(), norm.name())?)
+    nonempty(&x, &axes, |x| Ok(x.f_fft_hfftn(shape.as_slice(), axes.as_slice(), norm.name())?))
 }
 
 fn c2r_nd(x: &Tensor, s: Option<&[i64]>, axes: Option<&[i64]>) -> Result<(Vec<i64>, Vec<i64>)> {
@@ -483,7 +505,7 @@ fn r2r(
     let x = resize_axis(&x, axis, n)?;
     let type_ = r2r_type(trig, forward, type_)?;
     let norm = if forward { norm } else { norm.swapped() };
-    r2r_parts(&x, trig, type_, &[axis], norm, orthogonalize)
+    nonempty(&x, &[axis], |x| r2r_parts(x, trig, type_, &[axis], norm, orthogonalize))
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -507,7 +529,7 @@ fn r2rn(
     }
     let type_ = r2r_type(trig, forward, type_)?;
     let norm = if forward { norm } else { norm.swapped() };
-    r2r_parts(&x, trig, type_, &axes, norm, orthogonalize)
+    nonempty(&x, &axes, |x| r2r_parts(x, trig, type_, &axes, norm, orthogonalize))
 }
 
 /// Real input: the transform along each axis. Complex input: the real and
@@ -548,12 +570,14 @@ fn r2r_axes(x: &Tensor, trig: Trig, type_: i64, axes: &[i64], norm: Norm, orthog
 ///   the real part of the FFT of the even extension `[x, x[N-2:0:-1]]`;
 /// - DST-I: `y[k] = 2 sum x[n] sin(pi (k+1)(n+1) / (N+1))`, from the FFT of the
 ///   odd extension `[0, x, 0, -x[::-1]]`;
-/// - DCT-II: Makhoul's algorithm: an N-point FFT of `[x[0::2], x[1::2][::-1]]`
+/// - DCT-II: Makhoul's algorithm: an N-point real FFT of `[x[0::2], x[1::2][::-1]]`
 ///   and a quarter-wave twiddle;
 /// - DCT-III: its transpose, an N-point inverse real FFT and the interleave;
-/// - DCT-IV: a 2N-point FFT of `x[n] exp(-i pi n / 2N)` and the post-twiddle
-///   `exp(-i pi (2k+1) / 4N)`;
-/// - DST-II/III/IV from DCT-II/III/IV by sign alternation and reversal.
+/// - DCT-IV: for even N an N/2-point complex FFT of `x[0::2] + i x[::-1][0::2]`
+///   between twiddles; for odd N a 2N-point FFT of `x[n] exp(-i pi n / 2N)`
+///   and the post-twiddle `exp(-i pi (2k+1) / 4N)`;
+/// - DST-II/III/IV from DCT-II/III/IV by sign alternation and reversal,
+///   folded into the permutations.
 ///
 /// Scaling: `Ortho` divides by `sqrt(M)`, `Forward` by `M`, with the logical
 /// length `M = 2(N-1)` (DCT-I), `2(N+1)` (DST-I), `2N` otherwise.
@@ -564,7 +588,6 @@ fn r2r_last(x: &Tensor, trig: Trig, type_: i64, norm: Norm, orthogonalize: bool)
         (Trig::Sin, 1) => 2 * (n + 1),
         _ => 2 * n,
     };
-    let scale = norm.factor(logical);
     // orthogonalize: end terms scaled by sqrt(2) before and/or after.
     let (pre, post) = match (orthogonalize, trig, type_) {
         (true, Trig::Cos, 1) => ((SQRT_2, SQRT_2), (FRAC_1_SQRT_2, FRAC_1_SQRT_2)),
@@ -574,37 +597,38 @@ fn r2r_last(x: &Tensor, trig: Trig, type_: i64, norm: Norm, orthogonalize: bool)
         (true, Trig::Sin, 3) => ((1.0, SQRT_2), (1.0, 1.0)),
         _ => ((1.0, 1.0), (1.0, 1.0)),
     };
-    let x = scale_ends(x, pre.0, pre.1)?;
-    let y = match (trig, type_) {
-        (Trig::Cos, 1) => dct1(&x)?,
-        (Trig::Sin, 1) => dst1(&x)?,
-        (Trig::Cos, 2) => dct2(&x)?,
-        (Trig::Cos, 3) => dct3(&x)?,
-        (Trig::Cos, _) => dct4(&x)?,
-        (Trig::Sin, 2) => dct2(&x.f_mul(&alternating(n, x.f_kind()?, x.device())?)?)?.f_flip([-1])?,
-        (Trig::Sin, 3) => dct3(&x.f_flip([-1])?)?.f_mul(&alternating(n, x.f_kind()?, x.device())?)?,
-        (Trig::Sin, _) => dct4(&x.f_flip([-1])?)?.f_mul(&alternating(n, x.f_kind()?, x.device())?)?,
+    let x = if pre == (1.0, 1.0) { x.shallow_clone() } else { scaled(x, 1.0, pre)? };
+    let sine = trig == Trig::Sin;
+    // Each kernel returns the transform up to a constant gain.
+    let (y, gain) = match (trig, type_) {
+        (Trig::Cos, 1) => (dct1(&x)?, 1.0),
+        (Trig::Sin, 1) => (dst1(&x)?, -1.0),
+        (_, 2) => (dct2(&x, sine)?, 2.0),
+        (_, 3) => (dct3(&x, sine)?, 1.0),
+        _ => (dct4(&x, sine)?, 2.0),
     };
-    let y = y.f_mul_scalar(scale)?;
-    scale_ends(&y, post.0, post.1)
+    let factor = gain * norm.factor(logical);
+    if post == (1.0, 1.0) && factor == 1.0 {
+        return Ok(y);
+    }
+    scaled(&y, factor, post)
 }
 
-/// `x` with its first and last elements along the last axis multiplied by
-/// `first` and `last` (a fresh tensor unless both are 1: never in place on `x`).
-fn scale_ends(x: &Tensor, first: f64, last: f64) -> Result<Tensor> {
-    if first == 1.0 && last == 1.0 {
-        return Ok(x.shallow_clone());
+/// A fresh `x * factor` whose first and last elements along the last axis
+/// are further multiplied by `ends.0` and `ends.1` (never in place on `x`).
+fn scaled(x: &Tensor, factor: f64, ends: (f64, f64)) -> Result<Tensor> {
+    let y = x.f_mul_scalar(factor)?;
+    let n = y.size().last().copied().unwrap_or(0);
+    if n > 0 {
+        // In place on views of `y`: this function's own fresh tensor.
+        if ends.0 != 1.0 {
+            let _ = y.f_narrow(-1, 0, 1)?.f_mul_scalar_(ends.0)?;
+        }
+        if ends.1 != 1.0 {
+            let _ = y.f_narrow(-1, n - 1, 1)?.f_mul_scalar_(ends.1)?;
+        }
     }
-    let n = x.size().last().copied().unwrap_or(0);
-    let mut weights = vec![1.0f64; n as usize];
-    if let Some(w) = weights.first_mut() {
-        *w *= first;
-    }
-    if let Some(w) = weights.last_mut() {
-        *w *= last;
-    }
-    let weights = Tensor::f_from_slice(&weights)?.f_to_device(x.device())?.f_to_kind(x.f_kind()?)?;
-    Ok(x.f_mul(&weights)?)
+    Ok(y)
 }
 
 /// `[1, -1, 1, -1, ...]` of length `n`.
@@ -617,11 +641,12 @@ fn alternating(n: i64, kind: Kind, device: Device) -> Result<Tensor> {
 /// returned in the complex dtype matching real `kind`.
 fn twiddle(len: i64, start: f64, step: f64, kind: Kind, device: Device) -> Result<Tensor> {
     let angle = Tensor::f_arange(len, (Kind::Double, device))?.f_mul_scalar(step)?.f_add_scalar(start)?;
-    let unit = Tensor::f_polar(&angle.f_ones_like()?, &angle)?;
+    let unit = Tensor::f_complex(&angle.f_cos()?, &angle.f_sin()?)?;
     let complex = if kind == Kind::Float { Kind::ComplexFloat } else { Kind::ComplexDouble };
     Ok(unit.f_to_kind(complex)?)
 }
 
+/// DCT-I: the real part of the FFT of the even extension `[x, x[N-2:0:-1]]`.
 fn dct1(x: &Tensor) -> Result<Tensor> {
     let n = x.size().last().copied().unwrap_or(0);
     let inner = x.f_narrow(-1, 1, n - 2)?.f_flip([-1])?;
@@ -629,25 +654,39 @@ fn dct1(x: &Tensor) -> Result<Tensor> {
     Ok(even.f_fft_rfft(None, -1, "backward")?.f_real()?)
 }
 
+/// Minus DST-I: the imaginary part of the FFT of the odd extension `[0, x, 0, -x[::-1]]`.
 fn dst1(x: &Tensor) -> Result<Tensor> {
     let n = x.size().last().copied().unwrap_or(0);
     let zero = x.f_narrow(-1, 0, 1)?.f_zeros_like()?;
     let odd = Tensor::f_cat(&[&zero, x, &zero, &x.f_flip([-1])?.f_neg()?], -1)?;
-    Ok(odd.f_fft_rfft(None, -1, "backward")?.f_imag()?.f_narrow(-1, 1, n)?.f_neg()?)
+    Ok(odd.f_fft_rfft(None, -1, "backward")?.f_imag()?.f_narrow(-1, 1, n)?)
 }
 
-fn dct2(x: &Tensor) -> Result<Tensor> {
+/// Half DCT-II (Makhoul), or half DST-II with `sine`: DST-II(x) is DCT-II of
+/// `(-1)^n x[n]` reversed, the sign falling on the odd half of Makhoul's permutation.
+fn dct2(x: &Tensor, sine: bool) -> Result<Tensor> {
     let n = x.size().last().copied().unwrap_or(0);
+    let half = n / 2 + 1;
     let even = x.f_slice(-1, 0, n, 2)?;
-    let odd = x.f_slice(-1, 1, n, 2)?.f_flip([-1])?;
+    let mut odd = x.f_slice(-1, 1, n, 2)?.f_flip([-1])?;
+    if sine {
+        odd = odd.f_neg()?;
+    }
     let v = Tensor::f_cat(&[&even, &odd], -1)?;
-    let spectrum = v.f_fft_fft(None, -1, "backward")?;
-    let w = twiddle(n, 0.0, -PI / (2 * n) as f64, x.f_kind()?, x.device())?;
-    Ok(spectrum.f_mul(&w)?.f_real()?.f_mul_scalar(2.0)?)
+    // Z[k] = exp(-i pi k / 2N) V[k] for k <= N/2; V's upper half is conj(V[N-k]),
+    // so y[k] = Re Z[k] there and y[N-j] = -Im Z[j] for 1 <= j < N - N/2.
+    let w = twiddle(half, 0.0, -PI / (2 * n) as f64, x.f_kind()?, x.device())?;
+    let z = v.f_fft_rfft(None, -1, "backward")?.f_mul(&w)?;
+    let upper = z.f_imag()?.f_narrow(-1, 1, n - half)?.f_flip([-1])?.f_neg()?;
+    let y = Tensor::f_cat(&[z.f_real()?, upper], -1)?;
+    Ok(if sine { y.f_flip([-1])? } else { y })
 }
 
-fn dct3(x: &Tensor) -> Result<Tensor> {
+/// DCT-III (Makhoul's inverse), or DST-III with `sine`: DST-III(x) is
+/// `(-1)^k` DCT-III of `x` reversed, the sign falling on the odd outputs.
+fn dct3(x: &Tensor, sine: bool) -> Result<Tensor> {
     let n = x.size().last().copied().unwrap_or(0);
+    let x = if sine { x.f_flip([-1])? } else { x.shallow_clone() };
     let half = n / 2 + 1;
     // V[k] = exp(i pi k / 2N) (x[k] - i x[N-k]), x[N] = 0, for k <= N/2.
     let re = x.f_narrow(-1, 0, half)?;
@@ -660,21 +699,42 @@ fn dct3(x: &Tensor) -> Result<Tensor> {
     let ceil = (n + 1) / 2;
     let front = v.f_narrow(-1, 0, ceil)?;
     let mut back = v.f_narrow(-1, ceil, n - ceil)?.f_flip([-1])?;
+    if sine {
+        back = back.f_neg()?;
+    }
     if n % 2 == 1 {
-        let mut pad = vec![0i64; 2];
-        pad[1] = 1;
-        back = back.f_constant_pad_nd(pad)?;
+        back = back.f_constant_pad_nd([0i64, 1])?;
     }
     Ok(Tensor::f_stack(&[front, back], -1)?.f_flatten(-2, -1)?.f_narrow(-1, 0, n)?)
 }
 
-fn dct4(x: &Tensor) -> Result<Tensor> {
+/// Half DCT-IV, or half DST-IV with `sine` (`(-1)^k` DCT-IV of `x` reversed).
+fn dct4(x: &Tensor, sine: bool) -> Result<Tensor> {
     let n = x.size().last().copied().unwrap_or(0);
-    let pre = twiddle(n, 0.0, -PI / (2 * n) as f64, x.f_kind()?, x.device())?;
+    let (kind, device) = (x.f_kind()?, x.device());
+    let x = if sine { x.f_flip([-1])? } else { x.shallow_clone() };
+    if n % 2 == 0 {
+        // Even N: an N/2-point complex FFT of (x[2m] + i x[N-1-2m]) exp(-i pi (4m+1) / 4N),
+        // post-twiddled by exp(-i pi k / N): y[2k] = Re u[k], y[N-1-2k] = -Im u[k].
+        let m = n / 2;
+        let v = Tensor::f_complex(&x.f_slice(-1, 0, n, 2)?, &x.f_flip([-1])?.f_slice(-1, 0, n, 2)?)?;
+        let four_n = (4 * n) as f64;
+        let pre = twiddle(m, -PI / four_n, -4.0 * PI / four_n, kind, device)?;
+        let post = twiddle(m, 0.0, -PI / n as f64, kind, device)?;
+        let u = v.f_mul(&pre)?.f_fft_fft(None, -1, "backward")?.f_mul(&post)?;
+        let mut odd = u.f_imag()?.f_flip([-1])?;
+        if !sine {
+            odd = odd.f_neg()?;
+        }
+        return Ok(Tensor::f_stack(&[u.f_real()?, odd], -1)?.f_flatten(-2, -1)?);
+    }
+    // Odd N: a 2N-point FFT of x[n] exp(-i pi n / 2N), post-twiddled by exp(-i pi (2k+1) / 4N).
+    let pre = twiddle(n, 0.0, -PI / (2 * n) as f64, kind, device)?;
     let spectrum = x.f_mul(&pre)?.f_fft_fft(2 * n, -1, "backward")?.f_narrow(-1, 0, n)?;
     let four_n = (4 * n) as f64;
-    let post = twiddle(n, -PI / four_n, -2.0 * PI / four_n, x.f_kind()?, x.device())?;
-    Ok(spectrum.f_mul(&post)?.f_real()?.f_mul_scalar(2.0)?)
+    let post = twiddle(n, -PI / four_n, -2.0 * PI / four_n, kind, device)?;
+    let y = spectrum.f_mul(&post)?.f_real()?;
+    Ok(if sine { y.f_mul(&alternating(n, kind, device)?)? } else { y })
 }
 
 // ---------------------------------------------------------------------------
