@@ -317,16 +317,14 @@ def idstn(x, type=2, s=None, axes=None, norm=None, overwrite_x=False, workers=No
 # ---------------------------------------------------------------------------
 
 
-def _spacing(d) -> float:
-    """The sample spacing `d` as a float (real scalars only)."""
-    if isinstance(d, numbers.Real):
-        return float(d)
-    kind = getattr(getattr(d, "dtype", None), "kind", None)
-    if getattr(d, "shape", None) == () and kind in ("b", "i", "u", "f"):
-        return float(d)
-    raise _UnsupportedParameterError(
-        f"d={d!r}: only a real scalar sample spacing is supported"
-    )
+def _step(n, d) -> float:
+    """NumPy's frequency step ``1.0 / (n * d)``, computed as NumPy computes it
+    (so float32 `d` rounds as there); real scalars only."""
+    val = 1.0 / (n * d)
+    kind = getattr(getattr(val, "dtype", None), "kind", None)
+    if isinstance(val, numbers.Real) or (getattr(val, "shape", None) == () and kind is not None and kind in "biuf"):
+        return float(val)
+    raise _UnsupportedParameterError(f"d={d!r}: only a real scalar sample spacing is supported")
 
 
 def _is_numpy(xp) -> bool:
@@ -352,14 +350,12 @@ def _frequencies(n, d, real, xp, device):
             raise TypeError(f"expected a sequence of integers or a single integer, got '{n}'")
         raise _InvalidArgumentError("n should be an integer")
     n = operator.index(n)
-    d = _spacing(d)
-    if n * d == 0:
-        raise ZeroDivisionError("float division by zero")
+    step = _step(n, d)
     if _is_numpy(xp):
         if device is not None:
             raise _InvalidArgumentError("device parameter is not supported for input array type")
-        return _fft.frequencies(n, d, real, None, "float64")
-    result = _fft.frequencies(n, d, real, xp, _default_float(xp, device))
+        return _fft.frequencies(n, step, real, None, "float64")
+    result = _fft.frequencies(n, step, real, xp, _default_float(xp, device))
     if device is not None:
         result = result.to(device) if getattr(xp, "__name__", None) == "torch" else result.to_device(device)
     return result
@@ -372,7 +368,8 @@ def fftfreq(n, d=1.0, *, xp=None, device=None):
     A numpy float64 array unless namespace ``xp`` is given; then an ``xp``
     array in that library's default float dtype (as ``xp.fft.fftfreq``),
     computed by libtorch, exported through ``xp.from_dlpack`` and moved to
-    ``device``. ``d`` must be a real scalar.
+    ``device``. ``d`` must be a real scalar (NumPy also takes complex and
+    array spacings: those raise NotImplementedError here).
     """
     return _frequencies(n, d, False, xp, device)
 

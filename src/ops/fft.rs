@@ -744,9 +744,14 @@ fn dct4(x: &Tensor, sine: bool) -> Result<Tensor> {
 /// The sample frequencies of an `n`-point FFT with sample spacing `d`,
 /// `scipy.fft.fftfreq`: `[0, 1, ..., (n-1)//2, -(n//2), ..., -1] * (1 / (n d))`,
 /// computed as NumPy does (the integers times the float64 `1 / (n d)`), then
-/// cast to `options.0`.
+/// cast to `options.0`. Errors for `n * d == 0` and negative `n`.
 pub fn fftfreq(n: i64, d: f64, options: (Kind, Device)) -> Result<Tensor> {
-    let scale = frequency_scale(n, d)?;
+    fftfreq_scaled(n, frequency_scale(n, d)?, options)
+}
+
+/// [`fftfreq`] with the frequency step `scale = 1 / (n d)` computed by the
+/// caller (NumPy rounds it to the precision of `d`, e.g. float32).
+pub fn fftfreq_scaled(n: i64, scale: f64, options: (Kind, Device)) -> Result<Tensor> {
     if n < 0 {
         return Err(Error::InvalidArgument("negative dimensions are not allowed".into()));
     }
@@ -759,7 +764,11 @@ pub fn fftfreq(n: i64, d: f64, options: (Kind, Device)) -> Result<Tensor> {
 /// The non-negative sample frequencies for [`rfft`], `scipy.fft.rfftfreq`:
 /// `[0, 1, ..., n//2] * (1 / (n d))` (empty for negative `n`, as NumPy).
 pub fn rfftfreq(n: i64, d: f64, options: (Kind, Device)) -> Result<Tensor> {
-    let scale = frequency_scale(n, d)?;
+    rfftfreq_scaled(n, frequency_scale(n, d)?, options)
+}
+
+/// [`rfftfreq`] with the frequency step `scale = 1 / (n d)` computed by the caller.
+pub fn rfftfreq_scaled(n: i64, scale: f64, options: (Kind, Device)) -> Result<Tensor> {
     let count = (n.div_euclid(2) + 1).max(0);
     frequencies(&Tensor::f_arange(count, (Kind::Int64, options.1))?, scale, options.0)
 }

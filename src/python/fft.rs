@@ -207,15 +207,16 @@ fn shift(py: Python<'_>, x: &Bound<'_, PyAny>, axes: Option<Vec<i64>>, inverse: 
     wrap(py, &arg.library, result, false)
 }
 
-/// `fftfreq` / `rfftfreq`: computed by libtorch on the CPU in `dtype`
-/// ("float32"/"float64") and returned through `xp.from_dlpack` (numpy when
-/// `xp` is None); the Python layer moves it to a requested device.
+/// `fftfreq` / `rfftfreq` with the step `scale = 1 / (n d)` as NumPy computes
+/// it: computed by libtorch on the CPU in `dtype` ("float32"/"float64") and
+/// returned through `xp.from_dlpack` (numpy when `xp` is None); the Python
+/// layer moves it to a requested device.
 #[pyfunction]
-#[pyo3(signature = (n, d, real, xp, dtype))]
+#[pyo3(signature = (n, scale, real, xp, dtype))]
 fn frequencies(
     py: Python<'_>,
     n: i64,
-    d: f64,
+    scale: f64,
     real: bool,
     xp: Option<Bound<'_, PyAny>>,
     dtype: &str,
@@ -228,7 +229,11 @@ fn frequencies(
         }
     };
     let device = Device::Cpu;
-    let result = if real { ops::rfftfreq(n, d, (kind, device))? } else { ops::fftfreq(n, d, (kind, device))? };
+    let result = if real {
+        ops::rfftfreq_scaled(n, scale, (kind, device))?
+    } else {
+        ops::fftfreq_scaled(n, scale, (kind, device))?
+    };
     let library = match xp {
         None => Library::NumPy,
         Some(xp) => {

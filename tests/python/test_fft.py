@@ -476,6 +476,12 @@ def test_fftfreq_and_rfftfreq_are_bit_identical_to_scipy():
                 assert type(got) is np.ndarray and got.dtype == want.dtype == np.float64
                 np.testing.assert_array_equal(got, want)
     np.testing.assert_array_equal(tf.fftfreq(np.int64(8), d=np.array(0.5)), sf.fftfreq(8, 0.5))
+    # NumPy rounds 1 / (n d) to the precision of d: so does torchbridge
+    for d in (np.float32(0.1), np.array(0.3, np.float32), np.float16(3.3)):
+        np.testing.assert_array_equal(tf.fftfreq(7, d), sf.fftfreq(7, d))
+        np.testing.assert_array_equal(tf.rfftfreq(7, d), sf.rfftfreq(7, d))
+    with np.errstate(divide="ignore", invalid="ignore"):  # numpy zero spacing: inf and nan
+        np.testing.assert_array_equal(tf.fftfreq(4, np.float64(0)), sf.fftfreq(4, np.float64(0)))
     np.testing.assert_array_equal(tf.rfftfreq(-3), sf.rfftfreq(-3))  # NumPy: empty
     np.testing.assert_array_equal(tf.rfftfreq(True), sf.rfftfreq(True))
 
@@ -502,6 +508,10 @@ def test_frequencies_unsupported_values_are_named():
         tf.fftfreq(4, d=1j)  # NumPy returns complex frequencies
     with pytest.raises(tb.UnsupportedParameterError, match="d="):
         tf.rfftfreq(4, d=np.array([1.0, 2.0, 3.0]))
+    with pytest.raises(TypeError):
+        sf.fftfreq(4, d="a")
+    with pytest.raises(TypeError):
+        tf.fftfreq(4, d="a")
     with pytest.raises(ValueError, match="device parameter is not supported"):
         sf.fftfreq(4, device="cpu")
     with pytest.raises(ValueError, match="device parameter is not supported"):
