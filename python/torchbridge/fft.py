@@ -4,7 +4,9 @@ Swap ``from scipy import fft`` for ``from torchbridge import fft``: same
 names, same parameters and defaults, results in the caller's array type and
 on its device. For numpy input the result's type, dtype and shape match
 SciPy's: float32 (and float16) input gives complex64 / float32 results,
-float64, bool and integer input complex128 / float64.
+float64, bool and integer input complex128 / float64 (bfloat16, which NumPy
+lacks, computes in float64 like the other non-float dtypes, as SciPy would
+convert it).
 
 The Fourier transforms run libtorch's ``torch.fft`` kernels; the cosine and
 sine transforms (types 1-4) are composites of them. Options that only tune
