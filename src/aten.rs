@@ -496,6 +496,15 @@ fn dtype_code(dtype: DType) -> i64 {
     }
 }
 
+/// The dtype called `name` (`"float32"`, `"uint16"`, `"bfloat16"`: numpy's and torch's names).
+#[cfg_attr(not(feature = "python"), allow(dead_code))]
+pub(crate) fn dtype_named(name: &str) -> Option<DType> {
+    use DType::*;
+    [Bool, Int8, Int16, Int32, Int64, UInt8, UInt16, UInt32, UInt64, Float16, BFloat16, Float32, Float64, Complex64, Complex128]
+        .into_iter()
+        .find(|d| d.name() == name)
+}
+
 impl ArgList {
     fn build(args: &[Arg], kwargs: &[(&str, Arg)]) -> Result<ArgList> {
         let mut raw = ptr::null_mut();
