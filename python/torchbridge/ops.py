@@ -88,7 +88,7 @@ class OpOverload:
     def schema(self) -> str:
         return _aten.schema(self._name + "." + (self._overload or "default"))
 
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+    def __call__(self, /, *args: Any, **kwargs: Any) -> Any:
         return _aten.call(self._name + "." + (self._overload or "default"), *args, **kwargs)
 
     def __repr__(self) -> str:
@@ -135,7 +135,7 @@ class OpOverloadPacket:
     def __dir__(self) -> list[str]:
         return sorted(set(super().__dir__()) | set(self.overloads()))
 
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+    def __call__(self, /, *args: Any, **kwargs: Any) -> Any:
         return _aten.call(self._name, *args, **kwargs)
 
     def __repr__(self) -> str:
