@@ -107,9 +107,16 @@ def _substitute(value, views, torch):
     return value if view is None else view
 
 
+#: Dunders that write into ``self``.
+_WRITING_DUNDERS = frozenset(
+    f"__i{op}__"
+    for op in ("add", "sub", "mul", "matmul", "truediv", "floordiv", "div", "mod", "pow", "and", "or", "xor", "lshift", "rshift")
+) | {"__setitem__"}
+
+
 def _writes_first_argument(name, kwargs):
-    if name.endswith("__"):
-        return name == "__setitem__" or (name.startswith("__i") and name not in ("__init__", "__index__", "__int__", "__invert__", "__iter__"))
+    if name.startswith("__") and name.endswith("__"):
+        return name in _WRITING_DUNDERS
     return name.endswith("_") or kwargs.get("inplace") is True
 
 
