@@ -25,6 +25,8 @@
 #![warn(missing_docs)]
 
 mod arrays;
+pub mod aten;
+pub mod closure;
 mod device;
 pub mod dlpack;
 mod dtype;
@@ -34,6 +36,7 @@ pub mod ops;
 mod python;
 
 pub use arrays::{from_ndarray, to_ndarray, with_ndarray_view, Element};
+pub use closure::{with_tensors, with_tensors_mut};
 pub use device::Device;
 pub use dtype::{DType, ACCEPTED_DTYPES};
 pub use error::{Error, Result};

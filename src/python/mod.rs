@@ -3,6 +3,7 @@
 //! A thin layer: it parses arguments, classifies the caller's array library,
 //! calls the pyo3-free core, and maps [`crate::Error`] to exceptions.
 
+mod aten;
 mod bridge;
 mod container;
 mod errors;
@@ -49,5 +50,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     special::register(m)?;
     fft::register(m)?;
     linalg::register(m)?;
+    aten::register(m)?;
     Ok(())
 }

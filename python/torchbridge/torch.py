@@ -1,0 +1,280 @@
+"""``torchbridge.torch``: the whole ``torch`` namespace, on any array.
+
+Every callable reachable from the ``torch`` module works on foreign arrays::
+
+    import numpy as np, torchbridge as tb
+    x = np.linspace(-3, 3, 7)
+    tb.torch.special.erfcx(x)                         # numpy in, numpy out
+    tb.torch.cumsum(x, dim=0)
+    tb.torch.linalg.eigh(a)                           # a named tuple of numpy arrays
+    tb.torch.nn.functional.conv1d(s, w, padding=2)
+    tb.torch.Tensor.unfold(x, 0, 5, 1)                # torch.Tensor methods too
+
+Array arguments (NumPy, JAX, array-api, CuPy, any ``__dlpack__`` producer;
+positional, keyword, inside lists, tuples and dicts) are viewed zero-copy as
+torch tensors; all arrays of one call must come from one library
+(``MixedContainersError`` otherwise). Tensor results, also inside tuples,
+lists, dicts and named tuples such as ``torch.return_types``, come back in the
+caller's array type on the same device; other results pass through. A call
+without any array argument is plain torch (``tb.torch.arange(3)`` is a
+``torch.Tensor``). ``dtype=`` also accepts numpy dtypes.
+
+Writes: a function that writes into an argument (a name ending in ``_`` such
+as ``add_`` or ``normal_``, in-place dunders like ``__iadd__`` and
+``__setitem__``, ``out=``, ``inplace=True``) writes straight into a writable
+caller array (zero-copy) and returns the caller's own array object; into
+read-only memory (numpy ``writeable=False``, JAX arrays) it raises
+``InvalidArgumentError`` instead of writing into a copy. Any other function
+sees read-only inputs as copies, so it can never modify them.
+
+The ``torch`` package is imported on first use of this namespace, not by
+``import torchbridge`` (``torchbridge.ops`` needs no Python torch at all).
+"""
+
+import sys as _sys
+import types as _types
+
+from . import _core as _tb_core
+
+_torch_module = None
+
+
+def _torch():
+    global _torch_module
+    if _torch_module is None:
+        import torch
+
+        _torch_module = torch
+    return _torch_module
+
+
+#: id(real object) -> (real object, proxy); the real object is held so its id stays unique.
+_proxies = {}
+
+#: Module attributes that belong to this module, not to torch.
+_OWN = frozenset({"__path__", "__file__", "__spec__", "__loader__", "__package__", "__builtins__", "__cached__"})
+
+
+def _wrap(value, qualname, name):
+    """The proxy for a torch module, class or callable; other values as they are."""
+    if isinstance(value, _types.ModuleType):
+        kind = _Module
+    elif isinstance(value, type):
+        kind = _Class
+    elif callable(value):
+        kind = _Function
+    else:
+        return value
+    key = (id(value), name)
+    found = _proxies.get(key)
+    if found is not None and found[0] is value:
+        return found[1]
+    proxy = kind(value, qualname, name)
+    _proxies[key] = (value, proxy)
+    return proxy
+
+
+def _is_foreign_array(value, torch):
+    if isinstance(value, torch.Tensor):
+        return True
+    if isinstance(value, (str, bytes, int, float, complex, bool, type)) or value is None:
+        return False
+    return hasattr(type(value), "__dlpack__")
+
+
+def _collect(value, torch, found):
+    if isinstance(value, (list, tuple)):
+        for item in value:
+            _collect(item, torch, found)
+    elif isinstance(value, dict):
+        for item in value.values():
+            _collect(item, torch, found)
+    elif _is_foreign_array(value, torch):
+        found[id(value)] = value
+
+
+def _substitute(value, views, torch):
+    if isinstance(value, list):
+        return [_substitute(v, views, torch) for v in value]
+    if isinstance(value, tuple):
+        items = [_substitute(v, views, torch) for v in value]
+        if hasattr(value, "_fields"):
+            return type(value)(*items)
+        return tuple(items) if type(value) is tuple else type(value)(items)
+    if isinstance(value, dict):
+        return {k: _substitute(v, views, torch) for k, v in value.items()}
+    view = views.get(id(value))
+    return value if view is None else view
+
+
+#: Dunders that write into ``self``.
+_WRITING_DUNDERS = frozenset(
+    f"__i{op}__"
+    for op in ("add", "sub", "mul", "matmul", "truediv", "floordiv", "div", "mod", "pow", "and", "or", "xor", "lshift", "rshift")
+) | {"__setitem__"}
+
+
+def _writes_first_argument(name, kwargs):
+    if name.startswith("__") and name.endswith("__"):
+        return name in _WRITING_DUNDERS
+    return name.endswith("_") or kwargs.get("inplace") is True
+
+
+def _check_writable(qualname, name, args, kwargs, torch):
+    targets = {}
+    if args and _writes_first_argument(name, kwargs):
+        _collect(args[0], torch, targets)
+    if kwargs.get("out") is not None:
+        _collect(kwargs["out"], torch, targets)
+    targets = [t for t in targets.values() if not isinstance(t, torch.Tensor)]
+    if not targets:
+        return
+    for target, reason in zip(targets, _tb_core.aten.unwritable(targets)):
+        if reason is not None:
+            from .errors import InvalidArgumentError
+
+            raise InvalidArgumentError(
+                f"{qualname} writes into its argument, {reason}; torchbridge never writes into memory "
+                "it may not write (and will not write into a hidden copy): pass a writable array or "
+                "use the out-of-place function"
+            )
+
+
+def _numpy_dtype_to_torch(value, torch):
+    numpy = _sys.modules.get("numpy")
+    if numpy is None:
+        return value
+    if isinstance(value, numpy.dtype) or (isinstance(value, type) and issubclass(value, numpy.generic)):
+        found = getattr(torch, numpy.dtype(value).name, None)
+        if isinstance(found, torch.dtype):
+            return found
+    return value
+
+
+def _convert_result(value, container, originals, torch):
+    if isinstance(value, torch.Tensor):
+        original = originals.get(id(value))
+        if original is not None:  # an in-place function returned its (caller-owned) argument
+            return original
+        value = value.detach().resolve_conj().resolve_neg()
+        if container.name == "jax" and not value.is_contiguous():
+            value = value.contiguous()  # JAX imports only compact (possibly transposed) strides
+        return container.wrap(value)
+    if isinstance(value, tuple):
+        items = [_convert_result(v, container, originals, torch) for v in value]
+        if hasattr(value, "_fields"):
+            return type(value)(*items)
+        return tuple(items) if type(value) is tuple else type(value)(items)
+    if isinstance(value, list):
+        return [_convert_result(v, container, originals, torch) for v in value]
+    if isinstance(value, dict):
+        return {k: _convert_result(v, container, originals, torch) for k, v in value.items()}
+    return value
+
+
+def _call(fn, qualname, name, args, kwargs):
+    torch = _torch()
+    if "dtype" in kwargs:
+        kwargs["dtype"] = _numpy_dtype_to_torch(kwargs["dtype"], torch)
+    found = {}
+    _collect(args, torch, found)
+    _collect(kwargs, torch, found)
+    if not found:
+        return fn(*args, **kwargs)
+    arrays = list(found.values())
+    _check_writable(qualname, name, args, kwargs, torch)
+    views, container = _tb_core.torch_views(arrays)
+    tensors = [v if isinstance(v, torch.Tensor) else torch.from_dlpack(v) for v in views]
+    by_id = {id(a): t for a, t in zip(arrays, tensors)}
+    result = fn(*_substitute(args, by_id, torch), **_substitute(kwargs, by_id, torch))
+    if container.is_torch:
+        return result
+    originals = {id(t): a for a, t in zip(arrays, tensors)}
+    return _convert_result(result, container, originals, torch)
+
+
+class _Proxy:
+    __slots__ = ("_tb_target", "_tb_qualname", "_tb_name", "__dict__")
+
+    def __init__(self, target, qualname, name):
+        object.__setattr__(self, "_tb_target", target)
+        object.__setattr__(self, "_tb_qualname", qualname)
+        object.__setattr__(self, "_tb_name", name)
+
+    def __getattr__(self, attr):
+        if attr.startswith("_tb_"):
+            raise AttributeError(attr)
+        value = getattr(self._tb_target, attr)
+        wrapped = _wrap(value, f"{self._tb_qualname}.{attr}", attr)
+        if wrapped is not value or not attr.startswith("__"):
+            self.__dict__[attr] = wrapped
+        return wrapped
+
+    def __setattr__(self, attr, value):
+        setattr(self._tb_target, attr, value)
+        self.__dict__.pop(attr, None)
+
+    def __delattr__(self, attr):
+        delattr(self._tb_target, attr)
+        self.__dict__.pop(attr, None)
+
+    def __dir__(self):
+        return dir(self._tb_target)
+
+    @property
+    def __wrapped__(self):
+        return self._tb_target
+
+    @property
+    def __doc__(self):
+        return getattr(self._tb_target, "__doc__", None)
+
+    def __repr__(self):
+        return f"<torchbridge proxy of {self._tb_target!r}>"
+
+
+class _Module(_Proxy):
+    # A torch (sub)module whose callables work on foreign arrays. (No class
+    # docstrings on proxies: ``__doc__`` is the wrapped object's.)
+    __slots__ = ()
+    __doc__ = _Proxy.__dict__["__doc__"]
+
+
+class _Function(_Proxy):
+    # A torch callable on foreign arrays (its attributes, such as an
+    # operator's overloads, are wrapped too).
+    __slots__ = ()
+    __doc__ = _Proxy.__dict__["__doc__"]
+
+    @property
+    def __name__(self):
+        return getattr(self._tb_target, "__name__", self._tb_name)
+
+    def __call__(self, *args, **kwargs):
+        return _call(self._tb_target, self._tb_qualname, self._tb_name, args, kwargs)
+
+
+class _Class(_Function):
+    # A torch class: its methods work on foreign arrays
+    # (``tb.torch.Tensor.unfold(x, 0, 5, 1)``), calling it constructs with
+    # converted arguments, and ``isinstance`` checks against it work.
+    __slots__ = ()
+    __doc__ = _Proxy.__dict__["__doc__"]
+
+    def __instancecheck__(self, instance):
+        return isinstance(instance, self._tb_target)
+
+    def __subclasscheck__(self, subclass):
+        return issubclass(subclass, self._tb_target)
+
+
+def __getattr__(name):
+    if name in _OWN:
+        raise AttributeError(name)
+    value = _wrap(getattr(_torch(), name), f"torchbridge.torch.{name}", name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return dir(_torch())
