@@ -18,9 +18,12 @@
 //! # Ok::<(), torchbridge::Error>(())
 //! ```
 //!
-//! Modules: [`dlpack`] (the zero-copy import/export, the only `unsafe` code),
-//! [`ops`] (SciPy-compatible routines), and the `ndarray` functions
-//! re-exported at the top level.
+//! Modules: [`dlpack`] (the zero-copy import/export), [`ops`] (SciPy-compatible
+//! routines by family, and `ops::call` for any ATen operator by name),
+//! [`aten`] (the operator-by-name machinery: schemas, typed arguments),
+//! [`closure`] (tch code on borrowed `ndarray` views, zero-copy), and the
+//! `ndarray` functions re-exported at the top level. `unsafe` code lives in
+//! `dlpack` and in `aten`'s calls into the C++ shim, each block justified.
 
 #![warn(missing_docs)]
 

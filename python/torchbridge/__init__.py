@@ -8,11 +8,13 @@ back in the caller's own array type::
     x = np.linspace(-3, 3, 1_000_000)
     y = tb.special.erf(x)                    # numpy in, numpy out, by libtorch
     t = tb.apply(lambda t: t.cumsum(0), x)   # any torch function
+    c = tb.torch.cumsum(x, dim=0)            # the torch namespace on any array
+    e = tb.ops.aten.erf(x)                   # ATen operators by name, no Python torch
 """
 
 from __future__ import annotations
 
-from . import errors, fft, linalg, special
+from . import errors, fft, linalg, ops, special, torch
 from ._apply import apply
 from ._core import __version__
 from ._core import set_num_threads
@@ -36,6 +38,8 @@ __all__ = [
     "special",
     "fft",
     "linalg",
+    "ops",
+    "torch",
     "errors",
     "TorchbridgeError",
     "DLPackError",

@@ -28,17 +28,29 @@ def apply(fn: Callable[..., Any], *arrays: Any, **kwargs: Any) -> Any:
     result = fn(*tensors, **kwargs)
     if container.is_torch:
         return result
-    return _convert(result, container, torch)
+    return convert_results(result, container, torch)
 
 
-def _convert(value: Any, container: Any, torch: Any) -> Any:
+def convert_results(value: Any, container: Any, torch: Any, originals: dict | None = None) -> Any:
+    """Tensors in ``value`` (also inside tuples, named tuples, lists and dicts)
+    as arrays of ``container``'s library; anything else passes through.
+
+    ``originals`` maps ``id(tensor)`` to the caller's own array for tensors
+    that are views of an argument (an in-place function returning it): those
+    come back as the caller's object itself.
+    """
     if isinstance(value, torch.Tensor):
+        original = originals.get(id(value)) if originals else None
+        if original is not None:
+            return original
         return container.wrap(value.detach().resolve_conj().resolve_neg())
     if isinstance(value, tuple):
-        converted = [_convert(v, container, torch) for v in value]
+        items = [convert_results(v, container, torch, originals) for v in value]
         if hasattr(value, "_fields"):  # a named tuple such as torch.linalg.eigh's
-            return type(value)(*converted)
-        return type(value)(converted) if type(value) is not tuple else tuple(converted)
+            return type(value)(*items)
+        return tuple(items) if type(value) is tuple else type(value)(items)
     if isinstance(value, list):
-        return [_convert(v, container, torch) for v in value]
+        return [convert_results(v, container, torch, originals) for v in value]
+    if isinstance(value, dict):
+        return {k: convert_results(v, container, torch, originals) for k, v in value.items()}
     return value

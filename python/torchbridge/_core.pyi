@@ -13,6 +13,7 @@ __all__ = [
     "special",
     "fft",
     "linalg",
+    "aten",
 ]
 
 __version__: str
@@ -48,3 +49,4 @@ def set_num_threads(threads: int) -> None: ...
 special: ModuleType
 fft: ModuleType
 linalg: ModuleType
+aten: ModuleType

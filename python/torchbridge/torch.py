@@ -35,6 +35,7 @@ import sys as _sys
 import types as _types
 
 from . import _core as _tb_core
+from ._apply import convert_results
 
 _torch_module = None
 
@@ -151,27 +152,6 @@ def _numpy_dtype_to_torch(value, torch):
     return value
 
 
-def _convert_result(value, container, originals, torch):
-    if isinstance(value, torch.Tensor):
-        original = originals.get(id(value))
-        if original is not None:  # an in-place function returned its (caller-owned) argument
-            return original
-        value = value.detach().resolve_conj().resolve_neg()
-        if container.name == "jax" and not value.is_contiguous():
-            value = value.contiguous()  # JAX imports only compact (possibly transposed) strides
-        return container.wrap(value)
-    if isinstance(value, tuple):
-        items = [_convert_result(v, container, originals, torch) for v in value]
-        if hasattr(value, "_fields"):
-            return type(value)(*items)
-        return tuple(items) if type(value) is tuple else type(value)(items)
-    if isinstance(value, list):
-        return [_convert_result(v, container, originals, torch) for v in value]
-    if isinstance(value, dict):
-        return {k: _convert_result(v, container, originals, torch) for k, v in value.items()}
-    return value
-
-
 def _call(fn, qualname, name, args, kwargs):
     torch = _torch()
     if "dtype" in kwargs:
@@ -190,7 +170,7 @@ def _call(fn, qualname, name, args, kwargs):
     if container.is_torch:
         return result
     originals = {id(t): a for a, t in zip(arrays, tensors)}
-    return _convert_result(result, container, originals, torch)
+    return convert_results(result, container, torch, originals)
 
 
 class _Proxy:

@@ -3,6 +3,8 @@
 //! Every routine takes tensors by reference, never writes into them, and
 //! returns a fresh tensor on the input's device.
 
+pub use crate::aten::{call, schema, Arg, Value};
+
 pub mod fft;
 pub mod linalg;
 pub mod special;

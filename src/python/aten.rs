@@ -213,14 +213,8 @@ impl<'py> Converter<'py> {
     }
 }
 
-/// Hands `t` back in `library`'s type. JAX imports only compact strides, so
-/// overlapping or broadcast views (`unfold`, `expand`) are made contiguous for it.
+/// Hands `t` back in `library`'s type (as an array, never a numpy scalar).
 fn wrap_tensor(py: Python<'_>, library: &Library, t: tch::Tensor) -> PyResult<Py<PyAny>> {
-    let t = if matches!(library, Library::Jax) && !t.is_contiguous() {
-        t.f_contiguous().map_err(crate::Error::from)?
-    } else {
-        t
-    };
     wrap(py, library, t, false)
 }
 

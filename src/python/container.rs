@@ -294,6 +294,13 @@ pub(crate) fn wrap_tuple(py: Python<'_>, library: &Library, tensors: Vec<Tensor>
 /// numpy result becomes a numpy scalar, as NumPy/SciPy ufuncs return.
 pub(crate) fn wrap(py: Python<'_>, library: &Library, tensor: Tensor, ufunc_scalar: bool) -> PyResult<Py<PyAny>> {
     let zero_dim = tensor.dim() == 0;
+    // JAX imports only compact strides: overlapping or broadcast views
+    // (`unfold`, `expand`) and other strided results are made contiguous for it.
+    let tensor = if matches!(library, Library::Jax) && !tensor.is_contiguous() {
+        tensor.f_contiguous().map_err(crate::Error::from)?
+    } else {
+        tensor
+    };
     if matches!(library, Library::NumPy) {
         // Fast path: build the ndarray directly over the tensor's memory.
         let ready = dlpack::exportable(&tensor)?;
