@@ -590,6 +590,43 @@ pub fn solve(a: &Tensor, b: &Tensor, lower: bool, structure: Structure, transpos
     Ok(Solved { x: finish(x)?, rcond })
 }
 
+/// `scipy.linalg.solve_triangular`: solves `a x = b` (`trans` 0), `a^T x = b`
+/// (1) or `a^H x = b` (2) with the `lower` (or upper) triangle of square `a`
+/// (`unit_diagonal`: the diagonal is taken as ones and not read). An exactly
+/// zero diagonal entry gives a LinAlgError, as LAPACK's `?trtrs` reports it.
+pub fn solve_triangular(a: &Tensor, b: &Tensor, trans: i64, lower: bool, unit_diagonal: bool, check: bool) -> Result<Tensor> {
+    let b = atleast_1d(b)?;
+    let n = square("solve_triangular", a).map_err(|_| invalid("expected square matrix"))?;
+    if n != rows_of(&b) {
+        return Err(invalid(format!("shapes of a {:?} and b {:?} are incompatible", a.size(), b.size())));
+    }
+    let kind = lapack_kind(&[dtype(a)?, dtype(&b)?]);
+    let (a, b) = (cast(a, kind)?, cast(&b, kind)?);
+    check_finite_if(check, &[&a, &b])?;
+    if b.numel() == 0 {
+        return Ok(b.f_zeros_like()?);
+    }
+    if !unit_diagonal {
+        let zero = a.f_diagonal(0, -2, -1)?.f_eq(0.0)?;
+        if any(&zero)? {
+            let first = zero.f_reshape([-1i64, n].as_slice())?.f_any_dim(0, false)?.f_to_kind(Kind::Int64)?.f_argmax(0, false)?;
+            return Err(linalg_error(format!(
+                "singular matrix: resolution failed at diagonal {}",
+                first.f_int64_value(&[])?
+            )));
+        }
+    }
+    let t = if lower { a.f_tril(0)? } else { a.f_triu(0)? };
+    let (cols, vector) = as_columns(&b)?;
+    let x = match trans {
+        0 => t.f_linalg_solve_triangular(&cols, !lower, true, unit_diagonal)?,
+        1 => t.f_mt()?.f_linalg_solve_triangular(&cols, lower, true, unit_diagonal)?,
+        2 => mh(&t)?.f_linalg_solve_triangular(&cols, lower, true, unit_diagonal)?,
+        other => return Err(invalid(format!("trans must be 0, 1 or 2 (or 'N', 'T', 'C'), got {other}"))),
+    };
+    Ok(if vector { x.f_squeeze_dim(-1)? } else { x })
+}
+
 /// `scipy.linalg.inv`: the inverse of each square matrix of `(..., N, N)`
 /// `a`, with the structure SciPy's `assume_a` names. The returned `rcond` is
 /// `1 / (||A||_1 ||A^-1||_1)`, computed from the inverse itself.
