@@ -80,6 +80,31 @@ __all__ = [
     "toeplitz",
     "circulant",
     "hankel",
+    "khatri_rao",
+    "companion",
+    "fiedler",
+    "leslie",
+    "diagsvd",
+    "convolution_matrix",
+    "hilbert",
+    "invhilbert",
+    "helmert",
+    "dft",
+    "hadamard",
+    "pascal",
+    "invpascal",
+    "bandwidth",
+    "issymmetric",
+    "ishermitian",
+    "solve_banded",
+    "solveh_banded",
+    "cholesky_banded",
+    "eigh_tridiagonal",
+    "eigvalsh_tridiagonal",
+    "solve_toeplitz",
+    "matmul_toeplitz",
+    "solve_circulant",
+    "matrix_balance",
 ]
 
 
@@ -652,3 +677,239 @@ def hankel(c, r=None):
                       "`ravel`ed. To preserve the existing behavior and silence this warning, `ravel` "
                       "arguments before passing them to `hankel`.", FutureWarning, stacklevel=2)
     return _linalg.hankel(c, r)
+
+
+def khatri_rao(a, b):
+    """Column-wise Kronecker product (``scipy.linalg.khatri_rao``)."""
+    _batched("khatri_rao", (a, 2), (b, 2))
+    return _linalg.khatri_rao(a, b)
+
+
+def companion(a):
+    """Companion matrix of polynomial coefficients ``a`` (``scipy.linalg.companion``)."""
+    return _linalg.companion(a)
+
+
+def fiedler(a):
+    """Fiedler matrix ``|a_i - a_j|`` (``scipy.linalg.fiedler``)."""
+    return _linalg.fiedler(a)
+
+
+def leslie(f, s):
+    """Leslie matrix (``scipy.linalg.leslie``)."""
+    _batched("leslie", (f, 1), (s, 1))
+    return _linalg.leslie(f, s)
+
+
+def diagsvd(s, M, N):
+    """The ``(M, N)`` matrix with ``s`` on its diagonal (``scipy.linalg.diagsvd``)."""
+    _batched("diagsvd", (s, 1))
+    return _linalg.diagsvd(s, operator.index(M), operator.index(N))
+
+
+def convolution_matrix(a, n, mode="full"):
+    """Matrix of the convolution with ``a`` (``scipy.linalg.convolution_matrix``)."""
+    if n <= 0:
+        raise ValueError("n must be a positive integer.")
+    if mode not in ("full", "valid", "same"):
+        raise ValueError("'mode' argument must be one of ('full', 'valid', 'same')")
+    return _linalg.convolution_matrix(a, operator.index(n), mode)
+
+
+def hilbert(n):
+    """Hilbert matrix of order ``n``, float64 (``scipy.linalg.hilbert``)."""
+    return _linalg.special_matrix("hilbert", operator.index(n), False, None)
+
+
+def invhilbert(n, exact=False):
+    """Inverse Hilbert matrix (``scipy.linalg.invhilbert``): float64, or int64
+    with ``exact`` (``n > 14``, where SciPy returns Python ints, is not
+    implemented). The float64 entries are the exact integers, rounded once."""
+    return _linalg.special_matrix("invhilbert", operator.index(n), bool(exact), None)
+
+
+def helmert(n, full=False):
+    """Helmert matrix of order ``n`` (``scipy.linalg.helmert``)."""
+    return _linalg.special_matrix("helmert", operator.index(n), bool(full), None)
+
+
+def dft(n, scale=None):
+    """DFT matrix of order ``n`` (``scipy.linalg.dft``); angles are reduced
+    exactly, so entries are accurate to 1 ulp for any ``n``."""
+    if scale not in (None, "sqrtn", "n"):
+        raise ValueError(f"scale must be None, 'sqrtn', or 'n'; {scale!r} is not valid.")
+    return _linalg.special_matrix("dft", operator.index(n), False, scale)
+
+
+def hadamard(n, dtype=int):
+    """Sylvester-construction Hadamard matrix (``scipy.linalg.hadamard``)."""
+    return _linalg.special_matrix("hadamard", operator.index(n), False, None).astype(dtype, copy=False)
+
+
+def pascal(n, kind="symmetric", exact=True):
+    """Pascal matrix (``scipy.linalg.pascal``): uint64 with ``exact`` (``n >= 35``,
+    where SciPy returns Python ints, is not implemented), float64 otherwise."""
+    if kind not in ("symmetric", "lower", "upper"):
+        raise ValueError("kind must be 'symmetric', 'lower', or 'upper'")
+    p = _linalg.special_matrix("pascal", operator.index(n), bool(exact), kind)
+    return p.view(np.uint64) if exact else p
+
+
+def invpascal(n, kind="symmetric", exact=True):
+    """Inverse Pascal matrix (``scipy.linalg.invpascal``): int64 with ``exact``
+    (``n > 34`` not implemented), float64 otherwise."""
+    if kind not in ("symmetric", "lower", "upper"):
+        raise ValueError("'kind' must be 'symmetric', 'lower' or 'upper'.")
+    return _linalg.special_matrix("invpascal", operator.index(n), bool(exact), kind)
+
+
+def bandwidth(a):
+    """Lower and upper bandwidth (``scipy.linalg.bandwidth``): Python ints for
+    one matrix, a list of two arrays for a batch."""
+    batched = _batched("bandwidth", (a, 2))
+    lower, upper = _linalg.bandwidth(a)
+    return [lower, upper] if batched else (int(lower), int(upper))
+
+
+def _symmetry(name, a, atol, rtol, hermitian):
+    batched = _batched(name, (a, 2))
+    result = _linalg.is_symmetric(a, None if atol is None else float(atol), None if rtol is None else float(rtol),
+                                  hermitian)
+    return result if batched else bool(result)
+
+
+def issymmetric(a, atol=None, rtol=None):
+    """Whether ``a`` equals its transpose (``scipy.linalg.issymmetric``; exact
+    unless a tolerance is given, the diagonal not scanned)."""
+    return _symmetry("issymmetric", a, atol, rtol, False)
+
+
+def ishermitian(a, atol=None, rtol=None):
+    """Whether ``a`` equals its conjugate transpose (``scipy.linalg.ishermitian``)."""
+    return _symmetry("ishermitian", a, atol, rtol, True)
+
+
+def solve_banded(l_and_u, ab, b, overwrite_ab=False, overwrite_b=False, check_finite=True):
+    """Solve ``A x = b`` for banded ``A`` in LAPACK band storage
+    (``scipy.linalg.solve_banded``); the band is expanded to a dense LU solve."""
+    nlower, nupper = l_and_u
+    _batched("solve_banded", (ab, 2), (b, _rhs_core(b)))
+    return _linalg.solve_banded(operator.index(nlower), operator.index(nupper), ab, b, bool(check_finite))
+
+
+def solveh_banded(ab, b, overwrite_ab=False, overwrite_b=False, lower=False, check_finite=True):
+    """Solve ``A x = b`` for Hermitian positive definite banded ``A``
+    (``scipy.linalg.solveh_banded``)."""
+    _batched("solveh_banded", (ab, 2), (b, _rhs_core(b)))
+    return _linalg.solveh_banded(ab, b, bool(lower), bool(check_finite))
+
+
+def cholesky_banded(ab, overwrite_ab=False, lower=False, check_finite=True):
+    """Cholesky factor of a banded Hermitian positive definite matrix, in band
+    storage (``scipy.linalg.cholesky_banded``)."""
+    _batched("cholesky_banded", (ab, 2))
+    return _linalg.cholesky_banded(ab, bool(lower), bool(check_finite))
+
+
+_SELECT = {0: 0, 1: 1, 2: 2, "all": 0, "value": 1, "index": 2, "a": 0, "v": 1, "i": 2}
+_TRIDIAGONAL_DRIVERS = ("auto", "stemr", "sterf", "stebz", "stev", "stevd")
+
+
+def _tridiagonal_select(n, select, select_range, eigvals_only, lapack_driver):
+    if isinstance(select, str):
+        select = select.lower()
+    try:
+        select = _SELECT[select]
+    except (KeyError, TypeError):
+        raise ValueError("invalid argument for select") from None
+    index = value = None
+    if select != 0:
+        sr = np.asarray(select_range)
+        if sr.ndim != 1 or sr.size != 2 or sr[1] < sr[0]:
+            raise ValueError("select_range must be a 2-element array-like in nondecreasing order")
+        if select == 1:
+            value = (float(sr[0]), float(sr[1]))
+        else:
+            if sr.dtype.char.lower() not in "hilqp":
+                raise ValueError(f'when using select="i", select_range must contain integers, got dtype '
+                                 f"{sr.dtype} ({sr.dtype.char})")
+            lo, hi = int(sr[0]), int(sr[1])
+            if min(lo, hi) < 0 or max(lo, hi) > n - 1:
+                raise ValueError("select_range out of bounds")
+            index = (lo, hi)
+    if not isinstance(lapack_driver, str):
+        raise TypeError("lapack_driver must be str")
+    if lapack_driver not in _TRIDIAGONAL_DRIVERS:
+        raise ValueError(f"lapack_driver must be one of {_TRIDIAGONAL_DRIVERS}, got {lapack_driver}")
+    if lapack_driver in ("sterf", "stev", "stevd") and select != 0:
+        raise ValueError(f'{lapack_driver} can only be used when select == "a"')
+    if lapack_driver == "sterf" and not eigvals_only:
+        raise ValueError("sterf can only be used when eigvals_only is True")
+    return index, value
+
+
+def eigh_tridiagonal(d, e, eigvals_only=False, select="a", select_range=None, check_finite=True, tol=0.0,
+                     lapack_driver="auto"):
+    """Eigenvalues (ascending) and eigenvectors of a real symmetric tridiagonal
+    matrix (``scipy.linalg.eigh_tridiagonal``), through the dense symmetric
+    solver; ``tol`` and ``lapack_driver`` are accepted (validated as SciPy
+    does) and do not change the result beyond rounding."""
+    batched = _batched("eigh_tridiagonal", (d, 1), (e, 1))
+    n = _shape(d)[-1] if _shape(d) else 1
+    index, value = _tridiagonal_select(n, select, select_range, eigvals_only, lapack_driver)
+    result = _linalg.eigh_tridiagonal(d, e, bool(eigvals_only), index, value, bool(check_finite))
+    if eigvals_only:
+        return result
+    return list(result) if batched else result
+
+
+def eigvalsh_tridiagonal(d, e, select="a", select_range=None, check_finite=True, tol=0.0, lapack_driver="auto"):
+    """Eigenvalues of a real symmetric tridiagonal matrix
+    (``scipy.linalg.eigvalsh_tridiagonal``)."""
+    return eigh_tridiagonal(d, e, eigvals_only=True, select=select, select_range=select_range,
+                            check_finite=check_finite, tol=tol, lapack_driver=lapack_driver)
+
+
+def _c_and_r(c_or_cr):
+    if isinstance(c_or_cr, tuple):
+        return c_or_cr
+    return c_or_cr, None
+
+
+def solve_toeplitz(c_or_cr, b, check_finite=True):
+    """Solve ``T x = b`` for Toeplitz ``T`` given its first column (and row)
+    (``scipy.linalg.solve_toeplitz``); dense LU instead of Levinson recursion."""
+    c, r = _c_and_r(c_or_cr)
+    if r is None:
+        r = np.conjugate(c) if not hasattr(c, "__dlpack__") else c.conj() if hasattr(c, "conj") else c
+    _batched("solve_toeplitz", (c, 1), (r, 1), (b, _rhs_core(b)))
+    return _linalg.solve_toeplitz(c, r, b, bool(check_finite))
+
+
+def matmul_toeplitz(c_or_cr, x, check_finite=False, workers=None):
+    """``T @ x`` for Toeplitz ``T`` by FFT (``scipy.linalg.matmul_toeplitz``;
+    ``workers`` is a hint, libtorch picks its threads)."""
+    c, r = _c_and_r(c_or_cr)
+    if r is None:
+        r = np.conjugate(c) if not hasattr(c, "__dlpack__") else c.conj() if hasattr(c, "conj") else c
+    _batched("matmul_toeplitz", (c, 1), (r, 1), (x, _rhs_core(x)))
+    return _linalg.matmul_toeplitz(c, r, x, bool(check_finite))
+
+
+def solve_circulant(c, b, singular="raise", tol=None, caxis=-1, baxis=0, outaxis=0):
+    """Solve ``C x = b`` for circulant ``C`` by FFT (``scipy.linalg.solve_circulant``)."""
+    return _linalg.solve_circulant(c, b, singular != "raise", None if tol is None else float(tol),
+                                   operator.index(caxis), operator.index(baxis), operator.index(outaxis))
+
+
+def matrix_balance(A, permute=True, scale=True, separate=False, overwrite_a=False):
+    """Balance a square matrix (``scipy.linalg.matrix_balance``): LAPACK's
+    ``?gebal`` (3.12) ported, run on the host (libtorch has no kernel for
+    it). Returns ``(B, T)`` or ``(B, (scaling, perm))`` with ``separate``.
+    A stack of matrices is not implemented."""
+    if len(_shape(A)) > 2:
+        raise _unsupported("matrix_balance", "A", "<a stack of matrices>")
+    b, t, scaling, perm = _linalg.matrix_balance(A, bool(permute), bool(scale))
+    if separate:
+        return b, (scaling, perm)
+    return b, t

@@ -1964,3 +1964,1023 @@ pub fn block_diag(arrays: &[Tensor]) -> Result<Tensor> {
     out = out.f_contiguous()?;
     Ok(out)
 }
+
+/// `scipy.linalg.khatri_rao`: the column-wise Kronecker product of
+/// `(..., M, K)` `a` and `(..., P, K)` `b`, `(..., M * P, K)`.
+pub fn khatri_rao(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    if a.dim() < 2 || b.dim() < 2 {
+        return Err(invalid("The both arrays should be 2-dimensional."));
+    }
+    let (ma, ka) = (a.size()[a.dim() - 2], a.size()[a.dim() - 1]);
+    let (mb, kb) = (b.size()[b.dim() - 2], b.size()[b.dim() - 1]);
+    if ka != kb {
+        return Err(invalid("The number of columns for both arrays should be equal."));
+    }
+    let batch = broadcast_shapes(&batch_of(a, 2), &batch_of(b, 2))?;
+    if a.numel() == 0 || b.numel() == 0 {
+        return zeros_as(a, concat(&batch, &[ma * mb, ka]).as_slice());
+    }
+    let target = numpy_result_type(&[dtype(a)?, dtype(b)?]);
+    let (a, b) = (cast_dtype(a, target)?, cast_dtype(b, target)?);
+    let c = a.f_unsqueeze(-2)?.f_mul(&b.f_unsqueeze(-3)?)?;
+    Ok(c.f_reshape(concat(&batch, &[ma * mb, ka]).as_slice())?)
+}
+
+/// `scipy.linalg.companion`: the companion matrix of the polynomial with
+/// coefficients `a` (highest degree first; leading dimensions are a batch).
+/// Integer input gives float64; floating and complex input keep their dtype.
+pub fn companion(a: &Tensor) -> Result<Tensor> {
+    let a = atleast_1d(a)?;
+    let d = dtype(&a)?;
+    if d == DType::Bool {
+        return Err(Error::DtypeNotAccepted { routine: "linalg.companion", dtype: d, accepted: "numeric input" });
+    }
+    let n = a.size()[a.dim() - 1];
+    if n < 2 {
+        return Err(invalid("The length of `a` along the last axis must be at least 2."));
+    }
+    let kind = if d.is_float() || d.is_complex() { d.kind().unwrap_or(Kind::Double) } else { Kind::Double };
+    let a = cast(&a, kind)?;
+    let lead = a.f_narrow(-1, 0, 1)?;
+    if any(&lead.f_eq(0.0)?)? {
+        return Err(invalid("The first coefficient(s) of `a` (i.e. elements of `a[..., 0]`) must not be zero."));
+    }
+    let first_row = a.f_narrow(-1, 1, n - 1)?.f_neg()?.f_div(&lead)?;
+    let batch = batch_of(&a, 1);
+    let shift = Tensor::f_eye_m(n - 2, n - 1, (kind, a.device()))?.f_expand(concat(&batch, &[n - 2, n - 1]).as_slice(), false)?;
+    Ok(Tensor::f_cat(&[first_row.f_unsqueeze(-2)?, shift], -2)?)
+}
+
+/// `scipy.linalg.fiedler`: the symmetric matrix `|a_i - a_j|` (leading
+/// dimensions are a batch; integer dtypes kept, wrapping as NumPy's do).
+pub fn fiedler(a: &Tensor) -> Result<Tensor> {
+    let a = atleast_1d(a)?;
+    let d = dtype(&a)?;
+    if d == DType::Bool {
+        return Err(Error::DtypeNotAccepted { routine: "linalg.fiedler", dtype: d, accepted: "numeric input" });
+    }
+    if a.numel() == 0 {
+        return Ok(Tensor::f_zeros([0i64].as_slice(), (Kind::Double, a.device()))?);
+    }
+    if a.numel() == 1 {
+        return Ok(Tensor::f_zeros([1i64, 1].as_slice(), (Kind::Double, a.device()))?);
+    }
+    Ok(a.f_unsqueeze(-1)?.f_sub(&a.f_unsqueeze(-2)?)?.f_abs()?)
+}
+
+/// `scipy.linalg.leslie`: the Leslie matrix with fecundities `f` (first row)
+/// and survival coefficients `s` (subdiagonal); leading dimensions batch.
+pub fn leslie(f: &Tensor, s: &Tensor) -> Result<Tensor> {
+    let f = atleast_1d(f)?;
+    let s = atleast_1d(s)?;
+    let n = f.size()[f.dim() - 1];
+    let ns = s.size()[s.dim() - 1];
+    if n != ns + 1 {
+        return Err(invalid(
+            "Incorrect lengths for f and s. The length of s along the last axis must be one less than the length of f.",
+        ));
+    }
+    if ns == 0 {
+        return Err(invalid("The length of s must be at least 1."));
+    }
+    let target = numpy_result_type(&[dtype(&f)?, dtype(&s)?]);
+    let batch = broadcast_shapes(&batch_of(&f, 1), &batch_of(&s, 1))?;
+    let f = cast_dtype(&f, target)?.f_broadcast_to(concat(&batch, &[n]).as_slice())?;
+    let s = cast_dtype(&s, target)?.f_broadcast_to(concat(&batch, &[ns]).as_slice())?;
+    let sub = s.f_diag_embed(0, -2, -1)?;
+    let zero_col = zeros_as(&s, concat(&batch, &[ns, 1]).as_slice())?;
+    let bottom = Tensor::f_cat(&[sub, zero_col], -1)?;
+    Ok(Tensor::f_cat(&[f.f_unsqueeze(-2)?, bottom], -2)?)
+}
+
+/// `scipy.linalg.diagsvd`: the `(M, N)` matrix with `s` on its diagonal
+/// (`len(s)` must be `M` or `N`); leading dimensions of `s` batch.
+pub fn diagsvd(s: &Tensor, m: i64, n: i64) -> Result<Tensor> {
+    let s = atleast_1d(s)?;
+    let k = s.size()[s.dim() - 1];
+    if k != m && k != n {
+        return Err(invalid("Length of s must be M or N."));
+    }
+    let batch = batch_of(&s, 1);
+    let part = s.f_diag_embed(0, -2, -1)?;
+    if k == m {
+        let pad = zeros_as(&s, concat(&batch, &[m, n - m]).as_slice())?;
+        Ok(Tensor::f_cat(&[part, pad], -1)?)
+    } else {
+        let pad = zeros_as(&s, concat(&batch, &[m - n, n]).as_slice())?;
+        Ok(Tensor::f_cat(&[part, pad], -2)?)
+    }
+}
+
+/// The modes of `scipy.linalg.convolution_matrix`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConvolutionMode {
+    /// `'full'`
+    Full,
+    /// `'valid'`
+    Valid,
+    /// `'same'`
+    Same,
+}
+
+/// `scipy.linalg.convolution_matrix`: the Toeplitz matrix `A` with
+/// `A @ v == np.convolve(a, v, mode)` for `v` of length `n` (leading
+/// dimensions of `a` batch).
+pub fn convolution_matrix(a: &Tensor, n: i64, mode: ConvolutionMode) -> Result<Tensor> {
+    if n <= 0 {
+        return Err(invalid("n must be a positive integer."));
+    }
+    if a.numel() == 0 {
+        return Err(invalid("len(a) must be at least 1."));
+    }
+    let a = atleast_1d(a)?;
+    let len = a.size()[a.dim() - 1];
+    let batch = batch_of(&a, 1);
+    let pad = zeros_as(&a, concat(&batch, &[n - 1]).as_slice())?;
+    let padded = Tensor::f_cat(&[pad.shallow_clone(), a.shallow_clone(), pad], -1)?;
+    let full_rows = len + n - 1;
+    let (start, rows) = match mode {
+        ConvolutionMode::Full => (0, full_rows),
+        ConvolutionMode::Same => {
+            let trim = n.min(len) - 1;
+            (trim / 2, full_rows - trim)
+        }
+        ConvolutionMode::Valid => {
+            let trim = n.min(len) - 1;
+            (trim, full_rows - 2 * trim)
+        }
+    };
+    let idx = index_grid(rows, n, a.device(), |i, j| i + start - j + n - 1)?;
+    take_grid(&padded, &idx)
+}
+
+/// `scipy.linalg.bandwidth`: lower and upper bandwidth of each matrix of
+/// `(..., N, M)` `a` (int64, batch-shaped).
+pub fn bandwidth(a: &Tensor) -> Result<(Tensor, Tensor)> {
+    let (n, m) = matrix_dims("bandwidth", a).map_err(|_| invalid("Input array must be a 2D NumPy array."))?;
+    let batch = batch_of(a, 2);
+    let device = a.device();
+    if n == 0 || m == 0 {
+        let z = Tensor::f_zeros(batch.as_slice(), (Kind::Int64, device))?;
+        return Ok((z.shallow_clone(), z));
+    }
+    let nonzero = a.f_ne(0.0)?;
+    let offset = index_grid(n, m, device, |i, j| i - j)?;
+    let lower = offset.f_clamp_min(0)?.f_mul(&nonzero)?.f_amax([-2i64, -1].as_slice(), false)?;
+    let upper = offset.f_neg()?.f_clamp_min(0)?.f_mul(&nonzero)?.f_amax([-2i64, -1].as_slice(), false)?;
+    Ok((lower, upper))
+}
+
+/// `scipy.linalg.issymmetric` (`hermitian = false`) and `ishermitian`: exact
+/// comparison with the (conjugate) transpose, the diagonal not scanned for
+/// symmetry; with a tolerance, NumPy's `allclose` of the whole matrix.
+/// Returns a bool per matrix.
+pub fn is_symmetric(a: &Tensor, atol: Option<f64>, rtol: Option<f64>, hermitian: bool) -> Result<Tensor> {
+    let (n, m) = matrix_dims("issymmetric", a).map_err(|_| invalid("Input array must be a 2D NumPy array."))?;
+    if n != m {
+        return Err(invalid("Input array must be square."));
+    }
+    let batch = batch_of(a, 2);
+    if n == 0 {
+        return Ok(Tensor::f_ones(batch.as_slice(), (Kind::Bool, a.device()))?);
+    }
+    let complex = dtype(a)?.is_complex();
+    let t = if hermitian && complex { mh(a)?.f_resolve_conj()? } else { a.f_mt()? };
+    let close = match (atol, rtol) {
+        (None, None) => {
+            let equal = a.f_eq_tensor(&t)?;
+            if hermitian && complex {
+                equal
+            } else {
+                // the diagonal is not scanned
+                let diagonal = Tensor::f_eye(n, (Kind::Bool, a.device()))?;
+                equal.f_logical_or(&diagonal)?
+            }
+        }
+        (atol, rtol) => {
+            let (atol, rtol) = (atol.unwrap_or(0.0), rtol.unwrap_or(0.0));
+            let kind = if complex { Kind::ComplexDouble } else { Kind::Double };
+            let (x, y) = (cast(a, kind)?, cast(&t, kind)?);
+            let bound = y.f_abs()?.f_mul_scalar(rtol)?.f_add_scalar(atol)?;
+            let within = x.f_sub(&y)?.f_abs()?.f_le_tensor(&bound)?;
+            // infinities compare equal when identical (numpy.isclose)
+            within.f_logical_or(&x.f_eq_tensor(&y)?.f_logical_and(&x.f_isinf()?)?)?
+        }
+    };
+    Ok(close.f_reshape(concat(&batch, &[-1]).as_slice())?.f_all_dim(-1, false)?)
+}
+
+// ---------------------------------------------------------------------------
+// Banded, tridiagonal, Toeplitz and circulant systems
+// ---------------------------------------------------------------------------
+
+/// The dense `(..., N, N)` matrix of LAPACK band storage `ab`
+/// (`ab[u + i - j, j] = A[i, j]`, `l` sub- and `u` superdiagonals).
+fn band_to_dense(ab: &Tensor, l: i64, u: i64) -> Result<Tensor> {
+    let n = ab.size()[ab.dim() - 1];
+    let batch = batch_of(ab, 2);
+    let mut dense = Tensor::f_zeros(concat(&batch, &[n, n]).as_slice(), (dtype(ab)?.kind().unwrap_or(Kind::Double), ab.device()))?;
+    for k in -l..=u {
+        let len = n - k.abs();
+        if len <= 0 {
+            continue;
+        }
+        let row = ab.f_select(-2, u - k)?;
+        let values = row.f_narrow(-1, k.max(0), len)?;
+        dense = dense.f_add(&values.f_diag_embed(k, -2, -1)?)?;
+    }
+    Ok(dense)
+}
+
+/// `scipy.linalg.solve_banded`: solves `A x = b` for banded `A` given in
+/// LAPACK band storage with `l` lower and `u` upper diagonals (expanded to a
+/// dense LU solve: the pivots and result are those of LAPACK's `?gbsv`).
+pub fn solve_banded(l: i64, u: i64, ab: &Tensor, b: &Tensor, check: bool) -> Result<Tensor> {
+    let b = atleast_1d(b)?;
+    let (rows, n) = matrix_dims("solve_banded", ab)?;
+    if n != rows_of(&b) {
+        return Err(invalid("shapes of ab and b are not compatible."));
+    }
+    if l + u + 1 != rows {
+        return Err(invalid(format!(
+            "invalid values for the number of lower and upper diagonals: l+u+1 ({}) does not equal ab.shape[0] ({rows})",
+            l + u + 1
+        )));
+    }
+    if l < 0 || u < 0 {
+        return Err(invalid("the numbers of lower and upper diagonals must be non-negative"));
+    }
+    let kind = cdsz_kind(&[dtype(ab)?, dtype(&b)?]);
+    let (ab, b) = (cast(ab, kind)?, cast(&b, kind)?);
+    check_finite_if(check, &[&ab, &b])?;
+    if b.numel() == 0 {
+        return Ok(b.f_zeros_like()?);
+    }
+    if n == 1 {
+        let pivot = ab.f_narrow(-2, u, 1)?.f_narrow(-1, 0, 1)?.f_squeeze_dim(-1)?;
+        return Ok(b.f_div(&if b.dim() == 1 { pivot } else { pivot.f_unsqueeze(-1)? })?);
+    }
+    let dense = band_to_dense(&ab, l, u)?;
+    match solve(&dense, &b, false, Structure::General, false, false) {
+        Ok(solved) => Ok(solved.x),
+        Err(err) if is_linalg_error(&err) => Err(linalg_error("singular matrix")),
+        Err(err) => Err(err),
+    }
+}
+
+/// The Hermitian matrix of symmetric band storage `ab` (`lower`: `ab[i - j,
+/// j] = A[i, j]`; upper: `ab[u + i - j, j] = A[i, j]`).
+fn hermitian_band_to_dense(ab: &Tensor, lower: bool) -> Result<Tensor> {
+    let u = ab.size()[ab.dim() - 2] - 1;
+    let half = if lower { band_to_dense(ab, u, 0)? } else { band_to_dense(ab, 0, u)? };
+    from_triangle(&half, lower, true)
+}
+
+/// `scipy.linalg.solveh_banded`: solves `A x = b` for Hermitian positive
+/// definite banded `A` in symmetric band storage (Cholesky of the dense
+/// matrix, as LAPACK's `?pbsv` factors it).
+pub fn solveh_banded(ab: &Tensor, b: &Tensor, lower: bool, check: bool) -> Result<Tensor> {
+    let b = atleast_1d(b)?;
+    let (_, n) = matrix_dims("solveh_banded", ab)?;
+    if n != rows_of(&b) {
+        return Err(invalid("shapes of ab and b are not compatible."));
+    }
+    let kind = lapack_kind(&[dtype(ab)?, dtype(&b)?]);
+    let (ab, b) = (cast(ab, kind)?, cast(&b, kind)?);
+    check_finite_if(check, &[&ab, &b])?;
+    if b.numel() == 0 {
+        return Ok(b.f_zeros_like()?);
+    }
+    let dense = hermitian_band_to_dense(&ab, lower)?;
+    let (l, info) = dense.f_linalg_cholesky_ex(false, false)?;
+    if let Some(order) = first_positive(&info)? {
+        return Err(linalg_error(format!("{order}th leading minor not positive definite")));
+    }
+    let (cols, vector) = as_columns(&b)?;
+    let x = cols.f_cholesky_solve(&l, false)?;
+    Ok(if vector { x.f_squeeze_dim(-1)? } else { x })
+}
+
+/// `scipy.linalg.cholesky_banded`: the Cholesky factor of a Hermitian
+/// positive definite banded matrix, in the same band storage. Storage
+/// entries outside the matrix keep their input values, as `?pbtrf` leaves them.
+pub fn cholesky_banded(ab: &Tensor, lower: bool, check: bool) -> Result<Tensor> {
+    let (rows, n) = matrix_dims("cholesky_banded", ab)?;
+    let kind = lapack_kind(&[dtype(ab)?]);
+    let ab = cast(ab, kind)?;
+    check_finite_if(check, &[&ab])?;
+    if ab.numel() == 0 {
+        return Ok(ab.f_zeros_like()?);
+    }
+    let u = rows - 1;
+    let dense = hermitian_band_to_dense(&ab, lower)?;
+    let (c, info) = dense.f_linalg_cholesky_ex(!lower, false)?;
+    if let Some(order) = first_positive(&info)? {
+        return Err(linalg_error(format!("{order}-th leading minor not positive definite")));
+    }
+    let mut out_rows = Vec::with_capacity(rows as usize);
+    for r in 0..rows {
+        // storage row r holds diagonal k = r - u (upper) or k = -r (lower)
+        let k = if lower { -r } else { r - u };
+        let len = n - k.abs();
+        let original = ab.f_select(-2, r)?;
+        if len <= 0 {
+            out_rows.push(original);
+            continue;
+        }
+        let values = c.f_diagonal(k, -2, -1)?;
+        let start = k.max(0);
+        let mut parts = vec![];
+        if start > 0 {
+            parts.push(original.f_narrow(-1, 0, start)?);
+        }
+        parts.push(values);
+        if start + len < n {
+            parts.push(original.f_narrow(-1, start + len, n - start - len)?);
+        }
+        out_rows.push(Tensor::f_cat(&parts, -1)?);
+    }
+    Ok(Tensor::f_stack(&out_rows, -2)?)
+}
+
+/// `scipy.linalg.eigh_tridiagonal`/`eigvalsh_tridiagonal`: eigenvalues
+/// (ascending) and eigenvectors of the real symmetric tridiagonal matrix with
+/// diagonal `d` and off-diagonal `e` (through the dense symmetric solver).
+pub fn eigh_tridiagonal(d: &Tensor, e: &Tensor, eigvals_only: bool, subset: Subset, check: bool) -> Result<(Tensor, Option<Tensor>)> {
+    for x in [d, e] {
+        if dtype(x)?.is_complex() {
+            return Err(Error::DtypeNotAccepted {
+                routine: "linalg.eigh_tridiagonal",
+                dtype: dtype(x)?,
+                accepted: "real input (Only real arrays currently supported)",
+            });
+        }
+    }
+    if d.dim() < 1 || e.dim() < 1 {
+        return Err(invalid("expected a 1-D array"));
+    }
+    let n = d.size()[d.dim() - 1];
+    if n != e.size()[e.dim() - 1] + 1 {
+        return Err(invalid(format!("d ({n}) must have one more element than e ({})", e.size()[e.dim() - 1])));
+    }
+    check_finite_if(check, &[d, e])?;
+    if n == 1 && d.dim() == 1 && e.dim() == 1 {
+        // SciPy's quick exit: the input dtype is kept.
+        if let Subset::Value(lo, hi) = subset {
+            let d0 = d.f_to_kind(Kind::Double)?.f_double_value(&[0])?;
+            if !(lo < d0 && d0 <= hi) {
+                let w = Tensor::f_zeros([0i64].as_slice(), (Kind::Double, d.device()))?;
+                return Ok((w, if eigvals_only { None } else { Some(d.f_reshape([1i64, 1].as_slice())?.f_narrow(1, 0, 0)?.f_contiguous()?) }));
+            }
+        }
+        let v = d.f_reshape([1i64, 1].as_slice())?.f_ones_like()?;
+        return Ok((crate::ops::deep_copy(d)?, if eigvals_only { None } else { Some(v) }));
+    }
+    let kind = lapack_kind(&[dtype(d)?, dtype(e)?]);
+    let batch = broadcast_shapes(&batch_of(d, 1), &batch_of(e, 1))?;
+    let d = cast(d, kind)?.f_broadcast_to(concat(&batch, &[n]).as_slice())?;
+    let e = cast(e, kind)?.f_broadcast_to(concat(&batch, &[n - 1]).as_slice())?;
+    let t = d.f_diag_embed(0, -2, -1)?.f_add(&e.f_diag_embed(1, -2, -1)?)?.f_add(&e.f_diag_embed(-1, -2, -1)?)?;
+    eigh(&t, None, true, eigvals_only, 1, subset, false)
+}
+
+/// `scipy.linalg.solve_toeplitz`: solves `T x = b` for the Toeplitz matrix
+/// with first column `c` and first row `r` (SciPy: Levinson recursion;
+/// here LU of the dense matrix, which also handles matrices whose leading
+/// minors are singular). float64 or complex128, as SciPy returns.
+pub fn solve_toeplitz(c: &Tensor, r: &Tensor, b: &Tensor, check: bool) -> Result<Tensor> {
+    let (c, r, b) = (atleast_1d(c)?, atleast_1d(r)?, atleast_1d(b)?);
+    check_finite_if(check, &[&c, &r, &b])?;
+    let nc = c.size()[c.dim() - 1];
+    let nr = r.size()[r.dim() - 1];
+    if nr != nc || rows_of(&b) != nr {
+        return Err(invalid("Incompatible dimensions."));
+    }
+    let complex = [&c, &r, &b].iter().any(|t| dtype(t).map(|d| d.is_complex()).unwrap_or(false));
+    let kind = if complex { Kind::ComplexDouble } else { Kind::Double };
+    let (c, r, b) = (cast(&c, kind)?, cast(&r, kind)?, cast(&b, kind)?);
+    if b.numel() == 0 {
+        return Ok(b.f_zeros_like()?);
+    }
+    let t = toeplitz(&c, Some(&r))?;
+    Ok(solve(&t, &b, false, Structure::General, false, false)?.x)
+}
+
+/// `scipy.linalg.matmul_toeplitz`: `T @ x` for the Toeplitz matrix with
+/// first column `c` and first row `r`, by FFT of the embedding circulant
+/// (as SciPy). float64 or complex128.
+pub fn matmul_toeplitz(c: &Tensor, r: &Tensor, x: &Tensor, check: bool) -> Result<Tensor> {
+    let (c, r, x) = (atleast_1d(c)?, atleast_1d(r)?, atleast_1d(x)?);
+    check_finite_if(check, &[&c, &r, &x])?;
+    let nc = c.size()[c.dim() - 1];
+    let nr = r.size()[r.dim() - 1];
+    if rows_of(&x) != nr {
+        return Err(invalid("Incompatible dimensions."));
+    }
+    let complex = [&c, &r, &x].iter().any(|t| dtype(t).map(|d| d.is_complex()).unwrap_or(false));
+    let kind = if complex { Kind::ComplexDouble } else { Kind::Double };
+    let (c, r, x) = (cast(&c, kind)?, cast(&r, kind)?, cast(&x, kind)?);
+    let (cols, vector) = as_columns(&x)?;
+    let m = cols.size()[cols.dim() - 1];
+    let batch = broadcast_shapes(&broadcast_shapes(&batch_of(&c, 1), &batch_of(&r, 1))?, &batch_of(&cols, 2))?;
+    let finish = |y: Tensor| -> Result<Tensor> { Ok(if vector { y.f_squeeze_dim(-1)? } else { y }) };
+    if cols.numel() == 0 || nc == 0 {
+        return finish(Tensor::f_zeros(concat(&batch, &[nc, m]).as_slice(), (kind, x.device()))?);
+    }
+    let p = nc + nr - 1;
+    let tail = r.f_narrow(-1, 1, nr - 1)?.f_flip([-1i64].as_slice())?;
+    let c = c.f_broadcast_to(concat(&batch, &[nc]).as_slice())?;
+    let tail = tail.f_broadcast_to(concat(&batch, &[nr - 1]).as_slice())?;
+    let embedded = Tensor::f_cat(&[c, tail], -1)?.f_unsqueeze(-1)?;
+    let y = if complex {
+        let fm = embedded.f_fft_fft(p, -2, "backward")?;
+        let fx = cols.f_fft_fft(p, -2, "backward")?;
+        fm.f_mul(&fx)?.f_fft_ifft(p, -2, "backward")?
+    } else {
+        let fm = embedded.f_fft_rfft(p, -2, "backward")?;
+        let fx = cols.f_fft_rfft(p, -2, "backward")?;
+        fm.f_mul(&fx)?.f_fft_irfft(p, -2, "backward")?
+    };
+    finish(y.f_narrow(-2, 0, nc)?.f_contiguous()?)
+}
+
+/// `scipy.linalg.solve_circulant`: solves `C x = b` for the circulant matrix
+/// with first column `c`, by FFT, along `caxis` of `c` and `baxis` of `b`,
+/// the solution's axis at `outaxis`. Near-singular systems (`|fft(c)| <=
+/// tol`, default `max|fft(c)| * N * eps`) raise a LinAlgError unless
+/// `least_squares` (SciPy's `singular='lstsq'`).
+pub fn solve_circulant(
+    c: &Tensor,
+    b: &Tensor,
+    least_squares: bool,
+    tol: Option<f64>,
+    caxis: i64,
+    baxis: i64,
+    outaxis: i64,
+) -> Result<Tensor> {
+    let (c, b) = (atleast_1d(c)?, atleast_1d(b)?);
+    let axis = |t: &Tensor, ax: i64, name: &str| -> Result<i64> {
+        let nd = t.dim() as i64;
+        if ax < -nd || ax >= nd {
+            return Err(invalid(format!("{name} has shape {:?}, so the axis {ax} is out of range", t.size())));
+        }
+        Ok(if ax < 0 { ax + nd } else { ax })
+    };
+    let (ca, ba) = (axis(&c, caxis, "c")?, axis(&b, baxis, "b")?);
+    let (nc, nb) = (c.size()[ca as usize], b.size()[ba as usize]);
+    if nc != nb {
+        return Err(invalid(format!("Shapes of c {:?} and b {:?} are incompatible", c.size(), b.size())));
+    }
+    let complex = dtype(&c)?.is_complex() || dtype(&b)?.is_complex();
+    let kind = cdsz_kind(&[dtype(&c)?, dtype(&b)?]);
+    let rkind = real_kind(kind);
+    if b.numel() == 0 {
+        return Ok(cast(&b, if complex { complex_kind(kind) } else { rkind })?.f_zeros_like()?);
+    }
+    let c = cast(&c, kind)?.f_movedim([ca].as_slice(), [-1i64].as_slice())?;
+    let b = cast(&b, kind)?.f_movedim([ba].as_slice(), [-1i64].as_slice())?;
+    let fc = c.f_fft_fft(None::<i64>, -1, "backward")?;
+    let abs_fc = fc.f_abs()?;
+    let tol = match tol {
+        Some(t) => Tensor::f_full([1i64].as_slice(), t, (rkind, c.device()))?,
+        None => abs_fc.f_amax([-1i64].as_slice(), true)?.f_mul_scalar(nc as f64 * f64::EPSILON)?,
+    };
+    let near_zero = abs_fc.f_le_tensor(&tol)?;
+    let singular = any(&near_zero)?;
+    if singular && !least_squares {
+        return Err(linalg_error("near singular circulant matrix."));
+    }
+    let fc = if singular { fc.f_masked_fill(&near_zero, 1.0)? } else { fc };
+    let fb = b.f_fft_fft(None::<i64>, -1, "backward")?;
+    let mut q = fb.f_div(&fc)?;
+    if singular {
+        q = q.f_masked_fill(&near_zero.f_broadcast_to(q.size().as_slice())?, 0.0)?;
+    }
+    let x = q.f_fft_ifft(None::<i64>, -1, "backward")?;
+    let x = if complex { x } else { x.f_real()? };
+    let nd = x.dim() as i64;
+    let out = if outaxis < 0 { outaxis + nd } else { outaxis };
+    if out < 0 || out >= nd {
+        return Err(invalid(format!("outaxis {outaxis} is out of bounds for the result of dimension {nd}")));
+    }
+    Ok(x.f_movedim([-1i64].as_slice(), [out].as_slice())?.f_contiguous()?)
+}
+
+// ---------------------------------------------------------------------------
+// Special matrices of a given order (built on the CPU)
+// ---------------------------------------------------------------------------
+
+fn matrix_from(data: Vec<f64>, n: i64, m: i64) -> Result<Tensor> {
+    Ok(Tensor::f_from_slice(&data)?.f_reshape([n, m])?)
+}
+
+fn check_order(n: i64) -> Result<usize> {
+    usize::try_from(n).map_err(|_| invalid(format!("negative dimensions are not allowed (n={n})")))
+}
+
+/// `scipy.linalg.hilbert`: the Hilbert matrix `1 / (i + j + 1)`, float64.
+pub fn hilbert(n: i64) -> Result<Tensor> {
+    let size = check_order(n)?;
+    let data = (0..size * size).map(|k| 1.0 / ((k / size + k % size) as f64 + 1.0)).collect();
+    matrix_from(data, n, n)
+}
+
+/// `scipy.linalg.helmert`: the (full, or without its first row) Helmert
+/// matrix of order `n`, float64.
+pub fn helmert(n: i64, full: bool) -> Result<Tensor> {
+    let size = check_order(n)?;
+    let mut data = vec![0.0; size * size];
+    for i in 0..size {
+        let d = if i == 0 { size as f64 } else { (i * (i + 1)) as f64 };
+        let scale = d.sqrt();
+        for j in 0..size {
+            let h = if i == 0 {
+                1.0
+            } else if j < i {
+                1.0
+            } else if j == i {
+                -(i as f64)
+            } else {
+                0.0
+            };
+            data[i * size + j] = h / scale;
+        }
+    }
+    let h = matrix_from(data, n, n)?;
+    if full || n == 0 {
+        Ok(h)
+    } else {
+        Ok(h.f_narrow(0, 1, n - 1)?.f_contiguous()?)
+    }
+}
+
+/// `scipy.linalg.dft`: the `n`-point DFT matrix `exp(-2 pi i jk / n)`
+/// (angles reduced mod `n` exactly, so large `n` keeps full accuracy),
+/// complex128, divided by `sqrt(n)` or `n` as `scale` asks.
+pub fn dft(n: i64, scale: Option<&str>) -> Result<Tensor> {
+    let size = check_order(n)?;
+    let divisor = match scale {
+        None => 1.0,
+        Some("sqrtn") => (n as f64).sqrt(),
+        Some("n") => n as f64,
+        Some(other) => return Err(invalid(format!("scale must be None, 'sqrtn', or 'n'; '{other}' is not valid."))),
+    };
+    let mut re = Vec::with_capacity(size * size);
+    let mut im = Vec::with_capacity(size * size);
+    for j in 0..size {
+        for k in 0..size {
+            let angle = -2.0 * std::f64::consts::PI * ((j * k) % size.max(1)) as f64 / n as f64;
+            re.push(angle.cos() / divisor);
+            im.push(angle.sin() / divisor);
+        }
+    }
+    Ok(Tensor::f_complex(&matrix_from(re, n, n)?, &matrix_from(im, n, n)?)?)
+}
+
+/// `scipy.linalg.hadamard`: the Sylvester Hadamard matrix of order `n` (a
+/// power of 2), int64.
+pub fn hadamard(n: i64) -> Result<Tensor> {
+    if n < 1 || (n & (n - 1)) != 0 {
+        return Err(invalid("n must be an positive integer, and n must be a power of 2"));
+    }
+    let size = n as usize;
+    let data: Vec<i64> = (0..size * size).map(|k| if ((k / size) & (k % size)).count_ones() % 2 == 0 { 1 } else { -1 }).collect();
+    Ok(Tensor::f_from_slice(&data)?.f_reshape([n, n])?)
+}
+
+/// Exact binomial coefficient, `None` on overflow.
+fn binomial_exact(n: i64, k: i64) -> Option<i128> {
+    if k < 0 || n < 0 || k > n {
+        return Some(0);
+    }
+    let k = k.min(n - k);
+    let mut r: i128 = 1;
+    for i in 1..=k as i128 {
+        r = r.checked_mul(n as i128 - k as i128 + i)? / i;
+    }
+    Some(r)
+}
+
+/// Binomial coefficient in floating point (exact while it fits 2^53).
+fn binomial_float(n: i64, k: i64) -> f64 {
+    match binomial_exact(n, k) {
+        Some(v) => v as f64,
+        None => {
+            let k = k.min(n - k);
+            let mut r = 1.0f64;
+            for i in 1..=k {
+                r = r * (n - k + i) as f64 / i as f64;
+            }
+            r.round()
+        }
+    }
+}
+
+/// `scipy.linalg.invhilbert`: the inverse of the Hilbert matrix of order
+/// `n`, float64, or int64 with `exact` (SciPy returns Python objects beyond
+/// `n = 14`; that is not implemented). The float64 entries are the exact
+/// integers rounded once (SciPy's floating-point `comb` products differ in
+/// the last digits).
+pub fn invhilbert(n: i64, exact: bool) -> Result<Tensor> {
+    let size = check_order(n)?;
+    if exact && n > 14 {
+        return Err(not_implemented("invhilbert(n, exact=True) for n > 14 (SciPy returns an object array of Python ints)"));
+    }
+    let entry = |i: i64, j: i64| -> Option<i128> {
+        let s = i + j;
+        let sign: i128 = if s % 2 == 0 { 1 } else { -1 };
+        let c = binomial_exact(s, i)?;
+        sign.checked_mul((s + 1) as i128)?
+            .checked_mul(binomial_exact(n + i, n - j - 1)?)?
+            .checked_mul(binomial_exact(n + j, n - i - 1)?)?
+            .checked_mul(c.checked_mul(c)?)
+    };
+    if exact {
+        let mut data = vec![0i64; size * size];
+        for i in 0..n {
+            for j in 0..n {
+                let v = entry(i, j).ok_or_else(|| not_implemented("invhilbert: entry overflows int64"))?;
+                data[(i * n + j) as usize] = i64::try_from(v).map_err(|_| not_implemented("invhilbert: entry overflows int64"))?;
+            }
+        }
+        return Ok(Tensor::f_from_slice(&data)?.f_reshape([n, n])?);
+    }
+    let mut data = vec![0f64; size * size];
+    for i in 0..n {
+        for j in 0..n {
+            data[(i * n + j) as usize] = match entry(i, j) {
+                Some(v) => v as f64,
+                None => {
+                    let s = i + j;
+                    let sign = if s % 2 == 0 { 1.0 } else { -1.0 };
+                    let c = binomial_float(s, i);
+                    sign * (s + 1) as f64 * binomial_float(n + i, n - j - 1) * binomial_float(n + j, n - i - 1) * c * c
+                }
+            };
+        }
+    }
+    matrix_from(data, n, n)
+}
+
+/// Which Pascal matrix: `'symmetric'`, `'lower'` or `'upper'`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PascalKind {
+    /// `C(i + j, i)`
+    Symmetric,
+    /// `C(i, j)`
+    Lower,
+    /// `C(j, i)`
+    Upper,
+}
+
+/// `scipy.linalg.pascal`: with `exact` (`n < 35`; SciPy returns Python
+/// objects beyond, not implemented) the bit patterns of SciPy's uint64
+/// values in an int64 tensor (`tch::Kind` cannot name uint64: view it as
+/// uint64), float64 otherwise.
+pub fn pascal(n: i64, kind: PascalKind, exact: bool) -> Result<Tensor> {
+    let size = check_order(n)?;
+    if exact && n >= 35 {
+        return Err(not_implemented("pascal(n, exact=True) for n >= 35 (SciPy returns an object array of Python ints)"));
+    }
+    let value = |i: i64, j: i64| match kind {
+        PascalKind::Symmetric => (i + j, i),
+        PascalKind::Lower => (i, j),
+        PascalKind::Upper => (j, i),
+    };
+    if exact {
+        let mut data = vec![0i64; size * size];
+        for i in 0..n {
+            for j in 0..n {
+                let (a, b) = value(i, j);
+                let v = binomial_exact(a, b).ok_or_else(|| not_implemented("pascal: entry overflows"))?;
+                // bit pattern of the uint64 value (C(68, 34) < 2^64)
+                data[(i * n + j) as usize] = v as u64 as i64;
+            }
+        }
+        return Ok(Tensor::f_from_slice(&data)?.f_reshape([n, n])?);
+    }
+    let mut data = vec![0f64; size * size];
+    for i in 0..n {
+        for j in 0..n {
+            let (a, b) = value(i, j);
+            data[(i * n + j) as usize] = binomial_float(a, b);
+        }
+    }
+    matrix_from(data, n, n)
+}
+
+/// `scipy.linalg.invpascal`: the inverse of [`pascal`], int64 with `exact`
+/// (`n <= 34`), float64 otherwise.
+pub fn invpascal(n: i64, kind: PascalKind, exact: bool) -> Result<Tensor> {
+    let size = check_order(n)?;
+    if exact && n > 34 {
+        return Err(not_implemented("invpascal(n, exact=True) for n > 34 (SciPy returns an object array of Python ints)"));
+    }
+    let entry = |i: i64, j: i64| -> Option<i128> {
+        let sign: i128 = if (i - j).rem_euclid(2) == 0 { 1 } else { -1 };
+        match kind {
+            PascalKind::Lower => Some(sign * binomial_exact(i, j)?),
+            PascalKind::Upper => Some(sign * binomial_exact(j, i)?),
+            PascalKind::Symmetric => {
+                let (i, j) = if j > i { (j, i) } else { (i, j) };
+                let mut v: i128 = 0;
+                for k in 0..(n - i) {
+                    v = v.checked_add(binomial_exact(i + k, k)?.checked_mul(binomial_exact(i + k, i + k - j)?)?)?;
+                }
+                Some(sign * v)
+            }
+        }
+    };
+    if exact {
+        let mut data = vec![0i64; size * size];
+        for i in 0..n {
+            for j in 0..n {
+                let v = entry(i, j).ok_or_else(|| not_implemented("invpascal: entry overflows int64"))?;
+                data[(i * n + j) as usize] = i64::try_from(v).map_err(|_| not_implemented("invpascal: entry overflows int64"))?;
+            }
+        }
+        return Ok(Tensor::f_from_slice(&data)?.f_reshape([n, n])?);
+    }
+    let mut data = vec![0f64; size * size];
+    for i in 0..n {
+        for j in 0..n {
+            data[(i * n + j) as usize] = match entry(i, j) {
+                Some(v) => v as f64,
+                None => return Err(not_implemented("invpascal: entries beyond 2^127 are not implemented")),
+            };
+        }
+    }
+    matrix_from(data, n, n)
+}
+
+// ---------------------------------------------------------------------------
+// matrix_balance: LAPACK's ?gebal (3.12), ported
+// ---------------------------------------------------------------------------
+
+/// The result of [`matrix_balance`].
+pub struct Balanced {
+    /// The balanced matrix.
+    pub b: Tensor,
+    /// Scaling factors (float64).
+    pub scaling: Tensor,
+    /// The permutation (int64).
+    pub perm: Tensor,
+    /// `diag(scaling)[inverse perm, :]` (float64), SciPy's second result.
+    pub t: Tensor,
+}
+
+/// `?gebal` on a dense row-major `n x n` matrix of `(re, im)` entries, in
+/// place. Returns `(ilo, ihi, scale)` with LAPACK's 1-based `ilo`/`ihi` and
+/// `scale` holding 1-based permutation indices outside `ilo..=ihi`.
+fn gebal(a: &mut [[f64; 2]], n: usize, permute: bool, scale: bool, single: bool) -> Result<(usize, usize, Vec<f64>)> {
+    let idx = |i: usize, j: usize| (i - 1) * n + (j - 1); // 1-based (row, col)
+    let nonzero = |v: [f64; 2]| v[0] != 0.0 || v[1] != 0.0;
+    let modulus = |v: [f64; 2]| v[0].hypot(v[1]);
+    let cabs1 = |v: [f64; 2]| v[0].abs() + v[1].abs();
+    let mut sc = vec![1.0f64; n + 1]; // 1-based
+    if n == 0 {
+        return Ok((1, 0, vec![]));
+    }
+    if !permute && !scale {
+        return Ok((1, n, vec![1.0; n]));
+    }
+    let swap_cols = |a: &mut [[f64; 2]], c1: usize, c2: usize, rows: usize| {
+        for r in 1..=rows {
+            a.swap(idx(r, c1), idx(r, c2));
+        }
+    };
+    let swap_rows = |a: &mut [[f64; 2]], r1: usize, r2: usize, from: usize| {
+        for c in from..=n {
+            a.swap(idx(r1, c), idx(r2, c));
+        }
+    };
+    let mut k = 1usize;
+    let mut l = n;
+    if permute {
+        let mut noconv = true;
+        while noconv {
+            noconv = false;
+            let mut i = l;
+            let start_l = l;
+            let _ = start_l;
+            while i >= 1 {
+                let mut canswap = true;
+                for j in 1..=l {
+                    if i != j && nonzero(a[idx(i, j)]) {
+                        canswap = false;
+                        break;
+                    }
+                }
+                if canswap {
+                    sc[l] = i as f64;
+                    if i != l {
+                        swap_cols(a, i, l, l);
+                        swap_rows(a, i, l, k);
+                    }
+                    noconv = true;
+                    if l == 1 {
+                        let mut out = sc[1..].to_vec();
+                        out.truncate(n);
+                        return Ok((1, 1, out));
+                    }
+                    l -= 1;
+                }
+                i -= 1;
+            }
+        }
+        let mut noconv = true;
+        while noconv {
+            noconv = false;
+            let mut j = k;
+            let l_fixed = l;
+            while j <= l_fixed {
+                let mut canswap = true;
+                for i in k..=l {
+                    if i != j && nonzero(a[idx(i, j)]) {
+                        canswap = false;
+                        break;
+                    }
+                }
+                if canswap {
+                    sc[k] = j as f64;
+                    if j != k {
+                        swap_cols(a, j, k, l);
+                        swap_rows(a, j, k, k);
+                    }
+                    noconv = true;
+                    k += 1;
+                }
+                j += 1;
+            }
+        }
+    }
+    for s in sc.iter_mut().take(l + 1).skip(k) {
+        *s = 1.0;
+    }
+    if !scale {
+        return Ok((k, l, sc[1..].to_vec()));
+    }
+    let sclfac = 2.0f64;
+    let factor = 0.95f64;
+    let (safe_min, precision) = if single {
+        (f64::from(f32::MIN_POSITIVE), f64::from(f32::EPSILON))
+    } else {
+        (f64::MIN_POSITIVE, f64::EPSILON)
+    };
+    let sfmin1 = safe_min / precision;
+    let sfmax1 = 1.0 / sfmin1;
+    let sfmin2 = sfmin1 * sclfac;
+    let sfmax2 = 1.0 / sfmin2;
+    let mut noconv = true;
+    while noconv {
+        noconv = false;
+        for i in k..=l {
+            let mut c = (k..=l).map(|r| modulus(a[idx(r, i)]).powi(2)).sum::<f64>().sqrt();
+            let mut r = (k..=l).map(|col| modulus(a[idx(i, col)]).powi(2)).sum::<f64>().sqrt();
+            let ica = (1..=l).fold((1, -1.0), |best, row| {
+                let v = cabs1(a[idx(row, i)]);
+                if v > best.1 {
+                    (row, v)
+                } else {
+                    best
+                }
+            });
+            let mut ca = modulus(a[idx(ica.0, i)]);
+            let ira = (k..=n).fold((k, -1.0), |best, col| {
+                let v = cabs1(a[idx(i, col)]);
+                if v > best.1 {
+                    (col, v)
+                } else {
+                    best
+                }
+            });
+            let mut ra = modulus(a[idx(i, ira.0)]);
+            if c == 0.0 || r == 0.0 {
+                continue;
+            }
+            if (c + ca + r + ra).is_nan() {
+                return Err(invalid("xGEBAL exited with the internal error \"illegal value in argument number 3.\""));
+            }
+            let mut g = r / sclfac;
+            let mut f = 1.0f64;
+            let s = c + r;
+            while c < g && f.max(c).max(ca) < sfmax2 && r.min(g).min(ra) > sfmin2 {
+                f *= sclfac;
+                c *= sclfac;
+                ca *= sclfac;
+                r /= sclfac;
+                g /= sclfac;
+                ra /= sclfac;
+            }
+            g = c / sclfac;
+            while g >= r && r.max(ra) < sfmax2 && f.min(c).min(g).min(ca) > sfmin2 {
+                f /= sclfac;
+                c /= sclfac;
+                g /= sclfac;
+                ca /= sclfac;
+                r *= sclfac;
+                ra *= sclfac;
+            }
+            if c + r >= factor * s {
+                continue;
+            }
+            if f < 1.0 && sc[i] < 1.0 && f * sc[i] <= sfmin1 {
+                continue;
+            }
+            if f > 1.0 && sc[i] > 1.0 && sc[i] >= sfmax1 / f {
+                continue;
+            }
+            let g = 1.0 / f;
+            sc[i] *= f;
+            noconv = true;
+            for col in k..=n {
+                let v = &mut a[idx(i, col)];
+                v[0] *= g;
+                v[1] *= g;
+            }
+            for row in 1..=l {
+                let v = &mut a[idx(row, i)];
+                v[0] *= f;
+                v[1] *= f;
+            }
+        }
+    }
+    Ok((k, l, sc[1..].to_vec()))
+}
+
+/// `scipy.linalg.matrix_balance`: LAPACK's `?gebal` (version 3.12, ported:
+/// libtorch has no kernel for it; it runs on the host, a sequential
+/// algorithm on a copy of `a`). Returns the balanced matrix, the scaling
+/// and permutation, and SciPy's `T` with `B = T^-1 A T`.
+pub fn matrix_balance(a: &Tensor, permute: bool, scale: bool) -> Result<Balanced> {
+    let a = atleast_2d(a)?;
+    check_finite(&a)?;
+    let (m, n) = matrix_dims("matrix_balance", &a)?;
+    if a.dim() != 2 {
+        return Err(not_implemented("matrix_balance of a stack of matrices"));
+    }
+    if m != n {
+        return Err(invalid("The data matrix for balancing should be square."));
+    }
+    let kind = lapack_kind(&[dtype(&a)?]);
+    let complex = is_complex_kind(kind);
+    let device = a.device();
+    let a = cast(&a, kind)?;
+    let size = n as usize;
+    let host = a.f_to_kind(Kind::ComplexDouble)?.f_to(Device::Cpu)?.f_contiguous()?;
+    let pairs = host.f_view_as_real()?.f_reshape([-1i64].as_slice())?;
+    let mut flat = vec![0f64; 2 * size * size];
+    pairs.f_copy_data(&mut flat, 2 * size * size)?;
+    let mut work: Vec<[f64; 2]> = flat.chunks(2).map(|p| [p[0], p[1]]).collect();
+    let (lo, hi, ps) = gebal(&mut work, size, permute, scale, matches!(kind, Kind::Float | Kind::ComplexFloat))?;
+    // SciPy's post-processing (0-based lo/hi)
+    let (lo, hi) = (lo as i64 - 1, hi as i64 - 1);
+    let mut scaling = vec![1.0f64; size];
+    for i in 0..size {
+        if (i as i64) >= lo && (i as i64) <= hi {
+            scaling[i] = ps[i];
+        }
+    }
+    let psi: Vec<i64> = ps.iter().map(|&p| p as i64 - 1).collect();
+    let mut perm: Vec<i64> = (0..n).collect();
+    if hi < n {
+        let tail: Vec<i64> = psi[(hi + 1) as usize..].iter().rev().copied().collect();
+        for (ind, &x) in tail.iter().enumerate() {
+            let ind = ind as i64 + 1;
+            if n - ind == x {
+                continue;
+            }
+            perm.swap(x as usize, (n - ind) as usize);
+        }
+    }
+    if lo > 0 {
+        for (ind, &x) in psi[..lo as usize].iter().enumerate() {
+            if ind as i64 == x {
+                continue;
+            }
+            perm.swap(x as usize, ind);
+        }
+    }
+    let mut iperm = vec![0i64; size];
+    for (i, &p) in perm.iter().enumerate() {
+        iperm[p as usize] = i as i64;
+    }
+    let mut t = vec![0f64; size * size];
+    for (row, &p) in iperm.iter().enumerate() {
+        t[row * size + p as usize] = scaling[p as usize];
+    }
+    let re: Vec<f64> = work.iter().map(|v| v[0]).collect();
+    let b_re = Tensor::f_from_slice(&re)?.f_reshape([n, n])?;
+    let b = if complex {
+        let im: Vec<f64> = work.iter().map(|v| v[1]).collect();
+        Tensor::f_complex(&b_re, &Tensor::f_from_slice(&im)?.f_reshape([n, n])?)?
+    } else {
+        b_re
+    };
+    Ok(Balanced {
+        b: b.f_to_kind(kind)?.f_to(device)?,
+        scaling: Tensor::f_from_slice(&scaling)?.f_to(device)?,
+        perm: Tensor::f_from_slice(&perm)?.f_to(device)?,
+        t: matrix_from(t, n, n)?.f_to(device)?,
+    })
+}

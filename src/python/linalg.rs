@@ -458,6 +458,186 @@ fn block_diag(py: Python<'_>, arrays: &Bound<'_, PyList>) -> PyResult<Py<PyAny>>
     wrap(py, &library, m, false)
 }
 
+
+// ---------------------------------------------------------------------------
+// More special matrices, structure tests, banded and structured solvers
+// ---------------------------------------------------------------------------
+
+#[pyfunction]
+fn khatri_rao(py: Python<'_>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    let (a, b, library) = import2(a, b)?;
+    let c = run(py, a.numel() + b.numel(), move || ops::khatri_rao(&a, &b))?;
+    wrap(py, &library, c, false)
+}
+
+#[pyfunction]
+fn companion(py: Python<'_>, a: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    let (a, library) = import1(a)?;
+    let c = run(py, a.numel(), move || ops::companion(&a))?;
+    wrap(py, &library, c, false)
+}
+
+#[pyfunction]
+fn fiedler(py: Python<'_>, a: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    let (a, library) = import1(a)?;
+    let c = run(py, a.numel(), move || ops::fiedler(&a))?;
+    wrap(py, &library, c, false)
+}
+
+#[pyfunction]
+fn leslie(py: Python<'_>, f: &Bound<'_, PyAny>, s: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    let (f, s, library) = import2(f, s)?;
+    let c = run(py, f.numel(), move || ops::leslie(&f, &s))?;
+    wrap(py, &library, c, false)
+}
+
+#[pyfunction]
+fn diagsvd(py: Python<'_>, s: &Bound<'_, PyAny>, m: i64, n: i64) -> PyResult<Py<PyAny>> {
+    let (s, library) = import1(s)?;
+    let c = run(py, s.numel(), move || ops::diagsvd(&s, m, n))?;
+    wrap(py, &library, c, false)
+}
+
+#[pyfunction]
+fn convolution_matrix(py: Python<'_>, a: &Bound<'_, PyAny>, n: i64, mode: &str) -> PyResult<Py<PyAny>> {
+    let mode = match mode {
+        "full" => ops::ConvolutionMode::Full,
+        "valid" => ops::ConvolutionMode::Valid,
+        "same" => ops::ConvolutionMode::Same,
+        _ => return Err(to_py(crate::Error::InvalidArgument("'mode' argument must be one of ('full', 'valid', 'same')".into()))),
+    };
+    let (a, library) = import1(a)?;
+    let c = run(py, a.numel(), move || ops::convolution_matrix(&a, n, mode))?;
+    wrap(py, &library, c, false)
+}
+
+/// `bandwidth`: `(lower, upper)` as arrays of the caller's library.
+#[pyfunction]
+fn bandwidth(py: Python<'_>, a: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    let (a, library) = import1(a)?;
+    let (lo, up) = run(py, a.numel(), move || ops::bandwidth(&a))?;
+    wrap_all(py, &library, vec![lo, up])
+}
+
+#[pyfunction]
+fn is_symmetric(py: Python<'_>, a: &Bound<'_, PyAny>, atol: Option<f64>, rtol: Option<f64>, hermitian: bool) -> PyResult<Py<PyAny>> {
+    let (a, library) = import1(a)?;
+    let r = run(py, a.numel(), move || ops::is_symmetric(&a, atol, rtol, hermitian))?;
+    wrap(py, &library, r, false)
+}
+
+#[pyfunction]
+fn solve_banded(py: Python<'_>, l: i64, u: i64, ab: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>, check_finite: bool) -> PyResult<Py<PyAny>> {
+    let (ab, b, library) = import2(ab, b)?;
+    let x = run(py, ab.numel() + b.numel(), move || ops::solve_banded(l, u, &ab, &b, check_finite))?;
+    wrap(py, &library, x, false)
+}
+
+#[pyfunction]
+fn solveh_banded(py: Python<'_>, ab: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>, lower: bool, check_finite: bool) -> PyResult<Py<PyAny>> {
+    let (ab, b, library) = import2(ab, b)?;
+    let x = run(py, ab.numel() + b.numel(), move || ops::solveh_banded(&ab, &b, lower, check_finite))?;
+    wrap(py, &library, x, false)
+}
+
+#[pyfunction]
+fn cholesky_banded(py: Python<'_>, ab: &Bound<'_, PyAny>, lower: bool, check_finite: bool) -> PyResult<Py<PyAny>> {
+    let (ab, library) = import1(ab)?;
+    let c = run(py, ab.numel(), move || ops::cholesky_banded(&ab, lower, check_finite))?;
+    wrap(py, &library, c, false)
+}
+
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn eigh_tridiagonal(
+    py: Python<'_>,
+    d: &Bound<'_, PyAny>,
+    e: &Bound<'_, PyAny>,
+    eigvals_only: bool,
+    subset_by_index: Option<(i64, i64)>,
+    subset_by_value: Option<(f64, f64)>,
+    check_finite: bool,
+) -> PyResult<Py<PyAny>> {
+    let subset = match (subset_by_index, subset_by_value) {
+        (Some((lo, hi)), _) => Subset::Index(lo, hi),
+        (None, Some((lo, hi))) => Subset::Value(lo, hi),
+        _ => Subset::All,
+    };
+    let (d, e, library) = import2(d, e)?;
+    let (w, v) = run(py, d.numel(), move || ops::eigh_tridiagonal(&d, &e, eigvals_only, subset, check_finite))?;
+    match v {
+        Some(v) => wrap_all(py, &library, vec![w, v]),
+        None => wrap(py, &library, w, false),
+    }
+}
+
+#[pyfunction]
+fn solve_toeplitz(py: Python<'_>, c: &Bound<'_, PyAny>, r: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>, check_finite: bool) -> PyResult<Py<PyAny>> {
+    let (mut t, library) = import_all(&[c, r, b])?;
+    let (b, r, c) = (t.remove(2), t.remove(1), t.remove(0));
+    let x = run(py, c.numel() * r.numel() + b.numel(), move || ops::solve_toeplitz(&c, &r, &b, check_finite))?;
+    wrap(py, &library, x, false)
+}
+
+#[pyfunction]
+fn matmul_toeplitz(py: Python<'_>, c: &Bound<'_, PyAny>, r: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, check_finite: bool) -> PyResult<Py<PyAny>> {
+    let (mut t, library) = import_all(&[c, r, x])?;
+    let (x, r, c) = (t.remove(2), t.remove(1), t.remove(0));
+    let y = run(py, c.numel() + r.numel() + x.numel(), move || ops::matmul_toeplitz(&c, &r, &x, check_finite))?;
+    wrap(py, &library, y, false)
+}
+
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn solve_circulant(
+    py: Python<'_>,
+    c: &Bound<'_, PyAny>,
+    b: &Bound<'_, PyAny>,
+    least_squares: bool,
+    tol: Option<f64>,
+    caxis: i64,
+    baxis: i64,
+    outaxis: i64,
+) -> PyResult<Py<PyAny>> {
+    let (c, b, library) = import2(c, b)?;
+    let x = run(py, c.numel() + b.numel(), move || ops::solve_circulant(&c, &b, least_squares, tol, caxis, baxis, outaxis))?;
+    wrap(py, &library, x, false)
+}
+
+/// `matrix_balance`: `(B, T, scaling, perm)`.
+#[pyfunction]
+fn matrix_balance(py: Python<'_>, a: &Bound<'_, PyAny>, permute: bool, scale: bool) -> PyResult<Py<PyAny>> {
+    let (a, library) = import1(a)?;
+    let r = run(py, a.numel(), move || ops::matrix_balance(&a, permute, scale))?;
+    wrap_all(py, &library, vec![r.b, r.t, r.scaling, r.perm])
+}
+
+/// Special matrices of a given order: numpy arrays (there is no input array
+/// whose library could be followed).
+#[pyfunction]
+fn special_matrix(py: Python<'_>, name: &str, n: i64, flag: bool, option: Option<String>) -> PyResult<Py<PyAny>> {
+    let pascal_kind = |k: Option<&str>| -> PyResult<ops::PascalKind> {
+        match k {
+            Some("symmetric") => Ok(ops::PascalKind::Symmetric),
+            Some("lower") => Ok(ops::PascalKind::Lower),
+            Some("upper") => Ok(ops::PascalKind::Upper),
+            _ => Err(to_py(crate::Error::InvalidArgument("kind must be 'symmetric', 'lower', or 'upper'".into()))),
+        }
+    };
+    let m = match name {
+        "hilbert" => ops::hilbert(n),
+        "helmert" => ops::helmert(n, flag),
+        "dft" => ops::dft(n, option.as_deref()),
+        "hadamard" => ops::hadamard(n),
+        "invhilbert" => ops::invhilbert(n, flag),
+        "pascal" => ops::pascal(n, pascal_kind(option.as_deref())?, flag),
+        "invpascal" => ops::invpascal(n, pascal_kind(option.as_deref())?, flag),
+        other => Err(crate::Error::InvalidArgument(format!("unknown special matrix {other}"))),
+    }
+    .map_err(to_py)?;
+    wrap(py, &Library::NumPy, m, false)
+}
+
 /// Adds the `linalg` submodule to `_core`.
 pub(crate) fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     let module = PyModule::new(parent.py(), "linalg")?;
@@ -491,5 +671,22 @@ pub(crate) fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(hankel, &module)?)?;
     module.add_function(wrap_pyfunction!(circulant, &module)?)?;
     module.add_function(wrap_pyfunction!(block_diag, &module)?)?;
+    module.add_function(wrap_pyfunction!(khatri_rao, &module)?)?;
+    module.add_function(wrap_pyfunction!(companion, &module)?)?;
+    module.add_function(wrap_pyfunction!(fiedler, &module)?)?;
+    module.add_function(wrap_pyfunction!(leslie, &module)?)?;
+    module.add_function(wrap_pyfunction!(diagsvd, &module)?)?;
+    module.add_function(wrap_pyfunction!(convolution_matrix, &module)?)?;
+    module.add_function(wrap_pyfunction!(bandwidth, &module)?)?;
+    module.add_function(wrap_pyfunction!(is_symmetric, &module)?)?;
+    module.add_function(wrap_pyfunction!(solve_banded, &module)?)?;
+    module.add_function(wrap_pyfunction!(solveh_banded, &module)?)?;
+    module.add_function(wrap_pyfunction!(cholesky_banded, &module)?)?;
+    module.add_function(wrap_pyfunction!(eigh_tridiagonal, &module)?)?;
+    module.add_function(wrap_pyfunction!(solve_toeplitz, &module)?)?;
+    module.add_function(wrap_pyfunction!(matmul_toeplitz, &module)?)?;
+    module.add_function(wrap_pyfunction!(solve_circulant, &module)?)?;
+    module.add_function(wrap_pyfunction!(matrix_balance, &module)?)?;
+    module.add_function(wrap_pyfunction!(special_matrix, &module)?)?;
     parent.add_submodule(&module)
 }
