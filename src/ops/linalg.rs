@@ -1831,6 +1831,13 @@ pub fn expm_frechet(a: &Tensor, e: &Tensor, check: bool) -> Result<(Tensor, Tens
         return Err(invalid("expected A and E to be the same shape"));
     }
     check_finite_if(check, &[a, e])?;
+    for x in [a, e] {
+        let d = dtype(x)?;
+        if matches!(d, DType::Float16 | DType::BFloat16) {
+            // SciPy's expm_frechet fails on half precision too (ValueError).
+            return Err(invalid(format!("expm_frechet does not support {d} input")));
+        }
+    }
     let complex = dtype(a)?.is_complex() || dtype(e)?.is_complex();
     let kind = if complex { Kind::ComplexDouble } else { Kind::Double };
     let batch = broadcast_shapes(&batch_of(a, 2), &batch_of(e, 2))?;
@@ -2114,9 +2121,19 @@ pub fn convolution_matrix(a: &Tensor, n: i64, mode: ConvolutionMode) -> Result<T
     take_grid(&padded, &idx)
 }
 
+/// SciPy's Cython structure tests have no half-precision loops (TypeError).
+fn refuse_half(routine: &'static str, a: &Tensor) -> Result<()> {
+    let d = dtype(a)?;
+    if matches!(d, DType::Float16 | DType::BFloat16) {
+        return Err(Error::DtypeNotAccepted { routine, dtype: d, accepted: "bool, integer, float32/64 and complex input" });
+    }
+    Ok(())
+}
+
 /// `scipy.linalg.bandwidth`: lower and upper bandwidth of each matrix of
 /// `(..., N, M)` `a` (int64, batch-shaped).
 pub fn bandwidth(a: &Tensor) -> Result<(Tensor, Tensor)> {
+    refuse_half("linalg.bandwidth", a)?;
     let (n, m) = matrix_dims("bandwidth", a).map_err(|_| invalid("Input array must be a 2D NumPy array."))?;
     let batch = batch_of(a, 2);
     let device = a.device();
@@ -2136,6 +2153,7 @@ pub fn bandwidth(a: &Tensor) -> Result<(Tensor, Tensor)> {
 /// symmetry; with a tolerance, NumPy's `allclose` of the whole matrix.
 /// Returns a bool per matrix.
 pub fn is_symmetric(a: &Tensor, atol: Option<f64>, rtol: Option<f64>, hermitian: bool) -> Result<Tensor> {
+    refuse_half("linalg.issymmetric/ishermitian", a)?;
     let (n, m) = matrix_dims("issymmetric", a).map_err(|_| invalid("Input array must be a 2D NumPy array."))?;
     if n != m {
         return Err(invalid("Input array must be square."));
@@ -2280,8 +2298,8 @@ pub fn cholesky_banded(ab: &Tensor, lower: bool, check: bool) -> Result<Tensor> 
     }
     let mut out_rows = Vec::with_capacity(rows as usize);
     for r in 0..rows {
-        // storage row r holds diagonal k = r - u (upper) or k = -r (lower)
-        let k = if lower { -r } else { r - u };
+        // storage row r holds diagonal k = u - r (upper) or k = -r (lower)
+        let k = if lower { -r } else { u - r };
         let len = n - k.abs();
         let original = ab.f_select(-2, r)?;
         if len <= 0 {
