@@ -166,8 +166,10 @@ def check_svd(got, want, a, rtol):
     k = s.shape[-1]
     rebuilt = (u[..., :, :k] * s[..., None, :]) @ vh[..., :k, :]
     close(rebuilt, np.asarray(a).astype(u.dtype), rtol * 10, rtol * 10)
-    close(np.conj(np.swapaxes(u, -1, -2)) @ u, np.eye(u.shape[-1]), rtol * 10, rtol * 10)
-    close(vh @ np.conj(np.swapaxes(vh, -1, -2)), np.eye(vh.shape[-2]), rtol * 10, rtol * 10)
+    uhu = np.conj(np.swapaxes(u, -1, -2)) @ u
+    vvh = vh @ np.conj(np.swapaxes(vh, -1, -2))
+    close(uhu, np.broadcast_to(np.eye(u.shape[-1]), uhu.shape), rtol * 10, rtol * 10)
+    close(vvh, np.broadcast_to(np.eye(vh.shape[-2]), vvh.shape), rtol * 10, rtol * 10)
 
 
 def sorted_eigenvalues(w):
@@ -186,14 +188,15 @@ def check_eig(got, want, a, rtol):
 def check_projector(got, want, rtol):
     q, qw = to_numpy(got), np.asarray(want)
     assert q.shape == qw.shape
-    close(q @ np.conj(q.T), qw @ np.conj(qw.T), rtol * 10, rtol * 10)
+    close(q @ np.conj(np.swapaxes(q, -1, -2)), qw @ np.conj(np.swapaxes(qw, -1, -2)), rtol * 10, rtol * 10)
 
 
 def check_rq(got, want, a, rtol):
     r, q = (to_numpy(x) for x in got)
     close(np.abs(r), np.abs(want[0]), rtol * 10, rtol * 10)
     close(r @ q, np.asarray(a).astype(r.dtype), rtol * 10, rtol * 10)
-    close(q @ np.conj(q.T), np.eye(q.shape[0]), rtol * 10, rtol * 10)
+    qqh = q @ np.conj(np.swapaxes(q, -1, -2))
+    close(qqh, np.broadcast_to(np.eye(q.shape[-2]), qqh.shape), rtol * 10, rtol * 10)
 
 
 # ---------------------------------------------------------------------------
@@ -386,3 +389,122 @@ def test_order_constructors_match_scipy(name):
             np.testing.assert_allclose(got, want, rtol=0, atol=1e-14)
         else:
             np.testing.assert_array_equal(got, want)
+
+
+# ---------------------------------------------------------------------------
+# batches: SciPy 1.17 applies most routines over leading dimensions (and
+# returns lists, not tuples, from its batching decorator)
+# ---------------------------------------------------------------------------
+
+B = (3,)
+
+
+def _batched_cases():
+    f = "float64"
+    return {
+        "solve": lambda r: ((general(r, f, batch=B), vec(r, f)), {}),
+        "solve_triangular": lambda r: ((np.triu(general(r, f, batch=B)), vec(r, f, batch=B)[..., None]), {}),
+        "inv": lambda r: ((general(r, f, batch=B),), {}),
+        "det": lambda r: ((general(r, f, batch=B),), {}),
+        "eigh": lambda r: ((hpd(r, "complex128", batch=B),), {}),
+        "eigvalsh": lambda r: ((hpd(r, f, batch=B),), {"subset_by_index": (1, 3)}),
+        "eig": lambda r: ((general(r, f, batch=B),), {}),
+        "eigvals": lambda r: ((general(r, f, batch=B),), {}),
+        "svd": lambda r: ((rect(r, f, batch=B),), {}),
+        "svdvals": lambda r: ((rect(r, f, batch=B),), {}),
+        "cholesky": lambda r: ((hpd(r, f, batch=B),), {}),
+        "cho_factor": lambda r: ((hpd(r, f, batch=B),), {}),
+        "cho_solve": lambda r: ((sl.cho_factor(hpd(r, f, batch=B)), vec(r, f)), {}),
+        "lu": lambda r: ((rect(r, f, batch=B),), {"p_indices": True}),
+        "lu_factor": lambda r: ((general(r, f, batch=B),), {}),
+        "lu_solve": lambda r: ((sl.lu_factor(general(r, f, batch=B)), vec(r, f, batch=B)[..., None]), {}),
+        "qr": lambda r: ((rect(r, f, batch=B),), {"mode": "economic"}),
+        "rq": lambda r: ((rect(r, f, 4, 6, batch=B),), {}),
+        "lstsq": lambda r: ((rect(r, f, batch=B), vec(r, f, 6, batch=B)[..., None]), {}),
+        "pinv": lambda r: ((rect(r, f, batch=B),), {"return_rank": True}),
+        "pinvh": lambda r: ((hpd(r, f, batch=B),), {"return_rank": True}),
+        "norm": lambda r: ((rect(r, f, batch=B),), {"axis": (1, 2), "ord": 2}),
+        "expm": lambda r: ((general(r, f, batch=B) / 10,), {}),
+        "expm_frechet": lambda r: ((general(r, f, batch=B) / 10, general(r, f, batch=B)), {}),
+        "cosm": lambda r: ((general(r, f, batch=B) / 10,), {}),
+        "sinm": lambda r: ((general(r, f, batch=B) / 10,), {}),
+        "tanm": lambda r: ((general(r, f, batch=B) / 10,), {}),
+        "coshm": lambda r: ((general(r, f, batch=B) / 10,), {}),
+        "sinhm": lambda r: ((general(r, f, batch=B) / 10,), {}),
+        "tanhm": lambda r: ((general(r, f, batch=B) / 10,), {}),
+        "null_space": lambda r: ((rect(r, f, 3, 5, batch=B),), {}),
+        "orth": lambda r: ((rect(r, f, batch=B),), {}),
+        "polar": lambda r: ((general(r, f, batch=B),), {"side": "left"}),
+        "subspace_angles": lambda r: ((rect(r, f, 6, 2, batch=B), rect(r, f, 6, 3)), {}),
+        "orthogonal_procrustes": lambda r: ((rect(r, f, batch=B), rect(r, f, batch=B)), {}),
+        "block_diag": lambda r: ((rect(r, f, 2, 3, batch=B), general(r, f, 2)), {}),
+        "toeplitz": lambda r: ((vec(r, f, 4, batch=B), vec(r, f, 6)), {}),
+        "circulant": lambda r: ((vec(r, f, batch=B),), {}),
+        "khatri_rao": lambda r: ((rect(r, f, 3, 4, batch=B), rect(r, f, 2, 4)), {}),
+        "companion": lambda r: ((vec(r, f, batch=B) + np.array([3, 0, 0, 0, 0]),), {}),
+        "fiedler": lambda r: ((vec(r, f, batch=B),), {}),
+        "leslie": lambda r: ((vec(r, f, batch=B), vec(r, f, N - 1)), {}),
+        "diagsvd": lambda r: ((vec(r, f, 3, batch=B), 3, 5), {}),
+        "convolution_matrix": lambda r: ((vec(r, f, 4, batch=B), 6), {"mode": "valid"}),
+        "bandwidth": lambda r: ((np.triu(general(r, f, batch=B), -1),), {}),
+        "issymmetric": lambda r: ((np.stack([hpd(r, f), general(r, f), hpd(r, f)]),), {}),
+        "ishermitian": lambda r: ((np.stack([hpd(r, "complex128"), hpd(r, "complex128").T, hpd(r, "complex128")]),),
+                                  {}),
+        "solve_banded": lambda r: (((1, 1), general(r, f, batch=B)[..., :3, :], vec(r, f)), {}),
+        "solveh_banded": lambda r: ((np.stack([np.vstack([np.full(N, 0.5 + i), np.full(N, 4.0 + i)])
+                                               for i in range(3)]), vec(r, f)), {}),
+        "cholesky_banded": lambda r: ((np.stack([np.vstack([np.full(N, 0.5 + i), np.full(N, 4.0 + i)])
+                                                 for i in range(3)]),), {"lower": False}),
+        "eigh_tridiagonal": lambda r: ((vec(r, f, batch=B), vec(r, f, N - 1)), {}),
+        "eigvalsh_tridiagonal": lambda r: ((vec(r, f, batch=B), vec(r, f, N - 1)), {}),
+        "solve_toeplitz": lambda r: (((vec(r, f, batch=B) + np.array([9, 0, 0, 0, 0]), vec(r, f)), vec(r, f)), {}),
+        "matmul_toeplitz": lambda r: (((vec(r, f, batch=B), vec(r, f, 4)), vec(r, f, 4)), {}),
+    }
+
+
+BATCHED = _batched_cases()
+COMPARE = {name: compare for name, (_, compare) in ROUTINES.items()}
+
+
+@pytest.mark.parametrize("name", BATCHED)
+def test_batches_match_scipy(name, rng):
+    args, kwargs = BATCHED[name](rng)
+    want = _call(sl, name, args, kwargs)
+    got = _call(tl, name, args, kwargs)
+    assert_same_structure(got, want)
+    compare = COMPARE[name] if name not in ("eigvalsh",) else None
+    if compare is None:
+        close_all(got, want)
+    elif compare == "eigh":
+        a = args[0] if name == "eigh" else (np.apply_along_axis(np.diag, -1, args[0]) + np.diag(args[1], 1)
+                                            + np.diag(args[1], -1))
+        check_eigh(got, want, a, 1e-12)
+    elif compare == "eig":
+        check_eig(got, want, args[0], 1e-12)
+    elif compare == "eigvals":
+        np.testing.assert_allclose(np.sort_complex(got), np.sort_complex(want), rtol=1e-10)
+    elif compare == "svd":
+        check_svd(got, want, args[0], 1e-12)
+    elif compare in ("null_space", "orth"):
+        check_projector(got, want, 1e-12)
+    elif compare == "rq":
+        check_rq(got, want, args[0], 1e-12)
+
+
+def test_every_batched_scipy_routine_is_tested():
+    not_batched_in_scipy = {"hankel", "solve_circulant", "matrix_balance"}  # see their own tests
+    assert set(BATCHED) == set(ROUTINES) - not_batched_in_scipy
+
+
+@pytest.mark.parametrize("name", ["inv", "eigh", "svd", "cholesky", "qr", "lu_factor", "pinv", "expm", "toeplitz"])
+def test_zero_size_batches(name):
+    a = np.zeros((0, 3, 3)) if name != "toeplitz" else np.zeros((0, 3))
+    try:
+        want = getattr(sl, name)(a)
+    except ValueError as exc:
+        with pytest.raises(ValueError, match="zero-size batches"):
+            getattr(tl, name)(a)
+        assert "zero-size" in str(exc)
+        return
+    got = getattr(tl, name)(a)
+    assert_same_structure(got, want)
