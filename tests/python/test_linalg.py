@@ -354,15 +354,21 @@ def test_matches_scipy_types_dtypes_values(name, dtype):
     got = _call(tl, name, args, kwargs)
     assert_same_structure(got, want)
     rtol = max(tolerance(dtype), result_tolerance(want[0] if isinstance(want, (tuple, list)) else want))
+    compare_result(name, got, want, args, rtol)
+
+
+def compare_result(name, got, want, args, rtol):
+    compare = ROUTINES[name][1]
     if compare is None:
         close_all(got, want, rtol)
     elif compare == "eigh":
-        check_eigh(got, want, args[0] if name == "eigh" else np.diag(args[0]) + np.diag(args[1], 1)
-                   + np.diag(args[1], -1), rtol)
+        a = args[0] if name == "eigh" else (np.apply_along_axis(np.diag, -1, np.asarray(args[0]))
+                                            + np.diag(args[1], 1) + np.diag(args[1], -1))
+        check_eigh(got, want, a, rtol)
     elif compare == "eig":
         check_eig(got, want, args[0], rtol)
     elif compare == "eigvals":
-        np.testing.assert_allclose(np.sort_complex(got), np.sort_complex(want), rtol=rtol * 100,
+        np.testing.assert_allclose(np.sort_complex(to_numpy(got)), np.sort_complex(want), rtol=rtol * 100,
                                    atol=rtol * 100 * np.abs(want).max())
     elif compare == "svd":
         check_svd(got, want, args[0], rtol)
@@ -463,7 +469,6 @@ def _batched_cases():
 
 
 BATCHED = _batched_cases()
-COMPARE = {name: compare for name, (_, compare) in ROUTINES.items()}
 
 
 @pytest.mark.parametrize("name", BATCHED)
@@ -472,23 +477,10 @@ def test_batches_match_scipy(name, rng):
     want = _call(sl, name, args, kwargs)
     got = _call(tl, name, args, kwargs)
     assert_same_structure(got, want)
-    compare = COMPARE[name] if name not in ("eigvalsh",) else None
-    if compare is None:
+    if name == "eigvalsh":
         close_all(got, want)
-    elif compare == "eigh":
-        a = args[0] if name == "eigh" else (np.apply_along_axis(np.diag, -1, args[0]) + np.diag(args[1], 1)
-                                            + np.diag(args[1], -1))
-        check_eigh(got, want, a, 1e-12)
-    elif compare == "eig":
-        check_eig(got, want, args[0], 1e-12)
-    elif compare == "eigvals":
-        np.testing.assert_allclose(np.sort_complex(got), np.sort_complex(want), rtol=1e-10)
-    elif compare == "svd":
-        check_svd(got, want, args[0], 1e-12)
-    elif compare in ("null_space", "orth"):
-        check_projector(got, want, 1e-12)
-    elif compare == "rq":
-        check_rq(got, want, args[0], 1e-12)
+    else:
+        compare_result(name, got, want, args, 1e-12)
 
 
 def test_every_batched_scipy_routine_is_tested():
@@ -508,3 +500,41 @@ def test_zero_size_batches(name):
         return
     got = getattr(tl, name)(a)
     assert_same_structure(got, want)
+
+
+# ---------------------------------------------------------------------------
+# every array library: results in the caller's type, values as SciPy's
+# ---------------------------------------------------------------------------
+
+
+def _to_lib(x, lib):
+    if isinstance(x, np.ndarray):
+        return to_library(lib, x)
+    if isinstance(x, tuple):
+        return tuple(_to_lib(y, lib) for y in x)
+    return x
+
+
+def _assert_library_types(got, want, lib):
+    if isinstance(want, (tuple, list)):
+        assert type(got) is type(want) and len(got) == len(want)
+        for g, w in zip(got, want):
+            _assert_library_types(g, w, lib)
+    elif isinstance(want, (np.ndarray, np.generic)):
+        if lib == "numpy":
+            assert type(got) is type(want)
+        else:
+            assert isinstance(got, library_type(lib)), type(got)
+    else:
+        assert type(got) is type(want)
+
+
+@pytest.mark.parametrize("lib", LIBRARIES)
+@pytest.mark.parametrize("name", ROUTINES)
+def test_every_library(name, lib):
+    rng = np.random.default_rng(7)
+    args, kwargs = ROUTINES[name][0](rng, "complex128" if name in ("ishermitian",) else "float64")
+    want = _call(sl, name, args, kwargs)
+    got = _call(tl, name, _to_lib(args, lib), kwargs)
+    _assert_library_types(got, want, lib)
+    compare_result(name, got, want, args, 1e-12)
