@@ -576,8 +576,26 @@ def norm(a, ord=None, axis=None, keepdims=False, check_finite=True):
         kind, p = "default", 0.0
     else:
         kind, p = "p", float(ord)
-    return _linalg.norm(a, kind, p, None if axis is None else [int(x) for x in axis], bool(keepdims),
-                        bool(check_finite))
+    result = _linalg.norm(a, kind, p, None if axis is None else [int(x) for x in axis], bool(keepdims),
+                          bool(check_finite))
+    if axis is None and not keepdims and _blas_norm(a, ord):
+        return float(result)  # SciPy's BLAS/LAPACK shortcuts return Python floats
+    return result
+
+
+def _blas_norm(a, ord) -> bool:
+    """Whether SciPy computes this norm with BLAS ``nrm2`` or LAPACK ``lange``
+    (whose f2py wrappers return a Python float) rather than NumPy."""
+    if not isinstance(a, (np.ndarray, list, tuple)):
+        return False
+    x = np.asarray(a)
+    if x.size == 0 or x.dtype.char not in "fdFD":
+        return False
+    if x.ndim == 1:
+        return ord is None or (not isinstance(ord, str) and ord == 2)
+    if x.ndim == 2 and not isinstance(ord, str) and ord in (1, np.inf):
+        return np.isfortran(x) or np.isfortran(x.T)
+    return False
 
 
 def expm(A):

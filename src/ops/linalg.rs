@@ -721,6 +721,8 @@ fn first_positive(info: &Tensor) -> Result<Option<i64>> {
     if !any(&info.f_gt(0)?)? {
         return Ok(None);
     }
+    // (int64 first: tch panics on a scalar that overflows the tensor's dtype)
+    let info = info.f_to_kind(Kind::Int64)?;
     let positive = info.f_where_scalarother(&info.f_gt(0)?, i64::MAX)?;
     Ok(Some(positive.f_min()?.f_int64_value(&[])?))
 }

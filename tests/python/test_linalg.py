@@ -538,3 +538,540 @@ def test_every_library(name, lib):
     got = _call(tl, name, _to_lib(args, lib), kwargs)
     _assert_library_types(got, want, lib)
     compare_result(name, got, want, args, 1e-12)
+
+
+# ---------------------------------------------------------------------------
+# options, against SciPy
+# ---------------------------------------------------------------------------
+
+
+def both(name, *args, **kwargs):
+    return _call(tl, name, args, kwargs), _call(sl, name, args, kwargs)
+
+
+@pytest.mark.parametrize("assume_a", [None, "general", "gen", "diagonal", "tridiagonal", "banded",
+                                      "upper triangular", "lower triangular", "symmetric", "sym", "hermitian",
+                                      "her", "positive definite", "pos"])
+@pytest.mark.parametrize("lower", [False, True])
+def test_solve_structures(assume_a, lower, rng):
+    a = hpd(rng, "complex128") + np.triu(general(rng, "complex128"), 1)  # one triangle Hermitian PD
+    if lower:
+        a = np.conj(a.T)
+    b = general(rng, "complex128")[:, :2]
+    got, want = both("solve", a, b, lower=lower, assume_a=assume_a)
+    assert_same_structure(got, want)
+    close(got, want)
+    if assume_a in (None, "gen", "sym", "pos", "diagonal"):
+        real = a.real.copy()
+        got, want = both("solve", real, b.real[:, 0], lower=lower, assume_a=assume_a, transposed=True)
+        close(got, want)
+
+
+@pytest.mark.parametrize("assume_a", [None, "general", "diagonal", "upper triangular", "lower triangular", "pos",
+                                      "sym", "her"])
+def test_inv_structures(assume_a, rng):
+    a = hpd(rng, "complex128") + np.tril(general(rng, "complex128"), -1)
+    if assume_a == "diagonal":
+        # SciPy 1.17's inv(assume_a='diagonal') inverts the diagonal in place
+        # and returns the off-diagonal entries unchanged (a SciPy bug);
+        # torchbridge returns the inverse of the diagonal part. They agree on
+        # diagonal input, the case the option is for.
+        np.testing.assert_array_equal(np.triu(sl.inv(a, assume_a="diagonal"), 1), np.triu(a, 1))
+        close(tl.inv(a, assume_a="diagonal"), np.diag(1 / np.diag(a)))
+        a = np.diag(np.diag(a))
+    for lower in (False, True):
+        got, want = both("inv", a, assume_a=assume_a, lower=lower)
+        assert_same_structure(got, want)
+        close(got, want)
+    with pytest.raises(KeyError):
+        tl.inv(a, assume_a="symmetric")  # SciPy's inv has no long names
+
+
+def test_solve_errors_like_scipy(rng):
+    a = general(rng)
+    with pytest.raises(ValueError, match="not a recognized matrix structure"):
+        tl.solve(a, a, assume_a="unknown")
+    with pytest.raises(ValueError, match="incompatible shapes"):
+        tl.solve(a, np.ones(4))
+    with pytest.raises(ValueError, match="square"):
+        tl.solve(np.ones((2, 3)), np.ones(2))
+    with pytest.raises(NotImplementedError):
+        tl.solve(a + 0j, np.ones(N), transposed=True)
+    # a 1x1 `a` scales any b, as SciPy's
+    close(tl.solve([[2.0]], [1.0, 2.0, 4.0]), sl.solve([[2.0]], [1.0, 2.0, 4.0]))
+
+
+@pytest.mark.parametrize("trans", [0, 1, 2, "N", "T", "C"])
+def test_triangular_and_lu_transposes(trans, rng):
+    a = general(rng, "complex128")
+    b = general(rng, "complex128")[:, :3]
+    for lower in (False, True):
+        for unit in (False, True):
+            got, want = both("solve_triangular", a, b, trans=trans, lower=lower, unit_diagonal=unit)
+            close(got, want)
+    if isinstance(trans, int):
+        lu_piv = sl.lu_factor(a)
+        got, want = both("lu_solve", lu_piv, b, trans=trans)
+        close(got, want)
+
+
+@pytest.mark.parametrize("shape", [(6, 4), (4, 6), (5, 5)])
+def test_decomposition_modes(shape, rng):
+    a = rect(rng, "float64", *shape)
+    for mode in ("full", "economic", "r"):
+        got, want = both("qr", a, mode=mode)
+        assert_same_structure(got, want)
+        close_all(got, want)
+    (qr_raw, tau), r = tl.qr(a, mode="raw")
+    (qr_w, tau_w), r_w = sl.qr(a, mode="raw")
+    close(qr_raw, qr_w)
+    close(tau, tau_w)
+    close(r, r_w)
+    for mode in ("full", "economic"):
+        got, want = both("rq", a, mode=mode)
+        assert_same_structure(got, want)
+        check_rq(got, want, a, 1e-12)
+    r_only, want = both("rq", a, mode="r")
+    close(np.abs(r_only), np.abs(want))
+    for kwargs in ({}, {"permute_l": True}, {"p_indices": True}):
+        got, want = both("lu", a, **kwargs)
+        assert_same_structure(got, want)
+        close_all(got, want)
+    for full in (True, False):
+        got, want = both("svd", a, full_matrices=full)
+        assert_same_structure(got, want)
+        check_svd(got, want, a, 1e-12)
+    got, want = both("lu", a[:1, :1])  # SciPy's 1x1 path
+    assert_same_structure(got, want)
+    got, want = both("lu", a[:1, :1], p_indices=True)
+    assert_same_structure(got, want)
+
+
+def test_eigh_options(rng):
+    a = hpd(rng, "complex128", n=6)
+    b = hpd(rng, "complex128", n=6)
+    for lower in (True, False):
+        got, want = both("eigh", np.tril(a) if lower else np.triu(a), lower=lower)
+        check_eigh(got, want, a, 1e-12)
+    for kind in (1, 2, 3):
+        w, v = tl.eigh(a, b, type=kind)
+        ww, _ = sl.eigh(a, b, type=kind)
+        close(w, ww)
+        bv = b @ v
+        if kind == 1:
+            close(a @ v, bv * w)
+        elif kind == 2:
+            close(a @ bv, v * w)
+        else:
+            close(b @ a @ v, v * w)
+        # normalization as LAPACK's: v^H B v = I (type 1, 2), v^H B^-1 v = I (type 3)
+        gram = np.conj(v.T) @ (bv if kind != 3 else np.linalg.solve(b, v))
+        close(gram, np.eye(6))
+    got, want = both("eigh", a, subset_by_index=[2, 4])
+    check_eigh(got, want, a, 1e-12)
+    w_all = sl.eigvalsh(a)
+    lo, hi = (w_all[1] + w_all[2]) / 2, w_all[4]  # (lo, hi] includes w[4]
+    got, want = both("eigh", a, subset_by_value=(lo, hi))
+    check_eigh(got, want, a, 1e-12)
+    close(tl.eigvalsh(a, subset_by_value=(lo, hi)), sl.eigvalsh(a, subset_by_value=(lo, hi)))
+    close(tl.eigvalsh(a, b, type=2, driver="gvd"), sl.eigvalsh(a, b, type=2, driver="gvd"))
+    for kwargs, match in [({"driver": "xyz"}, "unknown"), ({"driver": "gv"}, "requires input b"),
+                          ({"subset_by_index": (3, 1)}, "not valid"), ({"subset_by_value": (2, 1)}, "not valid"),
+                          ({"subset_by_index": (0, 1), "subset_by_value": (0, 1)}, "Either index")]:
+        with pytest.raises(ValueError, match=match):
+            sl.eigh(a, **kwargs)
+        with pytest.raises(ValueError, match=match):
+            tl.eigh(a, **kwargs)
+    with pytest.raises(np.linalg.LinAlgError, match="not positive definite"):
+        tl.eigh(a, -b)
+
+
+def test_eig_options(rng):
+    a = rng.standard_normal((6, 6))  # real with complex-conjugate eigenvalues
+    w, vl, vr = tl.eig(a, left=True)
+    ww, vlw, vrw = sl.eig(a, left=True)
+    assert vr.dtype == vrw.dtype == np.complex128 and vl.dtype == vlw.dtype
+    np.testing.assert_allclose(np.sort_complex(w), np.sort_complex(ww), rtol=1e-12)
+    close(a @ vr, vr * w)
+    close(np.conj(vl.T) @ a, w[:, None] * np.conj(vl.T))
+    close(np.linalg.norm(vl, axis=0), np.ones(6))
+    got, want = both("eig", a, right=False, left=True)
+    assert_same_structure(got, want)
+    got, want = both("eig", a, homogeneous_eigvals=True)
+    assert_same_structure(got, want)
+    np.testing.assert_array_equal(got[0][1], np.ones(6))
+    got, want = both("eigvals", a, homogeneous_eigvals=True)
+    assert_same_structure(got, want)
+    sym = a + a.T
+    got, want = both("eig", sym, left=True)
+    assert_same_structure(got, want)  # real eigenvalues: real eigenvectors
+    with pytest.raises(NotImplementedError, match="b"):
+        tl.eig(a, a)
+    with pytest.raises(NotImplementedError, match="b"):
+        tl.eigvals(a, a)
+
+
+def test_lstsq_cases(rng):
+    a = rect(rng, "float64", 6, 4)
+    cases = [
+        (a, rng.standard_normal((6, 2)), {}),
+        (a.T, rng.standard_normal(4), {}),  # underdetermined: minimum norm
+        (np.hstack([a, a[:, :1]]), rng.standard_normal(6), {}),  # rank deficient
+        (a, rng.standard_normal(6), {"cond": 0.5}),
+        (a, rng.standard_normal((6, 3)), {"lapack_driver": "gelss"}),
+        (a + 1j * a[::-1], rng.standard_normal(6) + 0j, {}),
+    ]
+    for x, b, kwargs in cases:
+        got, want = both("lstsq", x, b, **kwargs)
+        assert_same_structure(got, want)
+        close_all(got, want)
+    got, want = both("lstsq", a, rng.standard_normal(6), lapack_driver="gelsy")
+    assert_same_structure(got, want)
+    close(got[0], want[0])
+    with pytest.raises(ValueError, match="not found"):
+        tl.lstsq(a, np.ones(6), lapack_driver="gels")
+    with pytest.raises(ValueError, match="same number of rows"):
+        tl.lstsq(a, np.ones(5))
+
+
+def test_pinv_tolerances(rng):
+    a = rect(rng, "float64", 6, 4) @ np.diag([1, 1e-3, 1e-9, 1e-15])
+    for kwargs in ({}, {"atol": 1e-6}, {"rtol": 1e-2}, {"atol": 1e-12, "rtol": 1e-8}):
+        b, rank = tl.pinv(a, return_rank=True, **kwargs)
+        bw, rank_w = sl.pinv(a, return_rank=True, **kwargs)
+        assert type(rank) is type(rank_w) and rank == rank_w
+        close(b, bw, 1e-9)  # pinv amplifies rounding by 1/s_min kept (up to 1e9 here)
+    s = hpd(rng) @ np.diag([1, 1, 1, 1e-14, 0]) @ hpd(rng)
+    s = s + s.T
+    got, want = both("pinvh", s, return_rank=True)
+    assert got[1] == want[1] and type(got[1]) is type(want[1])
+    with pytest.raises(ValueError, match="positive"):
+        tl.pinv(a, atol=-1)
+
+
+NORM_CASES = [
+    ({}, (4,)), ({"ord": 1}, (4,)), ({"ord": 0}, (4,)), ({"ord": np.inf}, (4,)), ({"ord": -np.inf}, (4,)),
+    ({"ord": 3.5}, (4,)), ({"ord": -1}, (4,)), ({}, (3, 4)), ({"ord": "fro"}, (3, 4)), ({"ord": "nuc"}, (3, 4)),
+    ({"ord": 2}, (3, 4)), ({"ord": -2}, (3, 4)), ({"ord": 1}, (3, 4)), ({"ord": -1}, (3, 4)),
+    ({"ord": np.inf}, (3, 4)), ({"ord": -np.inf}, (3, 4)), ({"axis": 1}, (3, 4)), ({"axis": -1, "ord": 1}, (3, 4)),
+    ({"axis": (2, 0), "ord": 1}, (3, 4, 5)), ({"axis": (0, 2), "ord": np.inf}, (3, 4, 5)),
+    ({"axis": (1, 2), "ord": 2, "keepdims": True}, (3, 4, 5)), ({"axis": (1, 0), "ord": "nuc"}, (3, 4, 5)),
+    ({"keepdims": True}, (3, 4, 5)), ({"axis": 0, "keepdims": True}, (3, 4)), ({"axis": (0, 1)}, (3, 4, 5)),
+]
+
+
+@pytest.mark.parametrize("kwargs,shape", NORM_CASES)
+def test_norm_orders_axes(kwargs, shape, rng):
+    for dtype in ("float64", "complex64"):
+        a = rect(rng, dtype, *shape) if len(shape) == 2 else vec(rng, dtype, shape[-1], shape[:-1])
+        got, want = both("norm", a, **kwargs)
+        assert_same_structure(got, want)
+        close(got, want, 1e-12 if dtype == "float64" else 2e-6)
+
+
+def test_norm_errors_like_numpy(rng):
+    a3 = rng.standard_normal((2, 3, 4))
+    for args, kwargs in [((a3,), {"ord": 2}), ((a3[0, 0],), {"ord": "fro"}), ((a3[0],), {"ord": 3}),
+                         ((a3[0],), {"ord": "bad"}), ((a3,), {"axis": (1, 1)}), ((a3[0],), {"axis": 2})]:
+        with pytest.raises(ValueError):
+            sl.norm(*args, **kwargs)
+        with pytest.raises(ValueError):
+            tl.norm(*args, **kwargs)
+
+
+def test_norm_huge_and_tiny_values_do_not_overflow():
+    # NumPy's unscaled sum of squares overflows (underflows) here; the exact
+    # Frobenius norms are 2e300 and 2e-300, which torchbridge returns.
+    big = np.full((2, 2), 1e300)
+    with np.errstate(over="ignore"):
+        assert np.isinf(sl.norm(big))
+    np.testing.assert_allclose(tl.norm(big), 2e300, rtol=1e-15)
+    np.testing.assert_allclose(tl.norm(np.full((2, 2), 1e-300)), 2e-300, rtol=1e-15)
+    np.testing.assert_allclose(tl.norm(np.array([3e200, 4e200])), sl.norm(np.array([3e200, 4e200])), rtol=1e-15)
+    np.testing.assert_allclose(tl.norm(np.array([3e-200, 4e-200]), ord=3), (27 + 64) ** (1 / 3) * 1e-200,
+                               rtol=1e-14)
+
+
+def test_expm_structures_and_dtypes(rng):
+    cases = [np.diag([1.0, -2.0, 30.0]), np.triu(rng.standard_normal((5, 5))) * 3,
+             np.tril(rng.standard_normal((5, 5))), rng.standard_normal((6, 6)) * 4,
+             rng.standard_normal((4, 4)) + 1j * rng.standard_normal((4, 4)), np.zeros((3, 3))]
+    for a in cases:
+        got, want = both("expm", a)
+        assert_same_structure(got, want)
+        # libtorch's Taylor approximant vs SciPy's Pade: both backward stable;
+        # they agree to about 1e-14 relative at these norms (up to 12).
+        close(got, want, 1e-13)
+    for x in (np.float16(0.5), 2, 1.5, 1 + 2j, [[0.5]], np.array([[2]], dtype=np.int8),
+              np.array([[1.0]], dtype=np.float16), np.array([[True]])):
+        got, want = both("expm", x)
+        assert_same_structure(got, want)
+        close(got, want, 1e-3 if np.asarray(want).dtype == np.float16 else 1e-15)
+    with pytest.raises(np.linalg.LinAlgError):
+        tl.expm(np.ones(3))
+    with pytest.raises(np.linalg.LinAlgError):
+        tl.expm(np.ones((2, 3)))
+
+
+def test_matrix_balance_like_gebal(rng):
+    a = rng.standard_normal((6, 6)) * np.logspace(-6, 6, 6)
+    isolated = a.copy()
+    isolated[3, :] = 0
+    isolated[3, 3] = 7.0  # row with only a diagonal entry: permuted down
+    isolated[:, 1] = 0
+    isolated[1, 1] = -2.0  # column with only a diagonal entry: permuted left
+    for x in (a, isolated, a + 1j * a[::-1], a.astype(np.float32), np.array([[1, 100], [0.01, 1.0]])):
+        for kwargs in ({}, {"permute": False}, {"scale": False}, {"separate": True}):
+            got, want = both("matrix_balance", x, **kwargs)
+            assert_same_structure(got, want)
+            close_all(got, want, 1e-12 if x.dtype != np.float32 else 1e-6)
+    with pytest.raises(ValueError):
+        tl.matrix_balance(np.array([[np.nan, 1], [1, 1]]))
+    with pytest.raises(NotImplementedError):
+        tl.matrix_balance(np.ones((2, 3, 3)))
+
+
+def test_structured_solvers_options(rng):
+    c = rng.standard_normal(6) + 1j * rng.standard_normal(6)
+    c[0] += 8
+    b = rng.standard_normal((6, 2))
+    for singular in ("raise", "lstsq"):
+        got, want = both("solve_circulant", c, b, singular=singular)
+        close(got, want)
+    got, want = both("solve_circulant", np.array([1.0, 1, 1, 1]), np.ones(4), singular="lstsq")
+    close(got, want)
+    with pytest.raises(np.linalg.LinAlgError, match="near singular"):
+        tl.solve_circulant(np.array([1.0, 1, 1, 1]), np.ones(4))
+    cs = rng.standard_normal((3, 6))
+    cs[:, 0] += 8
+    got, want = both("solve_circulant", cs, rng.standard_normal((6, 3)), caxis=1, baxis=0, outaxis=1)
+    close(got, want)
+    got, want = both("solve_toeplitz", c, b)
+    close(got, want)
+    got, want = both("matmul_toeplitz", (c, c[::-1].conj()), b + 1j)
+    close(got, want)
+    ab = np.vstack([np.full(6, 0.3), np.full(6, 5.0), np.full(6, -0.7)])
+    for lower in (False, True):
+        got, want = both("solveh_banded", ab[1:] if lower else ab[:2], b, lower=lower)
+        close(got, want)
+        got, want = both("cholesky_banded", ab[1:] if lower else ab[:2], lower=lower)
+        close(got, want)
+    got, want = both("solve_banded", (1, 1), ab, b)
+    close(got, want)
+    got, want = both("solve_banded", (0, 0), np.array([[4.0]]), np.array([2.0]))
+    close(got, want)
+    d, e = rng.standard_normal(7), rng.standard_normal(6)
+    t = np.diag(d) + np.diag(e, 1) + np.diag(e, -1)
+    for kwargs in ({"select": "v", "select_range": (-1, 1)}, {"select": "i", "select_range": (2, 4)},
+                   {"lapack_driver": "stemr"}):
+        got, want = both("eigh_tridiagonal", d, e, **kwargs)
+        check_eigh(got, want, t, 1e-12)
+    got, want = both("eigh_tridiagonal", np.array([3]), np.array([], dtype=int), select="v", select_range=(0, 1))
+    assert_same_structure(got, want)
+    got, want = both("eigh_tridiagonal", np.array([3]), np.array([], dtype=int))
+    assert_same_structure(got, want)
+    with pytest.raises(ValueError, match="sterf"):
+        tl.eigh_tridiagonal(d, e, lapack_driver="sterf")
+    with pytest.raises(TypeError):
+        tl.eigvalsh_tridiagonal(d + 0j, e)
+    for mode in ("full", "same", "valid"):
+        for n in (2, 7):
+            got, want = both("convolution_matrix", [1.0, 2, 3, 4], n, mode)
+            assert_same_structure(got, want)
+            close(got, want)
+
+
+def test_hankel_warns_and_flattens_like_scipy():
+    c = np.arange(6).reshape(2, 3)
+    with pytest.warns(FutureWarning, match="SciPy 1.19"):
+        got = tl.hankel(c, [9, 8])
+    with pytest.warns(FutureWarning):
+        want = sl.hankel(c, [9, 8])
+    np.testing.assert_array_equal(got, want)
+    got, want = both("toeplitz", [1 + 1j, 2 - 1j, 3j])  # r defaults to conj(c)
+    np.testing.assert_array_equal(got, want)
+
+
+# ---------------------------------------------------------------------------
+# singular input, ill-conditioning, non-finite input, empty input
+# ---------------------------------------------------------------------------
+
+SINGULAR = [
+    ("solve", (np.zeros((3, 3)), np.ones(3)), {}),
+    ("solve", (np.ones((3, 3)), np.ones(3)), {}),
+    ("solve", (np.array([[1.0, 2], [2, 1]]), np.ones(2)), {"assume_a": "pos"}),
+    ("solve", (np.array([[0.0]]), np.ones(2)), {}),
+    ("solve", (np.diag([1.0, 0, 2]), np.ones(3)), {"assume_a": "diagonal"}),
+    ("inv", (np.ones((3, 3)),), {}),
+    ("inv", (np.diag([1.0, 0.0]),), {"assume_a": "upper triangular"}),
+    ("solve_triangular", (np.triu(np.ones((3, 3))) - np.diag([0, 1, 0]), np.ones(3)), {}),
+    ("cholesky", (np.array([[1.0, 2], [2, 1]]),), {}),
+    ("cho_factor", (-np.eye(3),), {}),
+    ("solve_banded", ((1, 1), np.zeros((3, 4)), np.ones(4)), {}),
+    ("solveh_banded", (np.array([[0.0, 3, 3], [1, 1, 1]]), np.ones(3)), {}),
+    ("cholesky_banded", (np.array([[0.0, 3, 3], [1, 1, 1]]),), {}),
+]
+
+
+@pytest.mark.parametrize("name,args,kwargs", SINGULAR)
+def test_singular_input_raises_linalgerror(name, args, kwargs):
+    with pytest.raises(np.linalg.LinAlgError) as want:
+        getattr(sl, name)(*args, **kwargs)
+    with pytest.raises(np.linalg.LinAlgError) as got:
+        getattr(tl, name)(*args, **kwargs)
+    assert type(got.value) is type(want.value)
+
+
+def test_ill_conditioned_input_warns():
+    h = sl.hilbert(12)
+    for name, args in [("solve", (h, np.ones(12))), ("inv", (h,)), ("solve", (h.astype(np.float32) * 1e3, np.ones(12,
+                                                                                                         np.float32)))]:
+        with pytest.warns(sl.LinAlgWarning):
+            want = getattr(sl, name)(*args)
+        with pytest.warns(tl.LinAlgWarning, match="ill-conditioned"):
+            got = getattr(tl, name)(*args)
+        assert got.dtype == want.dtype
+    with pytest.warns(tl.LinAlgWarning, match="Diagonal number 2 is exactly zero"):
+        lu_, piv = tl.lu_factor(np.ones((3, 3)))
+    with pytest.warns(sl.LinAlgWarning):
+        lu_w, piv_w = sl.lu_factor(np.ones((3, 3)))
+    close(lu_, lu_w)
+    np.testing.assert_array_equal(piv, piv_w)
+    # well-conditioned input does not warn (warnings are errors in this suite)
+    tl.solve(sl.hilbert(4), np.ones(4))
+
+
+CHECKED = ["solve", "solve_triangular", "inv", "det", "eigh", "eig", "svd", "cholesky", "cho_factor", "lu",
+           "lu_factor", "qr", "rq", "lstsq", "pinv", "pinvh", "norm", "null_space", "orthogonal_procrustes",
+           "solve_banded", "eigh_tridiagonal", "solve_toeplitz", "matrix_balance"]
+
+
+@pytest.mark.parametrize("name", CHECKED)
+def test_non_finite_input_raises_valueerror(name):
+    rng = np.random.default_rng(3)
+    args, kwargs = ROUTINES[name][0](rng, "float64")
+    bad = list(args)
+    first = bad[1] if name == "solve_banded" else bad[0]
+    first = np.array(first[0] if isinstance(first, tuple) else first, dtype=float)
+    first.flat[1] = np.nan
+    if name == "solve_banded":
+        bad[1] = first
+    elif isinstance(bad[0], tuple):
+        bad[0] = (first,) + bad[0][1:]
+    else:
+        bad[0] = first
+    with pytest.raises(ValueError):
+        getattr(sl, name)(*bad, **kwargs)
+    with pytest.raises(ValueError, match="infs or NaNs"):
+        getattr(tl, name)(*bad, **kwargs)
+    if name == "cholesky":  # LAPACK's potrf stops at a NaN pivot, in SciPy too
+        with pytest.raises(np.linalg.LinAlgError):
+            sl.cholesky(*bad, check_finite=False)
+        with pytest.raises(np.linalg.LinAlgError):
+            tl.cholesky(*bad, check_finite=False)
+    if name in ("solve", "inv", "det", "lu", "qr", "solve_triangular"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", tl.LinAlgWarning)
+            result = getattr(tl, name)(*bad, check_finite=False, **kwargs)
+        flat = np.concatenate([np.ravel(r) for r in (result if isinstance(result, tuple) else (result,))])
+        assert np.isnan(flat).any()  # the NaN propagates; nothing raised
+
+
+EMPTY = [
+    ("solve", (np.empty((0, 0)), np.empty(0)), {}),
+    ("solve", (np.empty((2, 0, 0)), np.empty((2, 0, 3))), {}),
+    ("inv", (np.empty((0, 0), dtype=np.float32),), {}),
+    ("det", (np.empty((0, 0)),), {}),
+    ("det", (np.empty((3, 0, 0), dtype=complex),), {}),
+    ("eigh", (np.empty((0, 0)),), {}),
+    ("eig", (np.empty((0, 0)),), {}),
+    ("svd", (np.empty((0, 3)),), {}),
+    ("svd", (np.empty((3, 0)),), {"full_matrices": False}),
+    ("cholesky", (np.empty((0, 0), dtype=int),), {}),
+    ("lu", (np.empty((0, 3)),), {}),
+    ("lu", (np.empty((3, 0)),), {"p_indices": True}),
+    ("lu_factor", (np.empty((0, 0)),), {}),
+    ("qr", (np.empty((0, 3)),), {}),
+    ("qr", (np.empty((3, 0)),), {"mode": "economic"}),
+    ("rq", (np.empty((3, 0)),), {}),
+    ("lstsq", (np.empty((0, 3)), np.empty(0)), {}),
+    ("lstsq", (np.empty((3, 0)), np.ones((3, 2))), {}),
+    ("pinv", (np.empty((0, 3)),), {}),
+    ("norm", (np.empty((0, 3)),), {}),
+    ("expm", (np.empty((0, 0)),), {}),
+    ("null_space", (np.empty((0, 3)),), {}),
+    ("orth", (np.empty((3, 0)),), {}),
+    ("toeplitz", (np.empty(0), np.ones(3)), {}),
+    ("circulant", (np.empty(0),), {}),
+    ("block_diag", (), {}),
+    ("block_diag", (np.empty((0, 2)), [[1, 2]]), {}),
+    ("fiedler", (np.empty(0),), {}),
+    ("cho_solve", ((np.eye(3), False), np.empty((3, 0))), {}),
+    ("solve_triangular", (np.eye(3), np.empty((3, 0))), {}),
+]
+
+
+@pytest.mark.parametrize("name,args,kwargs", EMPTY)
+def test_empty_input(name, args, kwargs):
+    got, want = both(name, *args, **kwargs)
+    assert_same_structure(got, want)
+    close_all(got, want)
+
+
+@pytest.mark.parametrize("name,args,kwargs,parameter", [
+    ("qr", (np.eye(3),), {"pivoting": True}, "pivoting"),
+    ("qr", (np.ones((2, 3, 3)),), {"mode": "raw"}, "mode"),
+    ("eig", (np.eye(3), np.eye(3)), {}, "b"),
+    ("invhilbert", (15,), {"exact": True}, "n > 14"),
+    ("pascal", (35,), {}, "n >= 35"),
+    ("invpascal", (35,), {}, "n > 34"),
+    ("matrix_balance", (np.ones((2, 3, 3)),), {}, "stack"),
+])
+def test_unsupported_parameters_are_named(name, args, kwargs, parameter):
+    with pytest.raises(NotImplementedError, match=parameter):
+        getattr(tl, name)(*args, **kwargs)
+
+
+def test_inputs_are_never_written(rng):
+    a = hpd(rng)
+    a.flags.writeable = False
+    snapshot = a.copy()
+    for name in ("solve", "inv", "cholesky", "cho_factor", "lu", "lu_factor", "qr", "eigh", "svd", "expm",
+                 "matrix_balance", "cholesky_banded"):
+        band = np.vstack([np.full(N, 0.5), np.full(N, 4.0)])
+        band.flags.writeable = False
+        args = (a, a) if name == "solve" else (band,) if name == "cholesky_banded" else (a,)
+        result = getattr(tl, name)(*args)
+        first = result[0] if isinstance(result, tuple) else result
+        assert not np.shares_memory(np.asarray(first), args[0])
+    np.testing.assert_array_equal(a, snapshot)
+
+
+@settings(max_examples=25, deadline=None)
+@given(hnp.arrays(np.float64, st.tuples(st.integers(1, 6)).map(lambda t: (t[0], t[0])),
+                  elements=st.floats(-1e3, 1e3, allow_nan=False)),
+       st.sampled_from([None, "gen", "sym", "pos"]))
+def test_solve_any_matrix(a, assume_a):
+    n = a.shape[0]
+    a = a + a.T + (np.abs(a).sum() + 1) * np.eye(n)  # symmetric, diagonally dominant: all structures apply
+    b = np.arange(1.0, n + 1)
+    got, want = both("solve", a, b, assume_a=assume_a)
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12 * np.abs(want).max())
+
+
+@settings(max_examples=40, deadline=None)
+@given(hnp.arrays(np.float64, hnp.array_shapes(min_dims=1, max_dims=2, max_side=6),
+                  elements=st.one_of(st.floats(-1e100, 1e100), st.sampled_from([np.nan, np.inf, -np.inf, -0.0]))),
+       st.sampled_from([None, 1, 2, np.inf, -np.inf, 0.5, "fro"]))
+def test_norm_any_float64(x, ord):
+    if ord == "fro" and x.ndim == 1:
+        ord = None
+    if x.ndim == 2 and ord in (0.5,):
+        ord = 1
+    with np.errstate(all="ignore"):
+        try:
+            want = sl.norm(x, ord=ord, check_finite=False)
+        except (ValueError, np.linalg.LinAlgError):
+            return  # NumPy's SVD refuses non-finite input for ord=2
+    got = tl.norm(x, ord=ord, check_finite=False)
+    np.testing.assert_allclose(got, want, rtol=1e-13, equal_nan=True)
