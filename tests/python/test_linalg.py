@@ -964,9 +964,9 @@ def test_non_finite_input_raises_valueerror(name):
         getattr(sl, name)(*bad, **kwargs)
     with pytest.raises(ValueError, match="infs or NaNs"):
         getattr(tl, name)(*bad, **kwargs)
-    if name == "cholesky":  # LAPACK's potrf stops at a NaN pivot, in SciPy too
-        with pytest.raises(np.linalg.LinAlgError):
-            sl.cholesky(*bad, check_finite=False)
+    if name == "cholesky":
+        # libtorch's LAPACK (MKL) reports the NaN pivot as "not positive
+        # definite"; SciPy's OpenBLAS potrf returns NaNs instead.
         with pytest.raises(np.linalg.LinAlgError):
             tl.cholesky(*bad, check_finite=False)
     if name in ("solve", "inv", "det", "lu", "qr", "solve_triangular"):
@@ -1053,7 +1053,7 @@ def test_inputs_are_never_written(rng):
        st.sampled_from([None, "gen", "sym", "pos"]))
 def test_solve_any_matrix(a, assume_a):
     n = a.shape[0]
-    a = a + a.T + (np.abs(a).sum() + 1) * np.eye(n)  # symmetric, diagonally dominant: all structures apply
+    a = a + a.T + (2 * np.abs(a).sum() + 1) * np.eye(n)  # symmetric, diagonally dominant: all structures apply
     b = np.arange(1.0, n + 1)
     got, want = both("solve", a, b, assume_a=assume_a)
     np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12 * np.abs(want).max())
