@@ -1862,6 +1862,28 @@ pub fn expm_frechet(a: &Tensor, e: &Tensor, check: bool) -> Result<(Tensor, Tens
 // Special matrices (dtype kept, as SciPy keeps it)
 // ---------------------------------------------------------------------------
 
+/// The signed integer kind of the same width, for dtypes `tch::Kind` cannot
+/// name (libtorch has few kernels for uint16/32/64: reinterpreting the bits
+/// as signed integers, rearranging, and casting back, which wraps, keeps
+/// every bit).
+fn signed_twin(d: DType) -> Option<Kind> {
+    match d {
+        DType::UInt16 => Some(Kind::Int16),
+        DType::UInt32 => Some(Kind::Int),
+        DType::UInt64 => Some(Kind::Int64),
+        _ => None,
+    }
+}
+
+/// Applies a bit-preserving rearrangement `f` to `x`, through its signed
+/// twin for uint16/32/64.
+fn rearrange(x: &Tensor, f: impl Fn(&Tensor) -> Result<Tensor>) -> Result<Tensor> {
+    match signed_twin(dtype(x)?) {
+        Some(kind) => Ok(f(&x.f_view_dtype(kind)?)?.f_type_as(x)?),
+        None => f(x),
+    }
+}
+
 /// Index tensor `rows x cols` with entries `f(i, j)`.
 fn index_grid(rows: i64, cols: i64, device: Device, f: impl Fn(i64, i64) -> i64) -> Result<Tensor> {
     let mut data = Vec::with_capacity((rows.max(0) * cols.max(0)) as usize);
@@ -1911,9 +1933,11 @@ pub fn toeplitz(c: &Tensor, r: Option<&Tensor>) -> Result<Tensor> {
     let c = c.f_broadcast_to(concat(&batch, &[m]).as_slice())?;
     let r = r.f_broadcast_to(concat(&batch, &[n]).as_slice())?;
     let tail = if n > 0 { r.f_narrow(-1, 1, n - 1)? } else { r.shallow_clone() };
-    let vals = Tensor::f_cat(&[c.f_flip([-1i64].as_slice())?, tail], -1)?;
-    let idx = index_grid(m, n, vals.device(), |i, j| m - 1 - i + j)?;
-    take_grid(&vals, &idx)
+    let vals = Tensor::f_cat(&[c, tail], -1)?;
+    // vals = c followed by r[1:]: entry (i, j) is c[i - j] below the
+    // diagonal and r[j - i] = vals[m - 1 + j - i] above it.
+    let idx = index_grid(m, n, vals.device(), |i, j| if i >= j { i - j } else { m - 1 + j - i })?;
+    rearrange(&vals, |v| take_grid(v, &idx))
 }
 
 /// `scipy.linalg.circulant`: the circulant matrix with first column `c`
@@ -1922,7 +1946,7 @@ pub fn circulant(c: &Tensor) -> Result<Tensor> {
     let c = atleast_1d(c)?;
     let n = c.size()[c.dim() - 1];
     let idx = index_grid(n, n, c.device(), |i, j| (i - j).rem_euclid(n.max(1)))?;
-    take_grid(&c, &idx)
+    rearrange(&c, |v| take_grid(v, &idx))
 }
 
 /// `scipy.linalg.hankel`: the Hankel matrix with first column `c` and last
@@ -1940,7 +1964,7 @@ pub fn hankel(c: &Tensor, r: Option<&Tensor>) -> Result<Tensor> {
     let tail = if n > 0 { r.f_narrow(0, 1, n - 1)? } else { r.shallow_clone() };
     let vals = Tensor::f_cat(&[c, tail], 0)?;
     let idx = index_grid(m, n, vals.device(), |i, j| i + j)?;
-    take_grid(&vals, &idx)
+    rearrange(&vals, |v| take_grid(v, &idx))
 }
 
 /// `scipy.linalg.block_diag`: the block diagonal matrix of the (at least
@@ -2034,6 +2058,12 @@ pub fn fiedler(a: &Tensor) -> Result<Tensor> {
     if a.numel() == 1 {
         return Ok(Tensor::f_zeros([1i64, 1].as_slice(), (Kind::Double, a.device()))?);
     }
+    if let Some(kind) = signed_twin(d) {
+        // NumPy subtracts unsigned integers with wraparound and |.| is the
+        // identity on them: the wrapped difference, computed on the bits.
+        let bits = a.f_view_dtype(kind)?;
+        return Ok(bits.f_unsqueeze(-1)?.f_sub(&bits.f_unsqueeze(-2)?)?.f_type_as(&a)?);
+    }
     Ok(a.f_unsqueeze(-1)?.f_sub(&a.f_unsqueeze(-2)?)?.f_abs()?)
 }
 
@@ -2120,7 +2150,7 @@ pub fn convolution_matrix(a: &Tensor, n: i64, mode: ConvolutionMode) -> Result<T
         }
     };
     let idx = index_grid(rows, n, a.device(), |i, j| i + start - j + n - 1)?;
-    take_grid(&padded, &idx)
+    rearrange(&padded, |v| take_grid(v, &idx))
 }
 
 /// SciPy's Cython structure tests have no half-precision loops (TypeError).

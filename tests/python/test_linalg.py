@@ -1075,3 +1075,20 @@ def test_norm_any_float64(x, ord):
             return  # NumPy's SVD refuses non-finite input for ord=2
     got = tl.norm(x, ord=ord, check_finite=False)
     np.testing.assert_allclose(got, want, rtol=1e-13, equal_nan=True)
+
+
+@pytest.mark.parametrize("dtype", ["uint16", "uint32", "uint64", "int8", "bool"])
+def test_constructors_keep_every_integer_dtype_exactly(dtype):
+    # libtorch has few uint16/32/64 kernels: torchbridge rearranges their bits
+    # as signed integers; values (and NumPy's wraparound in fiedler) must survive.
+    v = np.array([1, 60000, 3, 2**15 + 5, 7]).astype(dtype)
+    m = (np.arange(25).reshape(5, 5) % 3).astype(dtype)
+    cases = [("toeplitz", (v,)), ("toeplitz", (v, v[:3])), ("circulant", (v,)), ("hankel", (v, v[:3])),
+             ("block_diag", (m, m[:2])), ("khatri_rao", (m, m)), ("leslie", (v, v[:4])), ("diagsvd", (v[:3], 3, 5)),
+             ("convolution_matrix", (v, 3)), ("convolution_matrix", (v, 7, "same"))]
+    if dtype != "bool":
+        cases.append(("fiedler", (v,)))
+    for name, args in cases:
+        got, want = both(name, *args)
+        assert_same_structure(got, want)
+        np.testing.assert_array_equal(got, want)
