@@ -1628,10 +1628,10 @@ pub fn norm(a: &Tensor, ord: NormOrder, axis: Option<&[i64]>, keepdims: bool, ch
             let r = match ord {
                 NormOrder::P(p) if p == f64::INFINITY => x.f_abs()?.f_amax([ax].as_slice(), keepdims)?,
                 NormOrder::P(p) if p == f64::NEG_INFINITY => x.f_abs()?.f_amin([ax].as_slice(), keepdims)?,
-                NormOrder::P(p) if p == 0.0 => real_zero_count(&x, ax)?,
-                NormOrder::P(p) if p == 1.0 => x.f_abs()?.f_sum_dim_intlist([ax].as_slice(), keepdims, None::<Kind>)?,
+                NormOrder::P(0.0) => real_zero_count(&x, ax)?,
+                NormOrder::P(1.0) => x.f_abs()?.f_sum_dim_intlist([ax].as_slice(), keepdims, None::<Kind>)?,
                 NormOrder::Default => two_norm(&x, &[ax], keepdims)?,
-                NormOrder::P(p) if p == 2.0 => two_norm(&x, &[ax], keepdims)?,
+                NormOrder::P(2.0) => two_norm(&x, &[ax], keepdims)?,
                 NormOrder::P(p) => p_norm(&x, p, ax, keepdims)?,
                 NormOrder::Fro | NormOrder::Nuc => {
                     return Err(invalid(format!("Invalid norm order '{}' for vectors", ord.describe())))
@@ -1656,8 +1656,8 @@ pub fn norm(a: &Tensor, ord: NormOrder, axis: Option<&[i64]>, keepdims: bool, ch
                 t.f_unsqueeze(lo)?.f_unsqueeze(hi).map_err(Error::from)
             };
             let r = match ord {
-                NormOrder::P(p) if p == 2.0 => keep(reinsert(svals()?.f_amax([-1i64].as_slice(), false)?)?)?,
-                NormOrder::P(p) if p == -2.0 => keep(reinsert(svals()?.f_amin([-1i64].as_slice(), false)?)?)?,
+                NormOrder::P(2.0) => keep(reinsert(svals()?.f_amax([-1i64].as_slice(), false)?)?)?,
+                NormOrder::P(-2.0) => keep(reinsert(svals()?.f_amin([-1i64].as_slice(), false)?)?)?,
                 NormOrder::Nuc => keep(reinsert(svals()?.f_sum_dim_intlist([-1i64].as_slice(), false, None::<Kind>)?)?)?,
                 NormOrder::P(p) if p == 1.0 || p == -1.0 => {
                     let sums = x.f_abs()?.f_sum_dim_intlist([row].as_slice(), true, None::<Kind>)?;
@@ -1766,7 +1766,7 @@ pub enum MatrixFunction {
 /// sinhm)`; their `rcond` is returned for SciPy's ill-conditioning warning,
 /// 1 for the others).
 pub fn matrix_function(a: &Tensor, f: MatrixFunction) -> Result<Solved> {
-    if a.dim() != 2 && a.dim() < 2 || square("matrix function", a).is_err() {
+    if square("matrix function", a).is_err() {
         return Err(invalid("expected square array_like input"));
     }
     let d = dtype(a)?;
@@ -2544,9 +2544,7 @@ pub fn helmert(n: i64, full: bool) -> Result<Tensor> {
         let d = if i == 0 { size as f64 } else { (i * (i + 1)) as f64 };
         let scale = d.sqrt();
         for j in 0..size {
-            let h = if i == 0 {
-                1.0
-            } else if j < i {
+            let h = if i == 0 || j < i {
                 1.0
             } else if j == i {
                 -(i as f64)
