@@ -1172,8 +1172,8 @@ pub fn cholesky(a: &Tensor, lower: bool, clean: bool, check: bool) -> Result<Ten
     if a.numel() == 0 {
         return Ok(a.f_zeros_like()?);
     }
-    let full = from_triangle(&a, lower, true)?;
-    let (c, info) = full.f_linalg_cholesky_ex(!lower, false)?;
+    // libtorch's ?potrf reads only the triangle it factors, as SciPy's does.
+    let (c, info) = a.f_linalg_cholesky_ex(!lower, false)?;
     if let Some(order) = first_positive(&info)? {
         return Err(linalg_error(format!("{order}-th leading minor of the array is not positive definite")));
     }
@@ -1542,8 +1542,21 @@ impl NormOrder {
 /// (as BLAS `nrm2` does; NumPy's unscaled sum overflows from about 1e154).
 fn two_norm(x: &Tensor, dims: &[i64], keepdim: bool) -> Result<Tensor> {
     let ax = x.f_abs()?;
+    let squares = ax.f_square()?.f_sum_dim_intlist(dims, keepdim, None::<Kind>)?;
     if ax.numel() == 0 {
-        return Ok(ax.f_square()?.f_sum_dim_intlist(dims, keepdim, None::<Kind>)?.f_sqrt()?);
+        return Ok(squares.f_sqrt()?);
+    }
+    // Fast path: the plain sum of squares is exact enough unless it
+    // overflowed or fell to where the squares of the entries underflow.
+    let smallest = match dtype(&squares)? {
+        DType::Float32 => f64::from(f32::MIN_POSITIVE) / f64::from(f32::EPSILON),
+        _ => f64::MIN_POSITIVE / f64::EPSILON,
+    };
+    let safe = squares.f_isfinite()?.f_logical_and(&squares.f_ge(smallest)?)?;
+    // (a slice holding inf or NaN is right as it is: inf or NaN)
+    let finite = ax.f_isfinite()?.f_logical_not()?.f_sum_dim_intlist(dims, keepdim, Kind::Int64)?.f_eq(0)?;
+    if !any(&safe.f_logical_not()?.f_logical_and(&finite)?)? {
+        return Ok(squares.f_sqrt()?);
     }
     let m = ax.f_amax(dims, true)?;
     let scalable = m.f_gt(0.0)?.f_logical_and(&m.f_isfinite()?)?;
