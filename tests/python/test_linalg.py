@@ -1092,3 +1092,26 @@ def test_constructors_keep_every_integer_dtype_exactly(dtype):
         got, want = both(name, *args)
         assert_same_structure(got, want)
         np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("scale", [1e-300, 1e-150, 1e150, 1e300, -0.0])
+def test_extreme_magnitudes(scale, rng):
+    a = general(rng) * scale if scale != -0.0 else np.diag([-0.0, 1.0, 2.0, 3.0, 4.0]) + np.eye(5)
+    with np.errstate(all="ignore"):
+        for name, args in [("det", (a,)), ("inv", (a,)), ("solve", (a, np.ones(N))), ("eigvalsh", (a + a.T,)),
+                           ("svdvals", (a,)), ("norm", (a,)), ("expm", (a / max(abs(scale), 1.0),))]:
+            want = getattr(sl, name)(*args)
+            if name == "norm" and scale in (1e-300, 1e300):
+                # NumPy's unscaled sum of squares underflows to 0 (overflows to
+                # inf) here; the true
+                # norm (SciPy's norm of the rescaled matrix) is what torchbridge returns.
+                want = np.float64(sl.norm(a / scale) * scale)
+            got = getattr(tl, name)(*args)
+            assert_same_structure(got, want)
+            if name == "det":
+                # det overflows to inf (underflows to 0) in both, as float64 must
+                np.testing.assert_allclose(got, want, rtol=1e-12, atol=0)
+            else:
+                # relative to the largest entry: inverses of 1e-300-scaled
+                # matrices reach 1e299, where an absolute 1e-12 means nothing
+                np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12 * np.abs(want).max())
