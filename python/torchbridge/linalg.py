@@ -898,8 +898,6 @@ def solve_toeplitz(c_or_cr, b, check_finite=True):
     """Solve ``T x = b`` for Toeplitz ``T`` given its first column (and row)
     (``scipy.linalg.solve_toeplitz``); dense LU instead of Levinson recursion."""
     c, r = _c_and_r(c_or_cr)
-    if r is None:
-        r = np.conjugate(c) if not hasattr(c, "__dlpack__") else c.conj() if hasattr(c, "conj") else c
     _batched("solve_toeplitz", (c, 1), (r, 1), (b, _rhs_core(b)))
     return _linalg.solve_toeplitz(c, r, b, bool(check_finite))
 
@@ -908,8 +906,6 @@ def matmul_toeplitz(c_or_cr, x, check_finite=False, workers=None):
     """``T @ x`` for Toeplitz ``T`` by FFT (``scipy.linalg.matmul_toeplitz``;
     ``workers`` is a hint, libtorch picks its threads)."""
     c, r = _c_and_r(c_or_cr)
-    if r is None:
-        r = np.conjugate(c) if not hasattr(c, "__dlpack__") else c.conj() if hasattr(c, "conj") else c
     _batched("matmul_toeplitz", (c, 1), (r, 1), (x, _rhs_core(x)))
     return _linalg.matmul_toeplitz(c, r, x, bool(check_finite))
 

@@ -580,18 +580,32 @@ fn eigh_tridiagonal(
     }
 }
 
+/// Imports `(c, r or None, b)`; `r` defaults to `conj(c)` (SciPy's default).
+fn import_toeplitz(c: &Bound<'_, PyAny>, r: Option<&Bound<'_, PyAny>>, b: &Bound<'_, PyAny>) -> PyResult<(Tensor, Tensor, Tensor, Library)> {
+    match r.filter(|r| !r.is_none()) {
+        Some(r) => {
+            let (mut t, library) = import_all(&[c, r, b])?;
+            let (b, r, c) = (t.remove(2), t.remove(1), t.remove(0));
+            Ok((c, r, b, library))
+        }
+        None => {
+            let (c, b, library) = import2(c, b)?;
+            let r = c.f_conj().and_then(|r| r.f_resolve_conj()).map_err(|e| to_py(e.into()))?;
+            Ok((c, r, b, library))
+        }
+    }
+}
+
 #[pyfunction]
-fn solve_toeplitz(py: Python<'_>, c: &Bound<'_, PyAny>, r: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>, check_finite: bool) -> PyResult<Py<PyAny>> {
-    let (mut t, library) = import_all(&[c, r, b])?;
-    let (b, r, c) = (t.remove(2), t.remove(1), t.remove(0));
+fn solve_toeplitz(py: Python<'_>, c: &Bound<'_, PyAny>, r: Option<&Bound<'_, PyAny>>, b: &Bound<'_, PyAny>, check_finite: bool) -> PyResult<Py<PyAny>> {
+    let (c, r, b, library) = import_toeplitz(c, r, b)?;
     let x = run(py, c.numel() * r.numel() + b.numel(), move || ops::solve_toeplitz(&c, &r, &b, check_finite))?;
     wrap(py, &library, x, false)
 }
 
 #[pyfunction]
-fn matmul_toeplitz(py: Python<'_>, c: &Bound<'_, PyAny>, r: &Bound<'_, PyAny>, x: &Bound<'_, PyAny>, check_finite: bool) -> PyResult<Py<PyAny>> {
-    let (mut t, library) = import_all(&[c, r, x])?;
-    let (x, r, c) = (t.remove(2), t.remove(1), t.remove(0));
+fn matmul_toeplitz(py: Python<'_>, c: &Bound<'_, PyAny>, r: Option<&Bound<'_, PyAny>>, x: &Bound<'_, PyAny>, check_finite: bool) -> PyResult<Py<PyAny>> {
+    let (c, r, x, library) = import_toeplitz(c, r, x)?;
     let y = run(py, c.numel() + r.numel() + x.numel(), move || ops::matmul_toeplitz(&c, &r, &x, check_finite))?;
     wrap(py, &library, y, false)
 }

@@ -1115,3 +1115,12 @@ def test_extreme_magnitudes(scale, rng):
                 # relative to the largest entry: inverses of 1e-300-scaled
                 # matrices reach 1e299, where an absolute 1e-12 means nothing
                 np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12 * np.abs(want).max())
+
+
+@pytest.mark.parametrize("lib", LIBRARIES)
+def test_toeplitz_defaults_conjugate_first_column_in_every_library(lib):
+    c = np.array([5 + 1j, 1 - 2j, 0.5j])
+    b = np.array([1.0, 2.0, 3.0])
+    close(tl.solve_toeplitz(to_library(lib, c), to_library(lib, b)), sl.solve_toeplitz(c, b))
+    close(tl.matmul_toeplitz(to_library(lib, c), to_library(lib, b)), sl.matmul_toeplitz(c, b), 1e-14)
+    close(tl.toeplitz(to_library(lib, c)), sl.toeplitz(c))
