@@ -1,9 +1,715 @@
-//! `torchbridge.linalg`: `scipy.linalg` counterparts: solvers, decompositions, matrix functions and special matrices.
+//! `torchbridge._core.linalg`: the array work behind `torchbridge.linalg`.
+//!
+//! `python/torchbridge/linalg.py` holds the public functions with SciPy's
+//! exact signatures; they validate cheap options and call these, which
+//! import the arrays, call `ops::linalg`, and return the caller's array type.
+//! Errors SciPy raises as `numpy.linalg.LinAlgError` are raised as that class.
 
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyList, PyTuple, PyType};
+use tch::Tensor;
+
+use super::container::{self, compute, import_all, Library};
+use crate::ops::linalg::{self as ops, MatrixFunction, NormOrder, QrMode, Structure, Subset};
+
+/// `numpy.linalg.LinAlgError` (what `scipy.linalg.LinAlgError` is).
+fn linalg_error_class(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
+    static CLASS: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+    Ok(CLASS
+        .get_or_try_init(py, || {
+            Ok::<_, PyErr>(py.import("numpy.linalg")?.getattr("LinAlgError")?.cast_into::<PyType>()?.unbind())
+        })?
+        .bind(py))
+}
+
+/// Maps an ops error to Python: LinAlgError for the routines' LinAlgErrors,
+/// the crate's one mapping for everything else.
+fn to_py(err: crate::Error) -> PyErr {
+    if ops::is_linalg_error(&err) {
+        let message = err.to_string().trim_start_matches(ops::LINALG_ERROR_PREFIX).to_string();
+        return Python::attach(|py| match linalg_error_class(py) {
+            Ok(class) => PyErr::from_type(class.clone(), message),
+            Err(lookup_failed) => lookup_failed,
+        });
+    }
+    err.into()
+}
+
+/// Runs `work` (GIL released for large inputs), mapping its errors.
+fn run<T: Send>(py: Python<'_>, elements: usize, work: impl FnOnce() -> crate::Result<T> + Send) -> PyResult<T> {
+    compute(py, elements, work).map_err(to_py)
+}
+
+fn import1(a: &Bound<'_, PyAny>) -> PyResult<(Tensor, Library)> {
+    let (mut tensors, library) = import_all(&[a])?;
+    Ok((tensors.remove(0), library))
+}
+
+fn import2(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<(Tensor, Tensor, Library)> {
+    let (mut tensors, library) = import_all(&[a, b])?;
+    let b = tensors.remove(1);
+    Ok((tensors.remove(0), b, library))
+}
+
+/// The smallest entry of a (batch of) reciprocal condition numbers, NaN
+/// propagated (SciPy warns for NaN too).
+fn min_rcond(rcond: &Tensor) -> crate::Result<f64> {
+    if rcond.numel() == 0 {
+        return Ok(f64::INFINITY);
+    }
+    let flat = rcond.f_reshape([-1i64].as_slice())?.f_to_kind(tch::Kind::Double)?;
+    if flat.f_isnan()?.f_any()?.f_int64_value(&[])? != 0 {
+        return Ok(f64::NAN);
+    }
+    Ok(flat.f_min()?.f_double_value(&[])?)
+}
+
+/// Hands a result back, made compact first: views such as a narrowed
+/// transpose have strides JAX refuses to import (it takes transpositions of
+/// a buffer, not gaps); the copy is O(size) after O(n^3) work.
+fn wrap(py: Python<'_>, library: &Library, tensor: Tensor, ufunc_scalar: bool) -> PyResult<Py<PyAny>> {
+    let compact = tensor.f_contiguous().map_err(|e| to_py(e.into()))?;
+    container::wrap(py, library, compact, ufunc_scalar)
+}
+
+fn wrap_all(py: Python<'_>, library: &Library, tensors: Vec<Tensor>) -> PyResult<Py<PyAny>> {
+    let compact = tensors.iter().map(|t| t.f_contiguous()).collect::<Result<Vec<_>, _>>().map_err(|e| to_py(e.into()))?;
+    container::wrap_tuple(py, library, compact)
+}
+
+fn tuple(py: Python<'_>, items: Vec<Py<PyAny>>) -> PyResult<Py<PyAny>> {
+    Ok(PyTuple::new(py, items)?.into_any().unbind())
+}
+
+// ---------------------------------------------------------------------------
+// Solvers
+// ---------------------------------------------------------------------------
+
+/// `solve`: returns `(x, min rcond)`.
+#[pyfunction]
+fn solve(
+    py: Python<'_>,
+    a: &Bound<'_, PyAny>,
+    b: &Bound<'_, PyAny>,
+    lower: bool,
+    assume_a: Option<String>,
+    transposed: bool,
+    check_finite: bool,
+) -> PyResult<(Py<PyAny>, f64)> {
+    let structure = Structure::from_scipy(assume_a.as_deref()).map_err(to_py)?;
+    let (a, b, library) = import2(a, b)?;
+    let n = a.numel() + b.numel();
+    let (x, rcond) = run(py, n, move || {
+        let solved = ops::solve(&a, &b, lower, structure, transposed, check_finite)?;
+        let rcond = min_rcond(&solved.rcond)?;
+        Ok((solved.x, rcond))
+    })?;
+    Ok((wrap(py, &library, x, false)?, rcond))
+}
+
+/// `inv`: returns `(inverse, min rcond)`.
+#[pyfunction]
+fn inv(py: Python<'_>, a: &Bound<'_, PyAny>, assume_a: Option<String>, lower: bool, check_finite: bool) -> PyResult<(Py<PyAny>, f64)> {
+    let structure = Structure::from_scipy(assume_a.as_deref()).map_err(to_py)?;
+    let (a, library) = import1(a)?;
+    let (x, rcond) = run(py, a.numel(), move || {
+        let solved = ops::inv(&a, structure, lower, check_finite)?;
+        let rcond = min_rcond(&solved.rcond)?;
+        Ok((solved.x, rcond))
+    })?;
+    Ok((wrap(py, &library, x, false)?, rcond))
+}
+
+#[pyfunction]
+fn solve_triangular(
+    py: Python<'_>,
+    a: &Bound<'_, PyAny>,
+    b: &Bound<'_, PyAny>,
+    trans: i64,
+    lower: bool,
+    unit_diagonal: bool,
+    check_finite: bool,
+) -> PyResult<Py<PyAny>> {
+    let (a, b, library) = import2(a, b)?;
+    let x = run(py, a.numel() + b.numel(), move || ops::solve_triangular(&a, &b, trans, lower, unit_diagonal, check_finite))?;
+    wrap(py, &library, x, false)
+}
+
+#[pyfunction]
+fn det(py: Python<'_>, a: &Bound<'_, PyAny>, check_finite: bool) -> PyResult<Py<PyAny>> {
+    let (a, library) = import1(a)?;
+    let d = run(py, a.numel(), move || ops::det(&a, check_finite))?;
+    wrap(py, &library, d, true)
+}
+
+// ---------------------------------------------------------------------------
+// Eigenvalue problems and SVD
+// ---------------------------------------------------------------------------
+
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn eigh(
+    py: Python<'_>,
+    a: &Bound<'_, PyAny>,
+    b: Option<&Bound<'_, PyAny>>,
+    lower: bool,
+    eigvals_only: bool,
+    itype: i64,
+    subset_by_index: Option<(i64, i64)>,
+    subset_by_value: Option<(f64, f64)>,
+    check_finite: bool,
+) -> PyResult<Py<PyAny>> {
+    let subset = match (subset_by_index, subset_by_value) {
+        (Some((lo, hi)), _) => Subset::Index(lo, hi),
+        (None, Some((lo, hi))) => Subset::Value(lo, hi),
+        _ => Subset::All,
+    };
+    let (a, b, library) = match b.filter(|b| !b.is_none()) {
+        Some(b) => {
+            let (a, b, library) = import2(a, b)?;
+            (a, Some(b), library)
+        }
+        None => {
+            let (a, library) = import1(a)?;
+            (a, None, library)
+        }
+    };
+    let (w, v) = run(py, a.numel(), move || ops::eigh(&a, b.as_ref(), lower, eigvals_only, itype, subset, check_finite))?;
+    match v {
+        Some(v) => wrap_all(py, &library, vec![w, v]),
+        None => wrap(py, &library, w, false),
+    }
+}
+
+#[pyfunction]
+fn eig(py: Python<'_>, a: &Bound<'_, PyAny>, left: bool, right: bool, homogeneous_eigvals: bool, check_finite: bool) -> PyResult<Py<PyAny>> {
+    let (a, library) = import1(a)?;
+    let result = run(py, a.numel(), move || ops::eig(&a, left, right, homogeneous_eigvals, check_finite))?;
+    let mut out = vec![result.w];
+    out.extend(result.vl);
+    out.extend(result.vr);
+    if out.len() == 1 {
+        return wrap(py, &library, out.remove(0), false);
+    }
+    wrap_all(py, &library, out)
+}
+
+#[pyfunction]
+fn svd(py: Python<'_>, a: &Bound<'_, PyAny>, full_matrices: bool, compute_uv: bool, check_finite: bool) -> PyResult<Py<PyAny>> {
+    let (a, library) = import1(a)?;
+    let (u, s, vh) = run(py, a.numel(), move || ops::svd(&a, full_matrices, compute_uv, check_finite))?;
+    match (u, vh) {
+        (Some(u), Some(vh)) => wrap_all(py, &library, vec![u, s, vh]),
+        _ => wrap(py, &library, s, false),
+    }
+}
+
+#[pyfunction]
+fn null_space(py: Python<'_>, a: &Bound<'_, PyAny>, rcond: Option<f64>, check_finite: bool) -> PyResult<Py<PyAny>> {
+    let (a, library) = import1(a)?;
+    let q = run(py, a.numel(), move || ops::null_space(&a, rcond, check_finite))?;
+    wrap(py, &library, q, false)
+}
+
+#[pyfunction]
+fn orth(py: Python<'_>, a: &Bound<'_, PyAny>, rcond: Option<f64>) -> PyResult<Py<PyAny>> {
+    let (a, library) = import1(a)?;
+    let q = run(py, a.numel(), move || ops::orth(&a, rcond))?;
+    wrap(py, &library, q, false)
+}
+
+/// `pinv`: returns `(B, rank)` (rank a 0-d numpy scalar for one matrix).
+#[pyfunction]
+fn pinv(py: Python<'_>, a: &Bound<'_, PyAny>, atol: Option<f64>, rtol: Option<f64>, check_finite: bool) -> PyResult<Py<PyAny>> {
+    let (a, library) = import1(a)?;
+    let (b, rank) = run(py, a.numel(), move || ops::pinv(&a, atol, rtol, check_finite))?;
+    tuple(py, vec![wrap(py, &library, b, false)?, wrap(py, &library, rank, true)?])
+}
+
+#[pyfunction]
+fn pinvh(py: Python<'_>, a: &Bound<'_, PyAny>, atol: Option<f64>, rtol: Option<f64>, lower: bool, check_finite: bool) -> PyResult<Py<PyAny>> {
+    let (a, library) = import1(a)?;
+    let (b, rank) = run(py, a.numel(), move || ops::pinvh(&a, atol, rtol, lower, check_finite))?;
+    tuple(py, vec![wrap(py, &library, b, false)?, wrap(py, &library, rank, true)?])
+}
+
+#[pyfunction]
+fn polar(py: Python<'_>, a: &Bound<'_, PyAny>, right_side: bool) -> PyResult<Py<PyAny>> {
+    let (a, library) = import1(a)?;
+    let (u, p) = run(py, a.numel(), move || ops::polar(&a, right_side))?;
+    wrap_all(py, &library, vec![u, p])
+}
+
+#[pyfunction]
+fn subspace_angles(py: Python<'_>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    let (a, b, library) = import2(a, b)?;
+    let theta = run(py, a.numel() + b.numel(), move || ops::subspace_angles(&a, &b))?;
+    wrap(py, &library, theta, false)
+}
+
+#[pyfunction]
+fn orthogonal_procrustes(py: Python<'_>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>, check_finite: bool) -> PyResult<Py<PyAny>> {
+    let (a, b, library) = import2(a, b)?;
+    let (r, scale) = run(py, a.numel() + b.numel(), move || ops::orthogonal_procrustes(&a, &b, check_finite))?;
+    tuple(py, vec![wrap(py, &library, r, false)?, wrap(py, &library, scale, true)?])
+}
+
+// ---------------------------------------------------------------------------
+// Factorizations
+// ---------------------------------------------------------------------------
+
+/// `cholesky` (`clean`) and `cho_factor`'s factor (`not clean`).
+#[pyfunction]
+fn cholesky(py: Python<'_>, a: &Bound<'_, PyAny>, lower: bool, clean: bool, check_finite: bool) -> PyResult<Py<PyAny>> {
+    let (a, library) = import1(a)?;
+    let c = run(py, a.numel(), move || ops::cholesky(&a, lower, clean, check_finite))?;
+    wrap(py, &library, c, false)
+}
+
+#[pyfunction]
+fn cho_solve(py: Python<'_>, c: &Bound<'_, PyAny>, lower: bool, b: &Bound<'_, PyAny>, check_finite: bool) -> PyResult<Py<PyAny>> {
+    let (c, b, library) = import2(c, b)?;
+    let x = run(py, c.numel() + b.numel(), move || ops::cho_solve(&c, lower, &b, check_finite))?;
+    wrap(py, &library, x, false)
+}
+
+#[pyfunction]
+fn lu(py: Python<'_>, a: &Bound<'_, PyAny>, permute_l: bool, p_indices: bool, check_finite: bool) -> PyResult<Py<PyAny>> {
+    let (a, library) = import1(a)?;
+    let parts = run(py, a.numel(), move || ops::lu(&a, permute_l, p_indices, check_finite))?;
+    wrap_all(py, &library, parts)
+}
+
+/// `lu_factor`: returns `(lu, piv, info)`.
+#[pyfunction]
+fn lu_factor(py: Python<'_>, a: &Bound<'_, PyAny>, check_finite: bool) -> PyResult<(Py<PyAny>, Py<PyAny>, i64)> {
+    let (a, library) = import1(a)?;
+    let (lu, piv, info) = run(py, a.numel(), move || ops::lu_factor(&a, check_finite))?;
+    Ok((wrap(py, &library, lu, false)?, wrap(py, &library, piv, false)?, info))
+}
+
+#[pyfunction]
+fn lu_solve(py: Python<'_>, lu: &Bound<'_, PyAny>, piv: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>, trans: i64, check_finite: bool) -> PyResult<Py<PyAny>> {
+    let (mut tensors, library) = import_all(&[lu, piv, b])?;
+    let b = tensors.remove(2);
+    let piv = tensors.remove(1);
+    let lu = tensors.remove(0);
+    let x = run(py, lu.numel() + b.numel(), move || ops::lu_solve(&lu, &piv, &b, trans, check_finite))?;
+    wrap(py, &library, x, false)
+}
+
+fn qr_mode(mode: &str) -> PyResult<QrMode> {
+    Ok(match mode {
+        "full" | "qr" => QrMode::Full,
+        "economic" => QrMode::Economic,
+        "r" => QrMode::R,
+        "raw" => QrMode::Raw,
+        other => return Err(to_py(crate::Error::InvalidArgument(format!("unknown mode {other:?}")))),
+    })
+}
+
+/// `qr`: the factors in order (`[Q, R]`, `[R]` or `[qr, tau, R]`).
+#[pyfunction]
+fn qr(py: Python<'_>, a: &Bound<'_, PyAny>, mode: &str, check_finite: bool) -> PyResult<Py<PyAny>> {
+    let mode = qr_mode(mode)?;
+    let (a, library) = import1(a)?;
+    let parts = run(py, a.numel(), move || ops::qr(&a, mode, check_finite))?;
+    wrap_all(py, &library, parts)
+}
+
+#[pyfunction]
+fn rq(py: Python<'_>, a: &Bound<'_, PyAny>, mode: &str, check_finite: bool) -> PyResult<Py<PyAny>> {
+    let mode = qr_mode(mode)?;
+    let (a, library) = import1(a)?;
+    let parts = run(py, a.numel(), move || ops::rq(&a, mode, check_finite))?;
+    wrap_all(py, &library, parts)
+}
+
+/// `lstsq`: `(x, residues, rank array, s or None)`.
+#[pyfunction]
+fn lstsq(
+    py: Python<'_>,
+    a: &Bound<'_, PyAny>,
+    b: &Bound<'_, PyAny>,
+    cond: Option<f64>,
+    driver: String,
+    check_finite: bool,
+) -> PyResult<Py<PyAny>> {
+    let (a, b, library) = import2(a, b)?;
+    let result = run(py, a.numel() + b.numel(), move || ops::lstsq(&a, &b, cond, &driver, check_finite))?;
+    let s = match result.s {
+        Some(s) => wrap(py, &library, s, false)?,
+        None => py.None(),
+    };
+    tuple(
+        py,
+        vec![
+            wrap(py, &library, result.x, false)?,
+            wrap(py, &library, result.residues, true)?,
+            wrap(py, &library, result.rank, false)?,
+            s,
+        ],
+    )
+}
+
+// ---------------------------------------------------------------------------
+// Norms and matrix functions
+// ---------------------------------------------------------------------------
+
+/// `norm`: `ord_kind` is `"default"`, `"fro"`, `"nuc"` or `"p"` (with `p`).
+#[pyfunction]
+fn norm(
+    py: Python<'_>,
+    a: &Bound<'_, PyAny>,
+    ord_kind: &str,
+    p: f64,
+    axis: Option<Vec<i64>>,
+    keepdims: bool,
+    check_finite: bool,
+) -> PyResult<Py<PyAny>> {
+    let ord = match ord_kind {
+        "default" => NormOrder::Default,
+        "fro" => NormOrder::Fro,
+        "nuc" => NormOrder::Nuc,
+        _ => NormOrder::P(p),
+    };
+    let (a, library) = import1(a)?;
+    let r = run(py, a.numel(), move || ops::norm(&a, ord, axis.as_deref(), keepdims, check_finite))?;
+    wrap(py, &library, r, true)
+}
+
+#[pyfunction]
+fn expm(py: Python<'_>, a: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    let (a, library) = import1(a)?;
+    let e = run(py, a.numel(), move || ops::expm(&a))?;
+    wrap(py, &library, e, false)
+}
+
+/// `cosm` ... `tanhm` by name: returns `(result, min rcond)`.
+#[pyfunction]
+fn matrix_function(py: Python<'_>, a: &Bound<'_, PyAny>, name: &str) -> PyResult<(Py<PyAny>, f64)> {
+    let f = match name {
+        "cosm" => MatrixFunction::Cos,
+        "sinm" => MatrixFunction::Sin,
+        "tanm" => MatrixFunction::Tan,
+        "coshm" => MatrixFunction::Cosh,
+        "sinhm" => MatrixFunction::Sinh,
+        "tanhm" => MatrixFunction::Tanh,
+        other => return Err(to_py(crate::Error::InvalidArgument(format!("unknown matrix function {other}")))),
+    };
+    let (a, library) = import1(a)?;
+    let (x, rcond) = run(py, a.numel(), move || {
+        let solved = ops::matrix_function(&a, f)?;
+        let rcond = min_rcond(&solved.rcond)?;
+        Ok((solved.x, rcond))
+    })?;
+    Ok((wrap(py, &library, x, false)?, rcond))
+}
+
+#[pyfunction]
+fn expm_frechet(py: Python<'_>, a: &Bound<'_, PyAny>, e: &Bound<'_, PyAny>, check_finite: bool) -> PyResult<Py<PyAny>> {
+    let (a, e, library) = import2(a, e)?;
+    let (exp_a, frechet) = run(py, a.numel() + e.numel(), move || ops::expm_frechet(&a, &e, check_finite))?;
+    wrap_all(py, &library, vec![exp_a, frechet])
+}
+
+// ---------------------------------------------------------------------------
+// Special matrices
+// ---------------------------------------------------------------------------
+
+#[pyfunction]
+fn toeplitz(py: Python<'_>, c: &Bound<'_, PyAny>, r: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
+    let (c, r, library) = match r.filter(|r| !r.is_none()) {
+        Some(r) => {
+            let (c, r, library) = import2(c, r)?;
+            (c, Some(r), library)
+        }
+        None => {
+            let (c, library) = import1(c)?;
+            (c, None, library)
+        }
+    };
+    let t = run(py, c.numel(), move || ops::toeplitz(&c, r.as_ref()))?;
+    wrap(py, &library, t, false)
+}
+
+#[pyfunction]
+fn hankel(py: Python<'_>, c: &Bound<'_, PyAny>, r: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
+    let (c, r, library) = match r.filter(|r| !r.is_none()) {
+        Some(r) => {
+            let (c, r, library) = import2(c, r)?;
+            (c, Some(r), library)
+        }
+        None => {
+            let (c, library) = import1(c)?;
+            (c, None, library)
+        }
+    };
+    let h = run(py, c.numel(), move || ops::hankel(&c, r.as_ref()))?;
+    wrap(py, &library, h, false)
+}
+
+#[pyfunction]
+fn circulant(py: Python<'_>, c: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    let (c, library) = import1(c)?;
+    let m = run(py, c.numel(), move || ops::circulant(&c))?;
+    wrap(py, &library, m, false)
+}
+
+#[pyfunction]
+fn block_diag(py: Python<'_>, arrays: &Bound<'_, PyList>) -> PyResult<Py<PyAny>> {
+    let items: Vec<Bound<'_, PyAny>> = arrays.iter().collect();
+    let refs: Vec<&Bound<'_, PyAny>> = items.iter().collect();
+    let (tensors, library) = import_all(&refs)?;
+    let elements = tensors.iter().map(|t| t.numel()).sum();
+    let m = run(py, elements, move || ops::block_diag(&tensors))?;
+    wrap(py, &library, m, false)
+}
+
+
+// ---------------------------------------------------------------------------
+// More special matrices, structure tests, banded and structured solvers
+// ---------------------------------------------------------------------------
+
+#[pyfunction]
+fn khatri_rao(py: Python<'_>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    let (a, b, library) = import2(a, b)?;
+    let c = run(py, a.numel() + b.numel(), move || ops::khatri_rao(&a, &b))?;
+    wrap(py, &library, c, false)
+}
+
+#[pyfunction]
+fn companion(py: Python<'_>, a: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    let (a, library) = import1(a)?;
+    let c = run(py, a.numel(), move || ops::companion(&a))?;
+    wrap(py, &library, c, false)
+}
+
+#[pyfunction]
+fn fiedler(py: Python<'_>, a: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    let (a, library) = import1(a)?;
+    let c = run(py, a.numel(), move || ops::fiedler(&a))?;
+    wrap(py, &library, c, false)
+}
+
+#[pyfunction]
+fn leslie(py: Python<'_>, f: &Bound<'_, PyAny>, s: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    let (f, s, library) = import2(f, s)?;
+    let c = run(py, f.numel(), move || ops::leslie(&f, &s))?;
+    wrap(py, &library, c, false)
+}
+
+#[pyfunction]
+fn diagsvd(py: Python<'_>, s: &Bound<'_, PyAny>, m: i64, n: i64) -> PyResult<Py<PyAny>> {
+    let (s, library) = import1(s)?;
+    let c = run(py, s.numel(), move || ops::diagsvd(&s, m, n))?;
+    wrap(py, &library, c, false)
+}
+
+#[pyfunction]
+fn convolution_matrix(py: Python<'_>, a: &Bound<'_, PyAny>, n: i64, mode: &str) -> PyResult<Py<PyAny>> {
+    let mode = match mode {
+        "full" => ops::ConvolutionMode::Full,
+        "valid" => ops::ConvolutionMode::Valid,
+        "same" => ops::ConvolutionMode::Same,
+        _ => return Err(to_py(crate::Error::InvalidArgument("'mode' argument must be one of ('full', 'valid', 'same')".into()))),
+    };
+    let (a, library) = import1(a)?;
+    let c = run(py, a.numel(), move || ops::convolution_matrix(&a, n, mode))?;
+    wrap(py, &library, c, false)
+}
+
+/// `bandwidth`: `(lower, upper)` as arrays of the caller's library.
+#[pyfunction]
+fn bandwidth(py: Python<'_>, a: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    let (a, library) = import1(a)?;
+    let (lo, up) = run(py, a.numel(), move || ops::bandwidth(&a))?;
+    wrap_all(py, &library, vec![lo, up])
+}
+
+#[pyfunction]
+fn is_symmetric(py: Python<'_>, a: &Bound<'_, PyAny>, atol: Option<f64>, rtol: Option<f64>, hermitian: bool) -> PyResult<Py<PyAny>> {
+    let (a, library) = import1(a)?;
+    let r = run(py, a.numel(), move || ops::is_symmetric(&a, atol, rtol, hermitian))?;
+    wrap(py, &library, r, false)
+}
+
+#[pyfunction]
+fn solve_banded(py: Python<'_>, l: i64, u: i64, ab: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>, check_finite: bool) -> PyResult<Py<PyAny>> {
+    let (ab, b, library) = import2(ab, b)?;
+    let x = run(py, ab.numel() + b.numel(), move || ops::solve_banded(l, u, &ab, &b, check_finite))?;
+    wrap(py, &library, x, false)
+}
+
+#[pyfunction]
+fn solveh_banded(py: Python<'_>, ab: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>, lower: bool, check_finite: bool) -> PyResult<Py<PyAny>> {
+    let (ab, b, library) = import2(ab, b)?;
+    let x = run(py, ab.numel() + b.numel(), move || ops::solveh_banded(&ab, &b, lower, check_finite))?;
+    wrap(py, &library, x, false)
+}
+
+#[pyfunction]
+fn cholesky_banded(py: Python<'_>, ab: &Bound<'_, PyAny>, lower: bool, check_finite: bool) -> PyResult<Py<PyAny>> {
+    let (ab, library) = import1(ab)?;
+    let c = run(py, ab.numel(), move || ops::cholesky_banded(&ab, lower, check_finite))?;
+    wrap(py, &library, c, false)
+}
+
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn eigh_tridiagonal(
+    py: Python<'_>,
+    d: &Bound<'_, PyAny>,
+    e: &Bound<'_, PyAny>,
+    eigvals_only: bool,
+    subset_by_index: Option<(i64, i64)>,
+    subset_by_value: Option<(f64, f64)>,
+    check_finite: bool,
+) -> PyResult<Py<PyAny>> {
+    let subset = match (subset_by_index, subset_by_value) {
+        (Some((lo, hi)), _) => Subset::Index(lo, hi),
+        (None, Some((lo, hi))) => Subset::Value(lo, hi),
+        _ => Subset::All,
+    };
+    let (d, e, library) = import2(d, e)?;
+    let (w, v) = run(py, d.numel(), move || ops::eigh_tridiagonal(&d, &e, eigvals_only, subset, check_finite))?;
+    match v {
+        Some(v) => wrap_all(py, &library, vec![w, v]),
+        None => wrap(py, &library, w, false),
+    }
+}
+
+/// Imports `(c, r or None, b)`; `r` defaults to `conj(c)` (SciPy's default).
+fn import_toeplitz(c: &Bound<'_, PyAny>, r: Option<&Bound<'_, PyAny>>, b: &Bound<'_, PyAny>) -> PyResult<(Tensor, Tensor, Tensor, Library)> {
+    match r.filter(|r| !r.is_none()) {
+        Some(r) => {
+            let (mut t, library) = import_all(&[c, r, b])?;
+            let (b, r, c) = (t.remove(2), t.remove(1), t.remove(0));
+            Ok((c, r, b, library))
+        }
+        None => {
+            let (c, b, library) = import2(c, b)?;
+            let r = c.f_conj().and_then(|r| r.f_resolve_conj()).map_err(|e| to_py(e.into()))?;
+            Ok((c, r, b, library))
+        }
+    }
+}
+
+#[pyfunction]
+fn solve_toeplitz(py: Python<'_>, c: &Bound<'_, PyAny>, r: Option<&Bound<'_, PyAny>>, b: &Bound<'_, PyAny>, check_finite: bool) -> PyResult<Py<PyAny>> {
+    let (c, r, b, library) = import_toeplitz(c, r, b)?;
+    let x = run(py, c.numel() * r.numel() + b.numel(), move || ops::solve_toeplitz(&c, &r, &b, check_finite))?;
+    wrap(py, &library, x, false)
+}
+
+#[pyfunction]
+fn matmul_toeplitz(py: Python<'_>, c: &Bound<'_, PyAny>, r: Option<&Bound<'_, PyAny>>, x: &Bound<'_, PyAny>, check_finite: bool) -> PyResult<Py<PyAny>> {
+    let (c, r, x, library) = import_toeplitz(c, r, x)?;
+    let y = run(py, c.numel() + r.numel() + x.numel(), move || ops::matmul_toeplitz(&c, &r, &x, check_finite))?;
+    wrap(py, &library, y, false)
+}
+
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn solve_circulant(
+    py: Python<'_>,
+    c: &Bound<'_, PyAny>,
+    b: &Bound<'_, PyAny>,
+    least_squares: bool,
+    tol: Option<f64>,
+    caxis: i64,
+    baxis: i64,
+    outaxis: i64,
+) -> PyResult<Py<PyAny>> {
+    let (c, b, library) = import2(c, b)?;
+    let x = run(py, c.numel() + b.numel(), move || ops::solve_circulant(&c, &b, least_squares, tol, caxis, baxis, outaxis))?;
+    wrap(py, &library, x, false)
+}
+
+/// `matrix_balance`: `(B, T, scaling, perm)`.
+#[pyfunction]
+fn matrix_balance(py: Python<'_>, a: &Bound<'_, PyAny>, permute: bool, scale: bool) -> PyResult<Py<PyAny>> {
+    let (a, library) = import1(a)?;
+    let r = run(py, a.numel(), move || ops::matrix_balance(&a, permute, scale))?;
+    wrap_all(py, &library, vec![r.b, r.t, r.scaling, r.perm])
+}
+
+/// Special matrices of a given order: numpy arrays (there is no input array
+/// whose library could be followed).
+#[pyfunction]
+fn special_matrix(py: Python<'_>, name: &str, n: i64, flag: bool, option: Option<String>) -> PyResult<Py<PyAny>> {
+    let pascal_kind = |k: Option<&str>| -> PyResult<ops::PascalKind> {
+        match k {
+            Some("symmetric") => Ok(ops::PascalKind::Symmetric),
+            Some("lower") => Ok(ops::PascalKind::Lower),
+            Some("upper") => Ok(ops::PascalKind::Upper),
+            _ => Err(to_py(crate::Error::InvalidArgument("kind must be 'symmetric', 'lower', or 'upper'".into()))),
+        }
+    };
+    let m = match name {
+        "hilbert" => ops::hilbert(n),
+        "helmert" => ops::helmert(n, flag),
+        "dft" => ops::dft(n, option.as_deref()),
+        "hadamard" => ops::hadamard(n),
+        "invhilbert" => ops::invhilbert(n, flag),
+        "pascal" => ops::pascal(n, pascal_kind(option.as_deref())?, flag),
+        "invpascal" => ops::invpascal(n, pascal_kind(option.as_deref())?, flag),
+        other => Err(crate::Error::InvalidArgument(format!("unknown special matrix {other}"))),
+    }
+    .map_err(to_py)?;
+    wrap(py, &Library::NumPy, m, false)
+}
 
 /// Adds the `linalg` submodule to `_core`.
 pub(crate) fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     let module = PyModule::new(parent.py(), "linalg")?;
+    module.add_function(wrap_pyfunction!(solve, &module)?)?;
+    module.add_function(wrap_pyfunction!(inv, &module)?)?;
+    module.add_function(wrap_pyfunction!(solve_triangular, &module)?)?;
+    module.add_function(wrap_pyfunction!(det, &module)?)?;
+    module.add_function(wrap_pyfunction!(eigh, &module)?)?;
+    module.add_function(wrap_pyfunction!(eig, &module)?)?;
+    module.add_function(wrap_pyfunction!(svd, &module)?)?;
+    module.add_function(wrap_pyfunction!(null_space, &module)?)?;
+    module.add_function(wrap_pyfunction!(orth, &module)?)?;
+    module.add_function(wrap_pyfunction!(pinv, &module)?)?;
+    module.add_function(wrap_pyfunction!(pinvh, &module)?)?;
+    module.add_function(wrap_pyfunction!(polar, &module)?)?;
+    module.add_function(wrap_pyfunction!(subspace_angles, &module)?)?;
+    module.add_function(wrap_pyfunction!(orthogonal_procrustes, &module)?)?;
+    module.add_function(wrap_pyfunction!(cholesky, &module)?)?;
+    module.add_function(wrap_pyfunction!(cho_solve, &module)?)?;
+    module.add_function(wrap_pyfunction!(lu, &module)?)?;
+    module.add_function(wrap_pyfunction!(lu_factor, &module)?)?;
+    module.add_function(wrap_pyfunction!(lu_solve, &module)?)?;
+    module.add_function(wrap_pyfunction!(qr, &module)?)?;
+    module.add_function(wrap_pyfunction!(rq, &module)?)?;
+    module.add_function(wrap_pyfunction!(lstsq, &module)?)?;
+    module.add_function(wrap_pyfunction!(norm, &module)?)?;
+    module.add_function(wrap_pyfunction!(expm, &module)?)?;
+    module.add_function(wrap_pyfunction!(matrix_function, &module)?)?;
+    module.add_function(wrap_pyfunction!(expm_frechet, &module)?)?;
+    module.add_function(wrap_pyfunction!(toeplitz, &module)?)?;
+    module.add_function(wrap_pyfunction!(hankel, &module)?)?;
+    module.add_function(wrap_pyfunction!(circulant, &module)?)?;
+    module.add_function(wrap_pyfunction!(block_diag, &module)?)?;
+    module.add_function(wrap_pyfunction!(khatri_rao, &module)?)?;
+    module.add_function(wrap_pyfunction!(companion, &module)?)?;
+    module.add_function(wrap_pyfunction!(fiedler, &module)?)?;
+    module.add_function(wrap_pyfunction!(leslie, &module)?)?;
+    module.add_function(wrap_pyfunction!(diagsvd, &module)?)?;
+    module.add_function(wrap_pyfunction!(convolution_matrix, &module)?)?;
+    module.add_function(wrap_pyfunction!(bandwidth, &module)?)?;
+    module.add_function(wrap_pyfunction!(is_symmetric, &module)?)?;
+    module.add_function(wrap_pyfunction!(solve_banded, &module)?)?;
+    module.add_function(wrap_pyfunction!(solveh_banded, &module)?)?;
+    module.add_function(wrap_pyfunction!(cholesky_banded, &module)?)?;
+    module.add_function(wrap_pyfunction!(eigh_tridiagonal, &module)?)?;
+    module.add_function(wrap_pyfunction!(solve_toeplitz, &module)?)?;
+    module.add_function(wrap_pyfunction!(matmul_toeplitz, &module)?)?;
+    module.add_function(wrap_pyfunction!(solve_circulant, &module)?)?;
+    module.add_function(wrap_pyfunction!(matrix_balance, &module)?)?;
+    module.add_function(wrap_pyfunction!(special_matrix, &module)?)?;
     parent.add_submodule(&module)
 }
