@@ -65,17 +65,13 @@ fn min_rcond(rcond: &Tensor) -> crate::Result<f64> {
     Ok(flat.f_min()?.f_double_value(&[])?)
 }
 
-/// Hands a result back, made compact first: views such as a narrowed
-/// transpose have strides JAX refuses to import (it takes transpositions of
-/// a buffer, not gaps); the copy is O(size) after O(n^3) work.
+/// Hands a result back (`container::wrap` compacts strided views for JAX).
 fn wrap(py: Python<'_>, library: &Library, tensor: Tensor, ufunc_scalar: bool) -> PyResult<Py<PyAny>> {
-    let compact = tensor.f_contiguous().map_err(|e| to_py(e.into()))?;
-    container::wrap(py, library, compact, ufunc_scalar)
+    container::wrap(py, library, tensor, ufunc_scalar)
 }
 
 fn wrap_all(py: Python<'_>, library: &Library, tensors: Vec<Tensor>) -> PyResult<Py<PyAny>> {
-    let compact = tensors.iter().map(|t| t.f_contiguous()).collect::<Result<Vec<_>, _>>().map_err(|e| to_py(e.into()))?;
-    container::wrap_tuple(py, library, compact)
+    container::wrap_tuple(py, library, tensors)
 }
 
 fn tuple(py: Python<'_>, items: Vec<Py<PyAny>>) -> PyResult<Py<PyAny>> {
