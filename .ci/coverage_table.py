@@ -1,0 +1,59 @@
+"""The README's coverage table, generated from the package (not typed by hand).
+
+    python .ci/coverage_table.py            # print the table
+    python .ci/coverage_table.py --write    # rewrite it in README.md, between the markers
+
+tests/python/test_coverage.py fails when README.md and the package disagree.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from pathlib import Path
+
+FAMILIES = ("special", "fft", "linalg")
+START, END = "<!-- coverage:start -->", "<!-- coverage:end -->"
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def scipy_counterpart(family: str, name: str):
+    """The SciPy (or NumPy, for sinc) function a torchbridge routine mirrors."""
+    if family == "special" and name == "sinc":
+        import numpy
+
+        return numpy.sinc
+    return getattr(importlib.import_module(f"scipy.{family}"), name, None)
+
+
+def table() -> str:
+    lines = ["| family | routines | names |", "|---|---:|---|"]
+    for family in FAMILIES:
+        module = importlib.import_module(f"torchbridge.{family}")
+        names = sorted(module.__all__)
+        lines.append(f"| `torchbridge.{family}` | {len(names)} | {', '.join(f'`{n}`' for n in names)} |")
+    return "\n".join(lines)
+
+
+def readme_block(text: str) -> str:
+    start, end = text.index(START) + len(START), text.index(END)
+    return text[start:end].strip()
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--write", action="store_true", help="rewrite the table in README.md")
+    args = parser.parse_args(argv)
+    generated = table()
+    if not args.write:
+        print(generated)
+        return 0
+    text = README.read_text()
+    start, end = text.index(START) + len(START), text.index(END)
+    README.write_text(text[:start] + "\n" + generated + "\n" + text[end:])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
