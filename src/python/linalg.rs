@@ -52,6 +52,14 @@ fn import2(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<(Tensor, Tens
     Ok((tensors.remove(0), b, library))
 }
 
+/// Imports `a` and an optional second array (`None` or Python `None`: absent).
+fn import_optional(a: &Bound<'_, PyAny>, b: Option<&Bound<'_, PyAny>>) -> PyResult<(Tensor, Option<Tensor>, Library)> {
+    match b.filter(|b| !b.is_none()) {
+        Some(b) => import2(a, b).map(|(a, b, library)| (a, Some(b), library)),
+        None => import1(a).map(|(a, library)| (a, None, library)),
+    }
+}
+
 /// The smallest entry of a (batch of) reciprocal condition numbers, NaN
 /// propagated (SciPy warns for NaN too).
 fn min_rcond(rcond: &Tensor) -> crate::Result<f64> {
@@ -161,16 +169,7 @@ fn eigh(
         (None, Some((lo, hi))) => Subset::Value(lo, hi),
         _ => Subset::All,
     };
-    let (a, b, library) = match b.filter(|b| !b.is_none()) {
-        Some(b) => {
-            let (a, b, library) = import2(a, b)?;
-            (a, Some(b), library)
-        }
-        None => {
-            let (a, library) = import1(a)?;
-            (a, None, library)
-        }
-    };
+    let (a, b, library) = import_optional(a, b)?;
     let (w, v) = run(py, a.numel(), move || ops::eigh(&a, b.as_ref(), lower, eigvals_only, itype, subset, check_finite))?;
     match v {
         Some(v) => wrap_all(py, &library, vec![w, v]),
@@ -416,32 +415,14 @@ fn expm_frechet(py: Python<'_>, a: &Bound<'_, PyAny>, e: &Bound<'_, PyAny>, chec
 
 #[pyfunction]
 fn toeplitz(py: Python<'_>, c: &Bound<'_, PyAny>, r: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
-    let (c, r, library) = match r.filter(|r| !r.is_none()) {
-        Some(r) => {
-            let (c, r, library) = import2(c, r)?;
-            (c, Some(r), library)
-        }
-        None => {
-            let (c, library) = import1(c)?;
-            (c, None, library)
-        }
-    };
+    let (c, r, library) = import_optional(c, r)?;
     let t = run(py, c.numel(), move || ops::toeplitz(&c, r.as_ref()))?;
     wrap(py, &library, t, false)
 }
 
 #[pyfunction]
 fn hankel(py: Python<'_>, c: &Bound<'_, PyAny>, r: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
-    let (c, r, library) = match r.filter(|r| !r.is_none()) {
-        Some(r) => {
-            let (c, r, library) = import2(c, r)?;
-            (c, Some(r), library)
-        }
-        None => {
-            let (c, library) = import1(c)?;
-            (c, None, library)
-        }
-    };
+    let (c, r, library) = import_optional(c, r)?;
     let h = run(py, c.numel(), move || ops::hankel(&c, r.as_ref()))?;
     wrap(py, &library, h, false)
 }
