@@ -112,6 +112,8 @@ pub(crate) unsafe fn view_in_torch(
     owner: Owner,
     read_only: bool,
 ) -> Result<(Tensor, Arc<AtomicBool>)> {
+    // An error here drops `owner`, which releases the producer exactly once.
+    check_storage_span(&layout)?;
     let released = Arc::new(AtomicBool::new(false));
     let hold = Box::into_raw(Box::new(Hold {
         managed: DLManagedTensorVersioned {
@@ -161,6 +163,41 @@ pub(crate) unsafe fn view_in_torch(
             Err(result.err().unwrap_or_else(|| Error::Torch("libtorch returned no tensor".into())))
         }
     }
+}
+
+/// Checks that libtorch can size the storage `layout` spans, before libtorch sees it.
+///
+/// libtorch's `TensorMaker::computeStorageSize` is `noexcept` but calls
+/// `computeStorageNbytes`, which throws when `itemsize * (1 + sum((n - 1) * stride))`
+/// overflows `i64`: the exception cannot be caught and the process aborts
+/// (`std::terminate`). The same sum must also not wrap the address space from
+/// `data`. Any extent that is zero means an empty storage, as in libtorch.
+fn check_storage_span(layout: &Layout) -> Result<()> {
+    if layout.shape.contains(&0) {
+        return Ok(());
+    }
+    let too_large = || {
+        Error::InvalidTensor(format!(
+            "shape {:?} with strides {:?} spans more memory than a process can address",
+            layout.shape, layout.strides
+        ))
+    };
+    let itemsize = (u64::from(layout.dtype.bits) * u64::from(layout.dtype.lanes)).div_ceil(8) as i64;
+    let mut last = 0i64;
+    for (&extent, &stride) in layout.shape.iter().zip(&layout.strides) {
+        if extent < 0 || stride < 0 {
+            return Err(Error::InvalidTensor(format!(
+                "negative extent or stride reached libtorch: shape {:?}, strides {:?}",
+                layout.shape, layout.strides
+            )));
+        }
+        let reach = (extent - 1).checked_mul(stride).ok_or_else(too_large)?;
+        last = last.checked_add(reach).ok_or_else(too_large)?;
+    }
+    let bytes = last.checked_add(1).and_then(|n| n.checked_mul(itemsize)).ok_or_else(too_large)?;
+    let bytes = usize::try_from(bytes).map_err(|_| too_large())?;
+    (layout.data as usize).checked_add(bytes).ok_or_else(too_large)?;
+    Ok(())
 }
 
 /// Row-major strides (in elements) for `shape`.
