@@ -221,6 +221,11 @@ pub(crate) fn import(arg: &Arg<'_>) -> PyResult<Imported> {
 /// Explains a producer's refusal, naming the dtype for numpy's dtype errors.
 fn import_failed(arg: &Arg<'_>, cause: PyErr) -> PyErr {
     let py = arg.array.py();
+    // KeyboardInterrupt, SystemExit and other BaseExceptions that are not
+    // Exceptions are not import failures: they must reach the caller as they are.
+    if !cause.is_instance_of::<pyo3::exceptions::PyException>(py) {
+        return cause;
+    }
     let described = match (&arg.library, arg.array.getattr("dtype")) {
         (Library::NumPy, Ok(dtype)) => {
             let dtype = dtype.str().map(|s| s.to_string()).unwrap_or_default();
