@@ -266,7 +266,11 @@ pub fn import(source: ManagedDlpack) -> Result<Imported> {
             }
         }
     }
-    let misaligned = (data as usize) % dtype.alignment() != 0;
+    // libtorch's kernels assume each element aligned to its full size:
+    // `c10::complex<T>` is `alignas(2 * sizeof(T))`, so a complex128 at an
+    // address that is 8 mod 16 (aligned for C and NumPy, `DType::alignment`)
+    // makes libtorch's vectorised copy kernels fault. Copy those too.
+    let misaligned = (data as usize) % dtype.itemsize() != 0;
     if flipped.is_empty() && !misaligned {
         let layout =
             Layout { data: data.cast(), shape, strides, dtype: dtype.to_dlpack(), device: device.to_dlpack() };
