@@ -199,7 +199,21 @@ pub(crate) fn common_library(args: &[Arg<'_>]) -> PyResult<Library> {
 
 /// Imports `arg` zero-copy through DLPack (versioned first, legacy fallback).
 pub(crate) fn import(arg: &Arg<'_>) -> PyResult<Imported> {
-    let obj = &arg.array;
+    // torch's DLPack export (C exchange API and __dlpack__ alike) hands out the
+    // memory of a tensor whose negative or conjugate bit is set without
+    // applying the bit: `erf(z.conj().imag)` would see the wrong sign.
+    // Materialise both first (each returns the tensor itself when unset).
+    let resolved;
+    let obj = if matches!(arg.library, Library::Torch) {
+        resolved = arg
+            .array
+            .call_method0("resolve_conj")
+            .and_then(|t| t.call_method0("resolve_neg"))
+            .map_err(|err| import_failed(arg, err))?;
+        &resolved
+    } else {
+        &arg.array
+    };
     let managed = match dlpark::python::from_dlpack(obj.as_borrowed(), None, None) {
         Ok(imported) => imported,
         Err(err) if err.is_instance_of::<pyo3::exceptions::PyTypeError>(obj.py()) && obj.hasattr("__dlpack__")? => {
