@@ -1161,12 +1161,14 @@ def producers_are_released_when_fn_raises():
 # ---------------------------------------------------------------------------
 
 
-def _run_category(category: str) -> None:
+def _run_category(category: str, names: list[str]) -> None:
     import warnings
 
     import torchbridge  # noqa: F401  (import cost outside the cases)
 
     for name, fn in CASES[category].items():
+        if names and name not in names:
+            continue
         print(json.dumps({"start": name}), flush=True)
         with warnings.catch_warnings():
             warnings.simplefilter("error")
@@ -1185,7 +1187,7 @@ def _run_category(category: str) -> None:
 
 
 if __name__ == "__main__":
-    _run_category(sys.argv[1])
+    _run_category(sys.argv[1], sys.argv[2:])
     sys.exit(0)
 
 
@@ -1198,43 +1200,70 @@ import pytest  # noqa: E402
 TIMEOUT_S = {"huge": 240}
 
 
-@functools.lru_cache(maxsize=None)
-def category_results(category: str) -> tuple[dict, str]:
-    """Runs a category in a fresh interpreter; returns outcomes by case and a
-    description of how the process ended."""
+_PROCESSES: dict[str, subprocess.Popen] = {}
+
+
+def _spawn(category: str, names: list[str]) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, os.path.abspath(__file__), category, *names],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONFAULTHANDLER": "1"},
+    )
+
+
+def _finish(process: subprocess.Popen, timeout: float) -> tuple[dict, str | None, str]:
+    """Waits for a runner; returns its outcomes, the case it started last, and how it ended."""
     try:
-        done = subprocess.run(
-            [sys.executable, os.path.abspath(__file__), category],
-            capture_output=True,
-            text=True,
-            timeout=TIMEOUT_S.get(category, 180),
-            env={**os.environ, "PYTHONFAULTHANDLER": "1"},
-        )
-        stdout, stderr, code = done.stdout, done.stderr, done.returncode
-    except subprocess.TimeoutExpired as err:
-        stdout = err.stdout.decode() if isinstance(err.stdout, bytes) else (err.stdout or "")
-        stderr = err.stderr.decode() if isinstance(err.stderr, bytes) else (err.stderr or "")
+        stdout, stderr = process.communicate(timeout=timeout)
+        code = process.returncode
+    except subprocess.TimeoutExpired:
+        process.kill()
+        stdout, stderr = process.communicate()
         code = "timeout"
     outcomes, started = {}, None
     for line in stdout.splitlines():
-        if not line.startswith("{"):
-            continue
-        record = json.loads(line)
-        if "start" in record:
-            started = record["start"]
-        else:
-            outcomes[record["case"]] = record
-    ending = f"exit code {code}; last case started: {started}; stderr tail:\n{stderr[-3000:]}"
-    return outcomes, ending
+        if line.startswith("{"):
+            record = json.loads(line)
+            if "start" in record:
+                started = record["start"]
+            else:
+                outcomes[record["case"]] = record
+    return outcomes, started, f"exit code {code}; stderr tail:\n{stderr[-3000:]}"
+
+
+@functools.lru_cache(maxsize=None)
+def category_results(category: str) -> dict:
+    """Outcomes by case for a category. All categories start at once, each in
+    a fresh interpreter; when one dies, the case it was running is recorded as
+    the crash and the cases after it run again in a new interpreter."""
+    if not _PROCESSES:
+        for name in CASES:
+            _PROCESSES[name] = _spawn(name, [])
+    timeout = TIMEOUT_S.get(category, 180)
+    outcomes, started, ending = _finish(_PROCESSES[category], timeout)
+    while not ending.startswith("exit code 0"):
+        if started is None or started in outcomes:
+            break  # died outside any case (start-up or shutdown): reported by the exit test
+        outcomes[started] = {"case": started, "ok": False, "crashed": True,
+                             "error": f"the interpreter died or hung in this case ({ending})", "traceback": ""}
+        remaining = [n for n in CASES[category] if n not in outcomes]
+        if not remaining:
+            break
+        more, started, ending = _finish(_spawn(category, remaining), timeout)
+        outcomes.update(more)
+    outcomes["__ending__"] = ending
+    return outcomes
 
 
 @pytest.mark.parametrize(
     ("category", "name"), [(category, name) for category, cases in CASES.items() for name in cases]
 )
 def test_case(category, name):
-    outcomes, ending = category_results(category)
+    outcomes = category_results(category)
     if name not in outcomes:
-        pytest.fail(f"{category}/{name} did not report: the interpreter died or hung ({ending})")
+        pytest.fail(f"{category}/{name} did not report ({outcomes['__ending__']})")
     outcome = outcomes[name]
     assert outcome["ok"], f"{outcome['error']}\n{outcome['traceback']}"
 
@@ -1242,6 +1271,6 @@ def test_case(category, name):
 def test_every_category_process_exits_cleanly():
     """Interpreter shutdown after the cases (capsules, deleters, libtorch) is clean too."""
     for category in CASES:
-        outcomes, ending = category_results(category)
-        assert ending.startswith("exit code 0"), ending
-        assert set(outcomes) == set(CASES[category])
+        outcomes = category_results(category)
+        assert outcomes["__ending__"].startswith("exit code 0"), outcomes["__ending__"]
+        assert set(outcomes) - {"__ending__"} == set(CASES[category])
