@@ -43,7 +43,8 @@ impl ManagedDlpack {
 pub enum CopyReason {
     /// libtorch has no negative strides; the data was copied in logical order.
     NegativeStrides,
-    /// The data pointer was not aligned to its element type; it was copied to aligned memory.
+    /// The data pointer was not a multiple of the element size (libtorch aligns
+    /// complex numbers to their full size); it was copied to aligned memory.
     Misaligned,
 }
 
