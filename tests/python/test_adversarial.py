@@ -974,13 +974,18 @@ def apply_wrong_calls():
 def every_parameter_of_every_routine_rejects_bad_values_cleanly():
     """Each exported routine, each parameter given bad values of every kind:
     an exception a caller can catch (TypeError, ValueError, IndexError,
-    NotImplementedError, or a TorchbridgeError), never a crash, a panic or a
-    SystemError."""
+    KeyError, NotImplementedError, OverflowError, a warning, or a
+    TorchbridgeError), never a crash, a panic, a SystemError or a bare
+    RuntimeError from torch."""
     import inspect
 
     tb = _tb()
-    allowed = (TypeError, ValueError, IndexError, NotImplementedError, OverflowError,
+    # A warning (raised as an error here) about an odd value is a clean outcome
+    # too, and so is KeyError: SciPy raises it for unknown option strings
+    # (scipy.linalg.inv(a, assume_a="text")), and torchbridge follows SciPy.
+    allowed = (TypeError, ValueError, LookupError, NotImplementedError, OverflowError, Warning,
                _resolve(_Lazy("TorchbridgeError")))
+    failures = []
     bad = list(BAD_VALUES.values()) + [-(10**30), 10**30, float("nan"), -1, 2**63, np.ones((2, 2, 2)),
                                         np.array(["x"]), [1, [2]]]
     good = np.linspace(0.1, 0.9, 8)
@@ -1007,11 +1012,12 @@ def every_parameter_of_every_routine_rejects_bad_values_cleanly():
                     except allowed:
                         pass
                     except BaseException as err:  # noqa: BLE001
-                        raise AssertionError(
+                        failures.append(
                             f"{module.__name__}.{name}({param.name}={value!r:.40}) raised "
-                            f"{type(err).__module__}.{type(err).__name__}: {err}"
-                        ) from err
+                            f"{type(err).__module__}.{type(err).__name__}: {str(err)[:120]}"
+                        )
                     checked += 1
+    assert not failures, f"{len(failures)} uncatchable outcomes:\n" + "\n".join(failures[:40])
     assert checked >= 5 * len(bad), checked
 
 
@@ -1038,11 +1044,15 @@ def nan_and_inf_everywhere():
             assert not np.any(np.isnan(got) & ~np.isnan(want)), (name, got, want)
         same(x, before)
     # Every routine of every family survives NaN and inf input.
+    import warnings
+
     for module in (getattr(tb, "fft", None), getattr(tb, "linalg", None)):
         for name in getattr(module, "__all__", []):
             for fill in (np.nan, np.inf, -np.inf):
                 try:
-                    getattr(module, name)(np.full((4, 4), fill))
+                    with warnings.catch_warnings():
+                        warnings.simplefilter("ignore")  # e.g. SciPy's LinAlgWarning on NaN input
+                        getattr(module, name)(np.full((4, 4), fill))
                 except (TypeError, ValueError, IndexError, NotImplementedError, ArithmeticError,
                         _resolve(_Lazy("TorchbridgeError"))):
                     pass  # a clean refusal (e.g. linalg on non-finite input) is fine; a crash is not
