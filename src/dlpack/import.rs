@@ -43,7 +43,8 @@ impl ManagedDlpack {
 pub enum CopyReason {
     /// libtorch has no negative strides; the data was copied in logical order.
     NegativeStrides,
-    /// The data pointer was not aligned to its element type; it was copied to aligned memory.
+    /// The data pointer was not a multiple of the element size (libtorch aligns
+    /// complex numbers to their full size); it was copied to aligned memory.
     Misaligned,
 }
 
@@ -138,6 +139,8 @@ pub(crate) unsafe fn view_in_torch(
     owner: Owner,
     read_only: bool,
 ) -> Result<(Tensor, Arc<AtomicBool>)> {
+    // An error here drops `owner`, which releases the producer exactly once.
+    check_storage_span(&layout)?;
     let released = Arc::new(AtomicBool::new(false));
     let hold = Box::into_raw(Box::new(Hold {
         managed: DLManagedTensorVersioned {
@@ -187,6 +190,41 @@ pub(crate) unsafe fn view_in_torch(
             Err(result.err().unwrap_or_else(|| Error::Torch("libtorch returned no tensor".into())))
         }
     }
+}
+
+/// Checks that libtorch can size the storage `layout` spans, before libtorch sees it.
+///
+/// libtorch's `TensorMaker::computeStorageSize` is `noexcept` but calls
+/// `computeStorageNbytes`, which throws when `itemsize * (1 + sum((n - 1) * stride))`
+/// overflows `i64`: the exception cannot be caught and the process aborts
+/// (`std::terminate`). The same sum must also not wrap the address space from
+/// `data`. Any extent that is zero means an empty storage, as in libtorch.
+fn check_storage_span(layout: &Layout) -> Result<()> {
+    if layout.shape.contains(&0) {
+        return Ok(());
+    }
+    let too_large = || {
+        Error::InvalidTensor(format!(
+            "shape {:?} with strides {:?} spans more memory than a process can address",
+            layout.shape, layout.strides
+        ))
+    };
+    let itemsize = (u64::from(layout.dtype.bits) * u64::from(layout.dtype.lanes)).div_ceil(8) as i64;
+    let mut last = 0i64;
+    for (&extent, &stride) in layout.shape.iter().zip(&layout.strides) {
+        if extent < 0 || stride < 0 {
+            return Err(Error::InvalidTensor(format!(
+                "negative extent or stride reached libtorch: shape {:?}, strides {:?}",
+                layout.shape, layout.strides
+            )));
+        }
+        let reach = (extent - 1).checked_mul(stride).ok_or_else(too_large)?;
+        last = last.checked_add(reach).ok_or_else(too_large)?;
+    }
+    let bytes = last.checked_add(1).and_then(|n| n.checked_mul(itemsize)).ok_or_else(too_large)?;
+    let bytes = usize::try_from(bytes).map_err(|_| too_large())?;
+    (layout.data as usize).checked_add(bytes).ok_or_else(too_large)?;
+    Ok(())
 }
 
 /// Row-major strides (in elements) for `shape`.
@@ -283,7 +321,11 @@ pub(crate) unsafe fn import_memory(memory: Memory, owner: Owner) -> Result<Impor
             }
         }
     }
-    let misaligned = (data as usize) % dtype.alignment() != 0;
+    // libtorch's kernels assume each element aligned to its full size:
+    // `c10::complex<T>` is `alignas(2 * sizeof(T))`, so a complex128 at an
+    // address that is 8 mod 16 (aligned for C and NumPy, `DType::alignment`)
+    // makes libtorch's vectorised copy kernels fault. Copy those too.
+    let misaligned = (data as usize) % dtype.itemsize() != 0;
     if flipped.is_empty() && !misaligned {
         let layout =
             Layout { data: data.cast(), shape, strides, dtype: dtype.to_dlpack(), device: device.to_dlpack() };

@@ -12,7 +12,9 @@
 //! strides describe and that it stays valid until the deleter runs. Everything
 //! checkable is validated before libtorch sees it: dlpark's metadata checks
 //! (rank, shape, stride and byte counts without overflow), dtype and device
-//! tables, null data with a non-zero size, and the DLPack ABI version.
+//! tables, null data with a non-zero size, the DLPack ABI version, and the
+//! byte span of shape and strides (libtorch sizes it in a `noexcept` function
+//! and would abort on overflow).
 //! libtorch only ever receives a descriptor that torchbridge built itself.
 
 mod ffi;

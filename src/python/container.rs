@@ -220,6 +220,14 @@ pub(crate) fn import(arg: &Arg<'_>) -> PyResult<Imported> {
         }
         obj.call_method(intern!(py, "__dlpack__"), (), Some(np.dlpack_kwargs.bind(py)))
             .map_err(|err| import_failed(arg, err))?
+    } else if matches!(arg.library, Library::Torch) {
+        // torch's DLPack export (C exchange API and __dlpack__ alike) hands out
+        // the memory of a tensor whose negative or conjugate bit is set without
+        // applying the bit: `erf(z.conj().imag)` would see the wrong sign.
+        // Materialise both first (each returns the tensor itself when unset).
+        obj.call_method0(intern!(py, "resolve_conj"))
+            .and_then(|t| t.call_method0(intern!(py, "resolve_neg")))
+            .map_err(|err| import_failed(arg, err))?
     } else {
         obj.clone()
     };
@@ -244,6 +252,11 @@ pub(crate) fn import(arg: &Arg<'_>) -> PyResult<Imported> {
 /// Explains a producer's refusal, naming the dtype for numpy's dtype errors.
 fn import_failed(arg: &Arg<'_>, cause: PyErr) -> PyErr {
     let py = arg.array.py();
+    // KeyboardInterrupt, SystemExit and other BaseExceptions that are not
+    // Exceptions are not import failures: they must reach the caller as they are.
+    if !cause.is_instance_of::<pyo3::exceptions::PyException>(py) {
+        return cause;
+    }
     let described = match (&arg.library, arg.array.getattr("dtype")) {
         (Library::NumPy, Ok(dtype)) => {
             let dtype = dtype.str().map(|s| s.to_string()).unwrap_or_default();

@@ -1,0 +1,63 @@
+"""Every exported routine has a SciPy counterpart with the same signature, the
+families meet the issue's floors, and the README's table is the package's."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / ".ci"))
+import coverage_table as cov  # noqa: E402  (.ci/coverage_table.py, the table generator)
+
+FLOORS = {"special": 45, "fft": 24, "linalg": 28}
+ROUTINES = [
+    (family, name)
+    for family in cov.FAMILIES
+    for name in importlib.import_module(f"torchbridge.{family}").__all__
+]
+
+
+@pytest.mark.parametrize("family", cov.FAMILIES)
+def test_floor(family):
+    exported = importlib.import_module(f"torchbridge.{family}").__all__
+    assert len(exported) >= FLOORS[family], sorted(exported)
+    assert len(set(exported)) == len(exported)
+
+
+@pytest.mark.parametrize(("family", "name"), ROUTINES)
+def test_same_signature_as_scipy(family, name):
+    ours = getattr(importlib.import_module(f"torchbridge.{family}"), name)
+    theirs = cov.scipy_counterpart(family, name)
+    assert theirs is not None, f"scipy.{family} has no {name}"
+    expected = inspect.signature(theirs)
+    got = inspect.signature(ours)
+    if isinstance(theirs, np.ufunc):
+        # A ufunc: the positional parameters and `out` must match; its
+        # keyword-only options must be declared with SciPy's defaults, or be
+        # taken by **kwargs (and refused unless left at their defaults).
+        def leading(sig):
+            return [p for p in sig.parameters.values() if p.kind is not p.KEYWORD_ONLY and p.kind is not p.VAR_KEYWORD]
+
+        assert [(p.name, p.kind, p.default) for p in leading(got)] == [
+            (p.name, p.kind, p.default) for p in leading(expected)
+        ]
+        has_var_kw = any(p.kind is p.VAR_KEYWORD for p in got.parameters.values())
+        for p in expected.parameters.values():
+            if p.kind is p.KEYWORD_ONLY:
+                assert p.name in got.parameters or has_var_kw, p.name
+                if p.name in got.parameters:
+                    assert got.parameters[p.name].default == p.default, p.name
+        return
+    assert [(p.name, p.kind, p.default) for p in got.parameters.values()] == [
+        (p.name, p.kind, p.default) for p in expected.parameters.values()
+    ], f"{got} != {expected}"
+
+
+def test_readme_table_is_generated_from_the_package():
+    assert cov.readme_block(cov.README.read_text()) == cov.table(), "run: python .ci/coverage_table.py --write"
