@@ -10,7 +10,7 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyList, PyTuple, PyType};
 use tch::Tensor;
 
-use super::container::{self, compute, import_all, Library};
+use super::container::{compute, import_all, wrap, wrap_tuple as wrap_all, Library};
 use crate::ops::linalg::{self as ops, MatrixFunction, NormOrder, QrMode, Structure, Subset};
 
 /// `numpy.linalg.LinAlgError` (what `scipy.linalg.LinAlgError` is).
@@ -71,15 +71,6 @@ fn min_rcond(rcond: &Tensor) -> crate::Result<f64> {
         return Ok(f64::NAN);
     }
     Ok(flat.f_min()?.f_double_value(&[])?)
-}
-
-/// Hands a result back (`container::wrap` compacts strided views for JAX).
-fn wrap(py: Python<'_>, library: &Library, tensor: Tensor, ufunc_scalar: bool) -> PyResult<Py<PyAny>> {
-    container::wrap(py, library, tensor, ufunc_scalar)
-}
-
-fn wrap_all(py: Python<'_>, library: &Library, tensors: Vec<Tensor>) -> PyResult<Py<PyAny>> {
-    container::wrap_tuple(py, library, tensors)
 }
 
 fn tuple(py: Python<'_>, items: Vec<Py<PyAny>>) -> PyResult<Py<PyAny>> {
