@@ -89,7 +89,7 @@ def soak(calls: int, seed: int = 20261201, progress=None, torch_threads: int = 1
     strings = np.array(["a", "b"])
 
     class DeviceLies:
-        """Says CUDA, hands a CPU capsule: the capsule is consumed, then
+        """Says CUDA host memory, hands a CPU capsule: the capsule is consumed, then
         refused for the mismatch; NumPy's deleter must run all the same."""
 
         def __init__(self, array):
@@ -99,7 +99,7 @@ def soak(calls: int, seed: int = 20261201, progress=None, torch_threads: int = 1
             return self.array.__dlpack__(**kwargs)
 
         def __dlpack_device__(self):
-            return (2, 0)
+            return (3, 0)  # CUDA host memory: no stream, so the capsule is taken
 
     def check(label, got, want):
         if not np.array_equal(np.asarray(got), want, equal_nan=True):

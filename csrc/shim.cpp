@@ -11,6 +11,8 @@
 
 #include <ATen/ATen.h>
 #include <ATen/DLConvertor.h>
+#include <c10/core/Stream.h>
+#include <c10/core/impl/DeviceGuardImplInterface.h>
 
 #include <cstring>
 #include <exception>
@@ -90,6 +92,67 @@ char* tb_to_dlpack_legacy(const at::Tensor* tensor,
 char* tb_dlpack_dtype(const at::Tensor* tensor, DLDataType* out) noexcept {
   try {
     *out = at::getDLDataType(*tensor);
+    return nullptr;
+  } catch (...) {
+    return describe_current_exception();
+  }
+}
+
+// ---------------------------------------------------------------------------
+// CUDA streams, for the DLPack stream hand-off. Reached through c10's
+// device-generic interfaces (no CUDA headers, no link to c10_cuda): with a
+// CPU-only libtorch, or no visible GPU, these return an error, never throw.
+// A stream travels to Rust as c10's packed (id, device index, device type)
+// triple plus its native handle (`cudaStream_t`, 0 for the legacy default).
+// ---------------------------------------------------------------------------
+
+struct TbStream {
+  int64_t id;
+  int64_t device_index;
+  int64_t device_type;
+  void* handle;
+};
+
+// The number of CUDA devices libtorch sees (0 without CUDA support or driver).
+int64_t tb_cuda_device_count() noexcept {
+  try {
+    if (!c10::impl::hasDeviceGuardImpl(c10::DeviceType::CUDA)) {
+      return 0;
+    }
+    return c10::impl::getDeviceGuardImpl(c10::DeviceType::CUDA)->deviceCount();
+  } catch (...) {
+    return 0;
+  }
+}
+
+// libtorch's current stream for CUDA device `index` on the calling thread:
+// the stream its kernels for that device are queued on.
+char* tb_cuda_current_stream(int64_t index, TbStream* out) noexcept {
+  try {
+    const int64_t count = tb_cuda_device_count();
+    TORCH_CHECK(index >= 0 && index < count, "cuda:", index,
+                " is not a CUDA device libtorch sees (", count, " visible)");
+    const auto* impl = c10::impl::getDeviceGuardImpl(c10::DeviceType::CUDA);
+    const c10::Stream stream = impl->getStream(
+        c10::Device(c10::DeviceType::CUDA, static_cast<c10::DeviceIndex>(index)));
+    const c10::StreamData3 packed = stream.pack3();
+    out->id = packed.stream_id;
+    out->device_index = packed.device_index;
+    out->device_type = static_cast<int64_t>(packed.device_type);
+    out->handle = stream.native_handle();
+    return nullptr;
+  } catch (...) {
+    return describe_current_exception();
+  }
+}
+
+// Blocks the calling thread until all work queued on `stream` has finished.
+char* tb_cuda_stream_synchronize(const TbStream* stream) noexcept {
+  try {
+    c10::Stream::unpack3(stream->id,
+                         static_cast<c10::DeviceIndex>(stream->device_index),
+                         static_cast<c10::DeviceType>(stream->device_type))
+        .synchronize();
     return nullptr;
   } catch (...) {
     return describe_current_exception();

@@ -59,6 +59,16 @@ impl Device {
     }
 }
 
+impl std::fmt::Display for Device {
+    /// `cpu` or `cuda:N`, as torch spells devices.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Device::Cpu => f.write_str("cpu"),
+            Device::Cuda(index) => write!(f, "cuda:{index}"),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -72,5 +82,11 @@ mod tests {
         let negative = DLDevice { device_type: DLDeviceType::CUDA, device_id: -1 };
         assert!(Device::from_dlpack(negative).is_err());
         assert!(Device::from_dlpack(DLDevice::cuda(128)).is_err());
+    }
+
+    #[test]
+    fn displays_as_torch_spells_devices() {
+        assert_eq!(Device::Cpu.to_string(), "cpu");
+        assert_eq!(Device::Cuda(3).to_string(), "cuda:3");
     }
 }

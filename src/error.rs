@@ -48,6 +48,12 @@ pub enum Error {
         device_id: i32,
     },
 
+    /// A device torchbridge handles, but libtorch cannot reach from this
+    /// process (no CUDA support in this libtorch, no GPU, an ordinal beyond
+    /// the visible devices), or arrays on two devices in one call.
+    #[error("{0}")]
+    DeviceUnavailable(String),
+
     /// A DLPack descriptor that fails validation (shape, strides, pointers, version).
     #[error("invalid DLPack tensor: {0}")]
     InvalidTensor(String),

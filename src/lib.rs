@@ -49,5 +49,7 @@ pub fn cuda_available() -> bool {
     tch::Cuda::is_available()
 }
 
+pub use dlpack::cuda_device_count;
+
 /// The libtorch directory this crate was built against.
 pub const LIBTORCH_LIB: &str = env!("TORCHBRIDGE_LIBTORCH_LIB");

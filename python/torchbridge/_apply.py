@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from . import _core
+from ._device import DeviceLike
 
 
-def apply(fn: Callable[..., Any], *arrays: Any, **kwargs: Any) -> Any:
+def apply(fn: Callable[..., Any], *arrays: Any, device: DeviceLike = None, **kwargs: Any) -> Any:
     """Call ``fn(*tensors, **kwargs)`` on zero-copy torch views of ``arrays``.
 
     ``arrays`` must come from one array library (Python scalars, lists and
@@ -20,10 +21,17 @@ def apply(fn: Callable[..., Any], *arrays: Any, **kwargs: Any) -> Any:
     them, except for read-only memory (numpy arrays with ``writeable=False``,
     JAX arrays): those are copied first, since torch ignores read-only flags.
     Negative-stride inputs are copied too (torch cannot represent them).
+
+    ``device`` (``"cpu"``, ``"cuda"``, ``"cuda:N"`` or a ``torch.device``)
+    runs ``fn`` there instead of where the arrays live: ``fn`` sees copies on
+    that device (no copy for arrays already there; writes into copies do not
+    reach the caller), and results are copied back to the caller's device. To
+    pass a keyword named ``device`` to ``fn`` itself, bind it with
+    ``functools.partial``.
     """
     import torch
 
-    views, container = _core.torch_views(list(arrays))
+    views, container = _core.torch_views(list(arrays), device)
     tensors = [v if isinstance(v, torch.Tensor) else torch.from_dlpack(v) for v in views]
     result = fn(*tensors, **kwargs)
     if container.is_torch:

@@ -24,6 +24,7 @@ import numbers
 import operator
 import os
 
+from . import _device
 from ._core import fft as _fft
 from .errors import InvalidArgumentError as _InvalidArgumentError
 from .errors import UnsupportedParameterError as _UnsupportedParameterError
@@ -419,3 +420,10 @@ def prev_fast_len(target, real=False):
     """The largest fast FFT length ``<= target`` (`scipy.fft.prev_fast_len`);
     see :func:`next_fast_len`."""
     return _fft.fast_len(_target(target), bool(real), True)
+
+
+# Every routine takes `device=` (see torchbridge._device); the ufuncs and the
+# routines that already have SciPy's own `device` keep theirs.
+for _name in sorted(set(__all__) - _device.TAKES_NO_ARRAYS):
+    globals()[_name] = _device.takes_device(globals()[_name])
+del _name

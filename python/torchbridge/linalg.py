@@ -30,6 +30,7 @@ import warnings
 
 import numpy as np
 
+from . import _device
 from ._core import linalg as _linalg
 
 #: The exception SciPy raises for singular matrices (``numpy.linalg.LinAlgError``).
@@ -927,3 +928,10 @@ def matrix_balance(A, permute=True, scale=True, separate=False, overwrite_a=Fals
     if separate:
         return b, (scaling, perm)
     return b, t
+
+
+# Every routine takes `device=` (see torchbridge._device); the ufuncs and the
+# routines that already have SciPy's own `device` keep theirs.
+for _name in sorted(set(__all__) - _device.TAKES_NO_ARRAYS):
+    globals()[_name] = _device.takes_device(globals()[_name])
+del _name

@@ -20,6 +20,7 @@ import numbers
 
 import numpy as np
 
+from . import _device
 from ._core import special as _special
 
 erf = _special.erf
@@ -231,3 +232,10 @@ __all__ = [
     "pdtr",
     "pdtrc",
 ]
+
+
+# Every routine takes `device=` (see torchbridge._device); the ufuncs and the
+# routines that already have SciPy's own `device` keep theirs.
+for _name in sorted(set(__all__) - _device.TAKES_NO_ARRAYS):
+    globals()[_name] = _device.takes_device(globals()[_name])
+del _name

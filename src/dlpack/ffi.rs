@@ -3,7 +3,7 @@
 //! Every function catches C++ exceptions and returns them as an owned C
 //! string (null on success); [`check`] turns that into an [`Error`].
 
-use std::ffi::{c_char, CStr};
+use std::ffi::{c_char, c_void, CStr};
 
 use dlpark::ffi::{DLDataType, DLManagedTensor, DLManagedTensorVersioned};
 use torch_sys::C_tensor;
@@ -25,6 +25,20 @@ extern "C" {
     ) -> *mut c_char;
     pub(super) fn tb_dlpack_dtype(tensor: *const C_tensor, out: *mut DLDataType) -> *mut c_char;
     fn tb_free_error(message: *mut c_char);
+    pub(super) fn tb_cuda_device_count() -> i64;
+    pub(super) fn tb_cuda_current_stream(index: i64, out: *mut TbStream) -> *mut c_char;
+    pub(super) fn tb_cuda_stream_synchronize(stream: *const TbStream) -> *mut c_char;
+}
+
+/// c10's packed stream (`StreamData3`) and its native handle, as the shim's
+/// `TbStream` lays it out.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub(super) struct TbStream {
+    pub id: i64,
+    pub device_index: i64,
+    pub device_type: i64,
+    pub handle: *mut c_void,
 }
 
 /// Turns a shim return value into a `Result`, freeing the message.

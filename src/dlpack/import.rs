@@ -69,11 +69,32 @@ pub(crate) enum Owner {
     /// the GIL taken, from whichever thread drops the last view.
     #[cfg(feature = "python")]
     Python(Option<pyo3::Py<pyo3::PyAny>>),
+    /// CUDA memory of another library, read by kernels queued on `stream`:
+    /// that work is waited for before the inner owner is released, since the
+    /// producer's memory pool may hand the memory out again at once, to work
+    /// on a stream that is not ordered after `stream`.
+    Ordered {
+        #[allow(dead_code)]
+        inner: Box<Owner>,
+        stream: super::CudaStream,
+    },
 }
 
-#[cfg(feature = "python")]
+impl Owner {
+    /// Waits for `Ordered` work; the caller then drops the owner.
+    fn settle(&mut self) {
+        if let Owner::Ordered { stream, .. } = self {
+            // A deleter cannot report: if waiting fails the CUDA context is
+            // already broken, and nothing safer than releasing is left.
+            let _ = stream.synchronize();
+        }
+    }
+}
+
 impl Drop for Owner {
     fn drop(&mut self) {
+        self.settle();
+        #[cfg(feature = "python")]
         if let Owner::Python(object) = self {
             if let Some(object) = object.take() {
                 let object = object.into_ptr();
@@ -243,6 +264,10 @@ pub(crate) fn compact_strides(shape: &[i64]) -> Vec<i64> {
 /// says so in [`Imported::copied`]. The producer is released exactly once: when
 /// the last view dies, or before returning (copies, errors).
 pub fn import(source: ManagedDlpack) -> Result<Imported> {
+    import_owned(source, |producer| producer)
+}
+
+fn import_owned(source: ManagedDlpack, owner: impl FnOnce(Owner) -> Owner) -> Result<Imported> {
     let read_only = source.flags().contains(DlpackFlags::READ_ONLY);
     let memory = {
         let view = source.validate()?;
@@ -260,7 +285,14 @@ pub fn import(source: ManagedDlpack) -> Result<Imported> {
     // SAFETY: the producer vouches for the memory it describes (the trust
     // boundary in the module docs) for as long as it lives, and it lives in
     // the owner.
-    unsafe { import_memory(memory, Owner::Producer(source)) }
+    unsafe { import_memory(memory, owner(Owner::Producer(source))) }
+}
+
+/// [`import`] for CUDA memory whose producer may reuse it, once released, for
+/// work that is not ordered after `stream` (another library's memory pool):
+/// the release waits for the work queued on `stream` first.
+pub fn import_ordered(source: ManagedDlpack, stream: super::CudaStream) -> Result<Imported> {
+    import_owned(source, |producer| Owner::Ordered { inner: Box::new(producer), stream })
 }
 
 /// Strided memory described by a producer, its metadata already validated.

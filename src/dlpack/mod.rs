@@ -6,6 +6,7 @@
 //!   owns the producer and releases it exactly once, when the last view dies.
 //! - [`export`]: a `tch::Tensor` becomes a versioned DLPack managed tensor
 //!   that keeps the tensor's storage alive until its consumer calls the deleter.
+//! - [`stream`]: the CUDA stream hand-off on both sides of an exchange.
 //!
 //! Trust boundary: an imported descriptor is trusted for what DLPack cannot
 //! let us check, namely that `data` really addresses the memory its shape and
@@ -23,7 +24,9 @@ pub mod import;
 pub(crate) mod ndarray_view;
 #[cfg(feature = "python")]
 pub(crate) mod numpy_array;
+pub mod stream;
 
 pub use export::{dtype_of, export_legacy, export_versioned};
 pub(crate) use export::exportable;
-pub use import::{import, CopyReason, Imported, ManagedDlpack};
+pub use import::{import, import_ordered, CopyReason, Imported, ManagedDlpack};
+pub use stream::{cuda_device_count, CudaStream};

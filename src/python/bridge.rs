@@ -5,12 +5,15 @@ use pyo3::prelude::*;
 
 use super::container::{classify, common_library, import, wrap, Library};
 use super::exported::DlpackTensor;
-use crate::ops;
+use super::placement;
+use crate::{ops, Device};
 
 /// The caller's array library, as `apply` carries it from inputs to results.
 #[pyclass(frozen, module = "torchbridge._core", name = "Container")]
 pub struct Container {
     library: Library,
+    /// With `device=`: the device the caller's arrays live on, where results go back.
+    home: Option<Device>,
 }
 
 #[pymethods]
@@ -21,17 +24,22 @@ impl Container {
         self.library.name()
     }
 
-    /// Whether results are already torch tensors (no conversion needed).
+    /// Whether results are already what the caller gets: torch tensors, with
+    /// no device to return to.
     #[getter]
     fn is_torch(&self) -> bool {
-        matches!(self.library, Library::Torch)
+        matches!(self.library, Library::Torch) && self.home.is_none()
     }
 
-    /// Converts a torch tensor (or any DLPack producer) into this library's array type.
+    /// Converts a torch tensor (or any DLPack producer) into this library's
+    /// array type, on the caller's device.
     fn wrap(&self, py: Python<'_>, tensor: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         let arg = classify(tensor)?;
-        let imported = import(&arg)?;
-        wrap(py, &self.library, imported.tensor, false)
+        let mut tensor = import(&arg)?.tensor;
+        if let Some(home) = self.home {
+            tensor = placement::move_to(tensor, home)?;
+        }
+        wrap(py, &self.library, tensor, false)
     }
 
     fn __repr__(&self) -> String {
@@ -45,19 +53,29 @@ impl Container {
 /// Torch tensors are returned as they are. Read-only memory (numpy arrays with
 /// `writeable=False`, JAX arrays) is copied first: the function `apply` runs is
 /// arbitrary code, and libtorch ignores DLPack's read-only flag.
+///
+/// With `device`, each view is a copy on that device (none when the array is
+/// already there) and the container returns results to the caller's device.
 #[pyfunction]
-pub(crate) fn torch_views(py: Python<'_>, arrays: Vec<Bound<'_, PyAny>>) -> PyResult<(Vec<Py<PyAny>>, Container)> {
-    let args = arrays.iter().map(classify).collect::<PyResult<Vec<_>>>()?;
-    let library = common_library(&args)?;
-    let mut views = Vec::with_capacity(args.len());
-    for arg in &args {
-        if matches!(arg.library, Library::Torch) {
-            views.push(arg.array.clone().unbind());
-            continue;
+#[pyo3(signature = (arrays, device = None))]
+pub(crate) fn torch_views(
+    py: Python<'_>,
+    arrays: Vec<Bound<'_, PyAny>>,
+    device: Option<&Bound<'_, PyAny>>,
+) -> PyResult<(Vec<Py<PyAny>>, Container)> {
+    placement::on_device(device, || {
+        let args = arrays.iter().map(classify).collect::<PyResult<Vec<_>>>()?;
+        let library = common_library(&args)?;
+        let mut views = Vec::with_capacity(args.len());
+        for arg in &args {
+            if matches!(arg.library, Library::Torch) && !placement::chosen() {
+                views.push(arg.array.clone().unbind());
+                continue;
+            }
+            let imported = import(arg)?;
+            let tensor = if imported.read_only { ops::deep_copy(&imported.tensor)? } else { imported.tensor };
+            views.push(Py::new(py, DlpackTensor::new(tensor)?)?.into_any());
         }
-        let imported = import(arg)?;
-        let tensor = if imported.read_only { ops::deep_copy(&imported.tensor)? } else { imported.tensor };
-        views.push(Py::new(py, DlpackTensor::new(tensor)?)?.into_any());
-    }
-    Ok((views, Container { library }))
+        Ok((views, Container { library, home: placement::home() }))
+    })
 }

@@ -6,10 +6,15 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyComplex, PyDict, PyFloat, PyInt, PyList, PyTuple, PyType};
 
+use dlpark::ffi::DLDevice;
+use dlpark::python::{DlpackStream, ImportRequest};
+
 use super::errors::Class;
 use super::exported::DlpackTensor;
-use crate::dlpack::{self, Imported, ManagedDlpack};
-use crate::ACCEPTED_DTYPES;
+use super::placement;
+use crate::dlpack::stream::ConsumerStream;
+use crate::dlpack::{self, CudaStream, Imported, ManagedDlpack};
+use crate::{Device, ACCEPTED_DTYPES};
 use tch::Tensor;
 
 /// The array library a result goes back to.
@@ -18,6 +23,7 @@ pub(crate) enum Library {
     NumPy,
     Torch,
     Jax,
+    CuPy,
     /// Any other array-API library: its namespace (from `__array_namespace__`).
     Namespace { name: String, namespace: std::sync::Arc<Py<PyAny>> },
 }
@@ -27,7 +33,8 @@ impl Library {
         match (self, other) {
             (Library::NumPy, Library::NumPy)
             | (Library::Torch, Library::Torch)
-            | (Library::Jax, Library::Jax) => true,
+            | (Library::Jax, Library::Jax)
+            | (Library::CuPy, Library::CuPy) => true,
             (Library::Namespace { namespace: a, .. }, Library::Namespace { namespace: b, .. }) => a.as_ptr() == b.as_ptr(),
             _ => false,
         }
@@ -38,6 +45,7 @@ impl Library {
             Library::NumPy => "numpy",
             Library::Torch => "torch",
             Library::Jax => "jax",
+            Library::CuPy => "cupy",
             Library::Namespace { name, .. } => name,
         }
     }
@@ -90,6 +98,12 @@ static TORCH: Optional = Optional {
     module: "torch",
     array_type: ("torch", "Tensor"),
     from_dlpack: ("torch", "from_dlpack"),
+    cell: PyOnceLock::new(),
+};
+static CUPY: Optional = Optional {
+    module: "cupy",
+    array_type: ("cupy", "ndarray"),
+    from_dlpack: ("cupy", "from_dlpack"),
     cell: PyOnceLock::new(),
 };
 static JAX: Optional = Optional {
@@ -167,6 +181,9 @@ pub(crate) fn classify<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Arg<'py>> {
     if JAX.matches(obj)? {
         return strong(obj.clone(), Library::Jax);
     }
+    if CUPY.matches(obj)? {
+        return strong(obj.clone(), Library::CuPy);
+    }
     if let Ok(namespace_fn) = obj.getattr("__array_namespace__") {
         let namespace = namespace_fn.call0()?;
         let name = namespace.getattr("__name__").map(|n| n.to_string()).unwrap_or_else(|_| type_name(obj));
@@ -215,7 +232,8 @@ pub(crate) fn import(arg: &Arg<'_>) -> PyResult<Imported> {
     // attribute lookup for the C exchange API costs more than the export).
     let np = numpy(py)?;
     let source = if obj.get_type().is(np.ndarray.bind(py)) {
-        if let Some(imported) = dlpack::numpy_array::import_ndarray(obj)? {
+        if let Some(mut imported) = dlpack::numpy_array::import_ndarray(obj)? {
+            imported.tensor = placement::place(imported.tensor, arg.weak)?;
             return Ok(imported);
         }
         obj.call_method(intern!(py, "__dlpack__"), (), Some(np.dlpack_kwargs.bind(py)))
@@ -231,22 +249,58 @@ pub(crate) fn import(arg: &Arg<'_>) -> PyResult<Imported> {
     } else {
         obj.clone()
     };
-    let managed = match dlpark::python::from_dlpack(source.as_borrowed(), None, None) {
-        Ok(imported) => imported,
-        Err(err) if err.is_instance_of::<pyo3::exceptions::PyTypeError>(obj.py()) && obj.hasattr("__dlpack__")? => {
-            // A producer that predates `max_version`: ask the legacy way.
+    let is_type_error = |err: &PyErr| err.is_instance_of::<pyo3::exceptions::PyTypeError>(py);
+    let negotiated = ImportRequest::new(source.as_borrowed()).and_then(|request| {
+        // CUDA memory: hand the producer our current stream, so that it orders
+        // its pending writes before the kernels libtorch is about to queue.
+        let stream = match request.device() {
+            Ok(device) => consumer_stream(arg, device)?,
+            Err(_) => None, // a capsule or a legacy producer: no device known before import
+        };
+        let managed = request.import(stream.as_ref().map(|s| s as &dyn DlpackStream), None)?;
+        Ok((managed, stream))
+    });
+    let (managed, stream) = match negotiated {
+        Ok(found) => found,
+        Err(err) if is_type_error(&err) && obj.hasattr("__dlpack__")? => {
+            // A producer that predates `max_version` (or whose device query
+            // is malformed): ask the legacy way, without a stream.
             let capsule = obj.call_method0("__dlpack__").map_err(|legacy| import_failed(arg, legacy))?;
-            dlpark::python::from_dlpack(capsule.as_borrowed(), None, None).map_err(|e| import_failed(arg, e))?
+            let managed = dlpark::python::from_dlpack(capsule.as_borrowed(), None, None)
+                .map_err(|e| import_failed(arg, e))?;
+            (managed, None)
         }
+        Err(err) if err.is_instance(py, Class::Device.type_object(py)?.as_any()) => return Err(err),
         Err(err) => return Err(import_failed(arg, err)),
     };
     let managed = match managed {
         dlpark::python::ImportedDlpack::Legacy(m) => ManagedDlpack::Legacy(m),
         dlpark::python::ImportedDlpack::Versioned(m) => ManagedDlpack::Versioned(m),
     };
-    let mut imported = dlpack::import(managed)?;
+    let mut imported = match (&stream, &arg.library) {
+        // torch's own CUDA memory returns to libtorch's allocator, which orders
+        // reuse by stream itself; another library's pool must wait for our work.
+        (Some(ConsumerStream(stream)), library) if !matches!(library, Library::Torch) => {
+            dlpack::import_ordered(managed, *stream)?
+        }
+        _ => dlpack::import(managed)?,
+    };
     imported.read_only |= arg.library.immutable();
+    imported.tensor = placement::place(imported.tensor, arg.weak)?;
     Ok(imported)
+}
+
+/// The stream to pass to a producer whose memory is on `device`: libtorch's
+/// current stream of that CUDA device; `None` for host memory.
+fn consumer_stream(arg: &Arg<'_>, device: DLDevice) -> PyResult<Option<ConsumerStream>> {
+    let device = Device::from_dlpack(device)?;
+    match CudaStream::current_for(device) {
+        Ok(stream) => Ok(stream.map(ConsumerStream)),
+        Err(err) => Err(Class::Device.err(format!(
+            "cannot import {} from {device}: {err}",
+            type_name(&arg.array)
+        ))),
+    }
 }
 
 /// Explains a producer's refusal, naming the dtype for numpy's dtype errors.
@@ -293,8 +347,35 @@ pub(crate) fn compute<T: Send>(py: Python<'_>, elements: usize, work: impl FnOnc
 pub(crate) fn import_all(objs: &[&Bound<'_, PyAny>]) -> PyResult<(Vec<Tensor>, Library)> {
     let args = objs.iter().map(|obj| classify(obj)).collect::<PyResult<Vec<_>>>()?;
     let library = common_library(&args)?;
-    let tensors = args.iter().map(|arg| import(arg).map(|imported| imported.tensor)).collect::<PyResult<Vec<_>>>()?;
+    let mut tensors =
+        args.iter().map(|arg| import(arg).map(|imported| imported.tensor)).collect::<PyResult<Vec<_>>>()?;
+    if !placement::chosen() {
+        same_device(&args, &mut tensors)?;
+    }
     Ok((tensors, library))
+}
+
+/// Without `device=`, a call computes where its arrays live: they must share
+/// one device, and Python scalars and lists (imported to host memory) follow.
+fn same_device(args: &[Arg<'_>], tensors: &mut [Tensor]) -> PyResult<()> {
+    let mut home: Option<Device> = None;
+    for (arg, tensor) in args.iter().zip(tensors.iter()) {
+        let here = Device::from_tch(tensor.device())?;
+        match home {
+            _ if arg.weak => {}
+            None => home = Some(here),
+            Some(first) if first != here => return Err(placement::mixed_devices(first, here)),
+            Some(_) => {}
+        }
+    }
+    if let Some(home) = home {
+        for (arg, tensor) in args.iter().zip(tensors.iter_mut()) {
+            if arg.weak {
+                *tensor = placement::move_to(tensor.shallow_clone(), home)?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Hands several results back as a tuple of `library` arrays (SciPy's tuple returns).
@@ -306,6 +387,7 @@ pub(crate) fn wrap_tuple(py: Python<'_>, library: &Library, tensors: Vec<Tensor>
 /// Hands `tensor` back as an array of `library`. With `ufunc_scalar`, a 0-d
 /// numpy result becomes a numpy scalar, as NumPy/SciPy ufuncs return.
 pub(crate) fn wrap(py: Python<'_>, library: &Library, tensor: Tensor, ufunc_scalar: bool) -> PyResult<Py<PyAny>> {
+    let tensor = placement::send_home(tensor)?;
     let zero_dim = tensor.dim() == 0;
     // JAX imports only compact strides: overlapping or broadcast views
     // (`unfold`, `expand`) and other strided results are made contiguous for it.
@@ -330,6 +412,7 @@ pub(crate) fn wrap(py: Python<'_>, library: &Library, tensor: Tensor, ufunc_scal
         Library::NumPy => numpy(py)?.from_dlpack.bind(py).clone(),
         Library::Torch => optional_from_dlpack(py, &TORCH)?,
         Library::Jax => optional_from_dlpack(py, &JAX)?,
+        Library::CuPy => optional_from_dlpack(py, &CUPY)?,
         Library::Namespace { namespace, .. } => namespace.bind(py).getattr("from_dlpack")?,
     };
     let result = from_dlpack.call1((exported,))?;

@@ -48,7 +48,7 @@ impl Class {
         }
     }
 
-    fn type_object<'py>(self, py: Python<'py>) -> PyResult<&'py Bound<'py, PyType>> {
+    pub(crate) fn type_object<'py>(self, py: Python<'py>) -> PyResult<&'py Bound<'py, PyType>> {
         static CLASSES: PyOnceLock<Vec<Py<PyType>>> = PyOnceLock::new();
         let classes = CLASSES.get_or_try_init(py, || {
             let module = py.import("torchbridge.errors")?;
@@ -74,7 +74,7 @@ impl Class {
 fn class_of(err: &Error) -> Class {
     match err {
         Error::UnsupportedDtype { .. } | Error::DtypeNotAccepted { .. } => Class::Dtype,
-        Error::UnsupportedDevice { .. } => Class::Device,
+        Error::UnsupportedDevice { .. } | Error::DeviceUnavailable(_) => Class::Device,
         Error::InvalidTensor(_) => Class::DLPack,
         Error::InvalidArgument(_) => Class::InvalidArgument,
         Error::NotImplemented(_) => Class::UnsupportedParameter,

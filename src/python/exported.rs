@@ -4,12 +4,13 @@
 use std::sync::Mutex;
 
 use dlpark::ffi::{DLDevice, DLManagedTensor, DLManagedTensorVersioned};
-use dlpark::python::{export_dlpack, DlpackExporter, ExportRequest};
+use dlpark::python::{export_dlpack, CudaStreamRequest, DlpackExporter, ExportRequest};
 use dlpark::{DlpackFlags, Managed};
 use pyo3::prelude::*;
 use tch::Tensor;
 
-use crate::{dlpack, Device};
+use crate::dlpack::{self, CudaStream};
+use crate::Device;
 
 /// A tensor held for export. Each `__dlpack__` call makes a fresh DLPack
 /// tensor that shares the storage, so it may be consumed any number of times.
@@ -18,12 +19,16 @@ pub struct DlpackTensor {
     // tch::Tensor is Send but not Sync; the lock makes the class shareable.
     tensor: Mutex<Tensor>,
     device: DLDevice,
+    /// For CUDA memory: the stream the tensor was computed on (libtorch's
+    /// current stream when it was handed over for export).
+    stream: Option<CudaStream>,
 }
 
 impl DlpackTensor {
     pub(crate) fn new(tensor: Tensor) -> PyResult<Self> {
-        let device = Device::from_tch(tensor.device())?.to_dlpack();
-        Ok(Self { tensor: Mutex::new(tensor), device })
+        let device = Device::from_tch(tensor.device())?;
+        let stream = CudaStream::current_for(device)?;
+        Ok(Self { tensor: Mutex::new(tensor), device: device.to_dlpack(), stream })
     }
 
     fn with_tensor<R>(&self, f: impl FnOnce(&Tensor) -> R) -> R {
@@ -65,11 +70,22 @@ impl DlpackExporter for DlpackTensor {
         DlpackFlags::empty()
     }
 
-    fn prepare_export(&self, _py: Python<'_>, _request: &ExportRequest<'_>) -> PyResult<()> {
-        // libtorch may still be computing on its CUDA stream: finish before a
-        // consumer on another stream reads (conservative, correct hand-off).
-        if let Device::Cuda(index) = Device::from_dlpack(self.device)? {
-            tch::Cuda::synchronize(index as i64);
+    /// The array API's hand-off: the consumer names the stream it will read
+    /// on. The stream that computed the tensor needs nothing (its order holds);
+    /// `-1` asks for nothing; any other stream (an omitted one is the legacy
+    /// default stream) reads only after that computation has finished.
+    fn prepare_export(&self, py: Python<'_>, request: &ExportRequest<'_>) -> PyResult<()> {
+        let Some(stream) = self.stream else {
+            return Ok(());
+        };
+        let ordered = match request.cuda_stream()? {
+            CudaStreamRequest::NoSync => true,
+            CudaStreamRequest::Omitted | CudaStreamRequest::LegacyDefault => stream.is_named_by(1),
+            CudaStreamRequest::PerThreadDefault => stream.is_named_by(2),
+            CudaStreamRequest::Pointer(handle) => i64::try_from(handle).is_ok_and(|h| stream.is_named_by(h)),
+        };
+        if !ordered {
+            py.detach(|| stream.synchronize())?;
         }
         Ok(())
     }

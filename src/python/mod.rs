@@ -10,6 +10,7 @@ mod errors;
 mod exported;
 mod fft;
 mod linalg;
+mod placement;
 mod special;
 
 use pyo3::prelude::*;
@@ -24,7 +25,7 @@ fn build_info(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     info.set_item("libtorch_lib", crate::LIBTORCH_LIB)?;
     info.set_item("torch_threads", tch::get_num_threads())?;
     info.set_item("cuda_available", crate::cuda_available())?;
-    info.set_item("cuda_devices", tch::Cuda::device_count())?;
+    info.set_item("cuda_devices", crate::cuda_device_count())?;
     info.set_item("gil_release_min_elements", container::GIL_RELEASE_MIN_ELEMENTS)?;
     Ok(info)
 }
@@ -47,6 +48,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(bridge::torch_views, m)?)?;
     m.add_function(wrap_pyfunction!(build_info, m)?)?;
     m.add_function(wrap_pyfunction!(set_num_threads, m)?)?;
+    m.add_function(wrap_pyfunction!(placement::call_on, m)?)?;
     special::register(m)?;
     fft::register(m)?;
     linalg::register(m)?;

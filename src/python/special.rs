@@ -12,6 +12,7 @@ use tch::Tensor;
 
 use super::container::{classify, compute, import, import_all, wrap, Library};
 use super::errors::Class;
+use super::placement::on_device;
 use crate::ops::special::{self as sp, FactorialExtend, Operand};
 use crate::{dlpack, ops, Result};
 
@@ -95,14 +96,15 @@ macro_rules! unary_routines {
         $(
             #[doc = $doc]
             #[pyfunction]
-            #[pyo3(signature = (x, /, out = None, **kwargs))]
+            #[pyo3(signature = (x, /, out = None, *, device = None, **kwargs))]
             fn $name(
                 py: Python<'_>,
                 x: &Bound<'_, PyAny>,
                 out: Option<&Bound<'_, PyAny>>,
+                device: Option<&Bound<'_, PyAny>>,
                 kwargs: Option<&Bound<'_, PyDict>>,
             ) -> PyResult<Py<PyAny>> {
-                unary(py, stringify!($name), x, out, kwargs, ops::special::$name)
+                on_device(device, || unary(py, stringify!($name), x, out, kwargs, ops::special::$name))
             }
         )*
         const UNARY: &[&str] = &[$(stringify!($name)),*];
@@ -118,15 +120,16 @@ macro_rules! binary_routines {
         $(
             #[doc = $doc]
             #[pyfunction]
-            #[pyo3(signature = (x1, x2, /, out = None, **kwargs))]
+            #[pyo3(signature = (x1, x2, /, out = None, *, device = None, **kwargs))]
             fn $name(
                 py: Python<'_>,
                 x1: &Bound<'_, PyAny>,
                 x2: &Bound<'_, PyAny>,
                 out: Option<&Bound<'_, PyAny>>,
+                device: Option<&Bound<'_, PyAny>>,
                 kwargs: Option<&Bound<'_, PyDict>>,
             ) -> PyResult<Py<PyAny>> {
-                binary(py, stringify!($name), x1, x2, out, kwargs, ops::special::$name)
+                on_device(device, || binary(py, stringify!($name), x1, x2, out, kwargs, ops::special::$name))
             }
         )*
         const BINARY: &[&str] = &[$(stringify!($name)),*];

@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import inspect
+import os
+
 import numpy as np
 import pytest
 
-import jax
+# On a GPU, JAX would otherwise reserve most of the device's memory at start,
+# leaving little for torch and CuPy in the same test process.
+os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
+
+import jax  # noqa: E402
 
 jax.config.update("jax_enable_x64", True)  # int64/float64 arrays stay 64-bit
 
@@ -46,6 +53,7 @@ def to_library(lib: str, a: np.ndarray):
 def to_numpy(x) -> np.ndarray:
     """Any test array (or numpy scalar) as a numpy array, for comparisons."""
     if isinstance(x, torch.Tensor):
+        x = x.detach().cpu()
         if x.dtype == torch.bfloat16:
             return x.float().numpy()
         if x.dtype in (torch.uint16, torch.uint32, torch.uint64):
@@ -55,6 +63,8 @@ def to_numpy(x) -> np.ndarray:
         return np.asarray(x.astype(jnp.float32))
     if isinstance(x, STRICT_ARRAY):
         return np.asarray(x._array)
+    if type(x).__module__.startswith("cupy"):
+        return x.get()
     return np.asarray(x)
 
 
@@ -93,3 +103,47 @@ def data_pointer(x) -> int:
 @pytest.fixture
 def rng() -> np.random.Generator:
     return np.random.default_rng(20261201)
+
+
+
+def with_device(scipy_signature: inspect.Signature) -> inspect.Signature:
+    """SciPy's signature with the keyword-only ``device=None`` that every
+    torchbridge routine adds (before ``**kwargs``); unchanged where SciPy
+    already has a ``device`` parameter (``fftfreq``: the output's device)."""
+    parameters = list(scipy_signature.parameters.values())
+    if "device" in scipy_signature.parameters:
+        return scipy_signature
+    device = inspect.Parameter("device", inspect.Parameter.KEYWORD_ONLY, default=None)
+    at = len(parameters)
+    if parameters and parameters[-1].kind is inspect.Parameter.VAR_KEYWORD:
+        at -= 1
+    return scipy_signature.replace(parameters=[*parameters[:at], device, *parameters[at:]])
+
+
+# ---------------------------------------------------------------------------
+# GPU: tests marked `gpu` skip, saying why, where these are not available.
+# ---------------------------------------------------------------------------
+
+
+def require_cuda():
+    """Skips the test unless libtorch (through torch) sees a CUDA device."""
+    if not torch.cuda.is_available():
+        pytest.skip("no CUDA device visible")
+
+
+def require_cupy():
+    """CuPy on a visible CUDA device, or a skip naming what is missing."""
+    require_cuda()
+    cupy = pytest.importorskip("cupy", reason="CuPy is not installed (the GPU machine has it)")
+    if cupy.cuda.runtime.getDeviceCount() == 0:
+        pytest.skip("CuPy sees no CUDA device")
+    return cupy
+
+
+def require_jax_gpu():
+    """A JAX GPU device, or a skip naming what is missing."""
+    require_cuda()
+    try:
+        return jax.devices("gpu")[0]
+    except RuntimeError:
+        pytest.skip("this JAX has no GPU backend (jax[cuda] is needed)")

@@ -374,8 +374,13 @@ lying_case("current_version_without_strides", DLPackError, _field("strides", Non
 lying_case("byte_offset_beyond_the_address_space", DLPackError, _field("byte_offset", 2**63))
 lying_case("unsupported_device_in_both", DeviceError, device=(8, 0))
 lying_case("capsule_says_cuda_device_says_cpu", DLPackError, capsule_device=(2, 0), match="device changed")
-lying_case("capsule_says_cpu_device_says_cuda", DLPackError, device=(2, 0), capsule_device=(1, 0),
+lying_case("capsule_says_cpu_device_says_cuda_host", DLPackError, device=(3, 0), capsule_device=(1, 0),
            match="device changed")
+lying_case("capsule_says_cuda_device_says_cpu", DLPackError, device=(1, 0), capsule_device=(2, 0),
+           match="device changed")
+# A claimed device is checked before the producer is asked for anything: an
+# unsupported one, or CUDA where libtorch sees none, consumes no capsule.
+lying_case("device_says_metal", DeviceError, device=(8, 0), consumed=False, match="unsupported device")
 lying_case("negative_device_id", DLPackError, device=(1, -1))
 lying_case("wrong_capsule_name", DLPackError, name=b"not_a_dltensor", consumed=False)
 lying_case("capsule_named_as_consumed", DLPackError, name=b"used_dltensor_versioned", consumed=False,

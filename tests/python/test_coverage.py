@@ -14,6 +14,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / ".ci"))
 import coverage_table as cov  # noqa: E402  (.ci/coverage_table.py, the table generator)
+from conftest import with_device  # noqa: E402
 
 FLOORS = {"special": 45, "fft": 24, "linalg": 28}
 ROUTINES = [
@@ -35,8 +36,14 @@ def test_same_signature_as_scipy(family, name):
     ours = getattr(importlib.import_module(f"torchbridge.{family}"), name)
     theirs = cov.scipy_counterpart(family, name)
     assert theirs is not None, f"scipy.{family} has no {name}"
-    expected = inspect.signature(theirs)
     got = inspect.signature(ours)
+    if name in ("next_fast_len", "prev_fast_len"):  # no arrays, nothing to place
+        expected = inspect.signature(theirs)
+    else:
+        # Every routine takes a keyword-only device=None besides SciPy's parameters.
+        assert got.parameters["device"].kind is inspect.Parameter.KEYWORD_ONLY, got
+        assert got.parameters["device"].default is None, got
+        expected = with_device(inspect.signature(theirs))
     if isinstance(theirs, np.ufunc):
         # A ufunc: the positional parameters and `out` must match; its
         # keyword-only options must be declared with SciPy's defaults, or be
