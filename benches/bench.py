@@ -437,8 +437,12 @@ def markdown(results: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def plot(results: dict, path: Path) -> None:
-    import matplotlib
+def plot(results: dict, path: Path) -> bool:
+    """Draws the speedup chart; False (no chart) where matplotlib is missing."""
+    try:
+        import matplotlib
+    except ImportError:
+        return False
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -463,6 +467,27 @@ def plot(results: dict, path: Path) -> None:
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
+    return True
+
+
+class _PlainProgress:
+    """What the run uses of rich's Progress, where rich is not installed
+    (the GPU machine): a dot on stderr per finished cell."""
+
+    def __init__(self, **_):
+        pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *_):
+        print(file=sys.stderr)
+
+    def add_task(self, *_args, **_kwargs):
+        return 0
+
+    def advance(self, _task):
+        print(".", end="", file=sys.stderr, flush=True)
 
 
 # ---------------------------------------------------------------- main
@@ -483,10 +508,14 @@ def main(argv=None) -> int:
         array_api_worker(spec["names"], spec["sizes"], spec["rounds"])
         return 0
 
-    from rich.console import Console
-    from rich.progress import Progress
+    try:
+        from rich.console import Console
+        from rich.markdown import Markdown
+        from rich.progress import Progress
+    except ImportError:  # plain output where rich is not installed
+        Console, Markdown, Progress = None, None, _PlainProgress
 
-    console = Console(stderr=True)
+    console = Console(stderr=True) if Console else None
     rounds = args.rounds or (3 if args.quick else 7)
     selected = [c for c in cases() if args.suite in ("all", c.suite)]
     explicit = [int(float(s)) for s in args.sizes.split(",")] if args.sizes else None
@@ -526,11 +555,14 @@ def main(argv=None) -> int:
     report = markdown(results)
     (out / "report.md").write_text(report)
     (out / "results.json").write_text(json.dumps(results, indent=2, default=str))
-    plot(results, out / "speedup.png")
-    from rich.markdown import Markdown
-
-    Console().print(Markdown(report))
-    console.print(f"written: {out / 'report.md'}, {out / 'results.json'}, {out / 'speedup.png'}")
+    written = [out / "report.md", out / "results.json"]
+    if plot(results, out / "speedup.png"):
+        written.append(out / "speedup.png")
+    if Console:
+        Console().print(Markdown(report))
+    else:
+        print(report)
+    print("written: " + ", ".join(map(str, written)), file=sys.stderr)
     return 0
 
 

@@ -16,6 +16,10 @@ SciPy's own implementation are accepted and have no effect on results:
 * ``workers``: validated as SciPy does, then ignored; libtorch uses its own
   intra-op thread pool (see :func:`torchbridge.set_num_threads`);
 * ``plan``: only ``None`` (SciPy itself accepts no other value).
+
+Every routine that takes arrays also takes a keyword-only ``device=None``:
+where to compute, with the copies that costs (see :mod:`torchbridge._device`);
+by default the computation runs where the arrays live, CUDA included.
 """
 
 from __future__ import annotations

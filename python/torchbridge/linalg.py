@@ -20,6 +20,10 @@ Shared conventions (each function's docstring adds its own):
   ``_apply_over_batch`` decorator), so does torchbridge.
 - Eigenvector and singular-vector signs (phases) are not unique; they may
   differ from SciPy's, the decompositions they form do not.
+
+Every routine that takes arrays also takes a keyword-only ``device=None``:
+where to compute, with the copies that costs (see :mod:`torchbridge._device`);
+by default the computation runs where the arrays live, CUDA included.
 """
 
 from __future__ import annotations

@@ -11,6 +11,10 @@ Ufuncs take SciPy's positional arguments and ``out=None``; other ufunc keywords
 values SciPy accepts raise ``UnsupportedParameterError`` (a
 ``NotImplementedError``) naming what is missing. ``sinc`` has ``numpy.sinc``'s
 semantics: SciPy has no ``sinc``.
+
+Every routine also takes a keyword-only ``device=None``: where to compute,
+with the copies that costs (see :mod:`torchbridge._device`); by default the
+computation runs where the arrays live, CUDA included.
 """
 
 from __future__ import annotations

@@ -232,9 +232,8 @@ pub(crate) fn import(arg: &Arg<'_>) -> PyResult<Imported> {
     // attribute lookup for the C exchange API costs more than the export).
     let np = numpy(py)?;
     let source = if obj.get_type().is(np.ndarray.bind(py)) {
-        if let Some(mut imported) = dlpack::numpy_array::import_ndarray(obj)? {
-            imported.tensor = placement::place(imported.tensor, arg.weak)?;
-            return Ok(imported);
+        if let Some(imported) = dlpack::numpy_array::import_ndarray(obj)? {
+            return placed(imported, arg);
         }
         obj.call_method(intern!(py, "__dlpack__"), (), Some(np.dlpack_kwargs.bind(py)))
             .map_err(|err| import_failed(arg, err))?
@@ -286,7 +285,17 @@ pub(crate) fn import(arg: &Arg<'_>) -> PyResult<Imported> {
         _ => dlpack::import(managed)?,
     };
     imported.read_only |= arg.library.immutable();
+    placed(imported, arg)
+}
+
+/// `imported`, on the device the caller chose with `device=` (see
+/// [`placement::place`]); a copy made by that move is the call's own memory.
+fn placed(mut imported: Imported, arg: &Arg<'_>) -> PyResult<Imported> {
+    let before = imported.tensor.data_ptr();
     imported.tensor = placement::place(imported.tensor, arg.weak)?;
+    if imported.tensor.data_ptr() != before {
+        imported.read_only = false;
+    }
     Ok(imported)
 }
 
