@@ -11,6 +11,7 @@
 
 #include <ATen/ATen.h>
 #include <ATen/DLConvertor.h>
+#include <c10/core/Event.h>
 #include <c10/core/Stream.h>
 #include <c10/core/impl/DeviceGuardImplInterface.h>
 
@@ -140,6 +141,27 @@ char* tb_cuda_current_stream(int64_t index, TbStream* out) noexcept {
     out->device_index = packed.device_index;
     out->device_type = static_cast<int64_t>(packed.device_type);
     out->handle = stream.native_handle();
+    return nullptr;
+  } catch (...) {
+    return describe_current_exception();
+  }
+}
+
+// Makes the consumer's stream wait (on the device, not the host) for the work
+// queued so far on `producer`: an event recorded on one, waited for by the
+// other. `consumer` is a native handle as the DLPack protocol passes it
+// (`cudaStream_t`, 2 for CUDA's per-thread default stream) or 0 for the
+// legacy default stream; c10 names a foreign stream by its handle.
+char* tb_cuda_stream_wait(const TbStream* producer, int64_t consumer) noexcept {
+  try {
+    const auto index = static_cast<c10::DeviceIndex>(producer->device_index);
+    const c10::Stream from = c10::Stream::unpack3(
+        producer->id, index, static_cast<c10::DeviceType>(producer->device_type));
+    const c10::Stream to =
+        c10::Stream::unpack3(consumer, index, c10::DeviceType::CUDA);
+    c10::Event event(c10::DeviceType::CUDA);
+    event.record(from);
+    event.block(to);
     return nullptr;
   } catch (...) {
     return describe_current_exception();

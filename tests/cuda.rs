@@ -57,6 +57,13 @@ fn the_default_stream_is_the_protocols_legacy_default() {
     assert!(stream.is_named_by(1));
     assert!(!stream.is_named_by(2));
     stream.synchronize().unwrap();
+    // ordering a consumer on the same stream is nothing; on CUDA's per-thread
+    // default stream, an event on the device; 0 and negatives name no stream
+    stream.order_before(1).unwrap();
+    stream.order_before(2).unwrap();
+    assert!(matches!(stream.order_before(0), Err(Error::InvalidArgument(_))));
+    assert!(matches!(stream.order_before(-7), Err(Error::InvalidArgument(_))));
+    stream.synchronize().unwrap();
 }
 
 #[test]

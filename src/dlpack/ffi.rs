@@ -28,6 +28,7 @@ extern "C" {
     pub(super) fn tb_cuda_device_count() -> i64;
     pub(super) fn tb_cuda_current_stream(index: i64, out: *mut TbStream) -> *mut c_char;
     pub(super) fn tb_cuda_stream_synchronize(stream: *const TbStream) -> *mut c_char;
+    pub(super) fn tb_cuda_stream_wait(producer: *const TbStream, consumer: i64) -> *mut c_char;
 }
 
 /// c10's packed stream (`StreamData3`) and its native handle, as the shim's

@@ -7,8 +7,9 @@
 //!   the producer's `__dlpack__(stream=...)`, and the producer orders its
 //!   pending writes before that stream's later work;
 //! - exporting, torchbridge is the producer: a consumer on the stream that
-//!   computed the result needs nothing; any other stream waits until that
-//!   stream's work is done ([`CudaStream::synchronize`]).
+//!   computed the result needs nothing; any other stream is made to wait on
+//!   the device for that stream's work ([`CudaStream::order_before`]), or, if
+//!   that fails, the host waits for it ([`CudaStream::synchronize`]).
 //!
 //! Streams are reached through c10's device-generic interfaces, so CPU-only
 //! libtorch builds compile and run the same code and report "no CUDA device".
@@ -89,6 +90,27 @@ impl CudaStream {
     /// so that its later work is already ordered after this stream's.
     pub fn is_named_by(&self, value: i64) -> bool {
         value == self.dlpack_value()
+    }
+
+    /// Orders the work a consumer will queue on the stream its
+    /// `__dlpack__(stream=value)` names after the work queued so far on this
+    /// stream, without waiting on the host: the consumer's stream waits for
+    /// an event recorded here. `value` follows the protocol: 1 (or an omitted
+    /// stream) is the legacy default stream, 2 the per-thread default stream,
+    /// anything larger a `cudaStream_t` on this stream's device.
+    pub fn order_before(&self, value: i64) -> Result<()> {
+        if self.is_named_by(value) {
+            return Ok(());
+        }
+        let handle = match value {
+            1 => 0, // c10's id of the default (legacy) stream
+            v if v >= 2 => v,
+            v => {
+                return Err(Error::InvalidArgument(format!("{v} names no CUDA stream in the DLPack protocol")))
+            }
+        };
+        // SAFETY: `self.0` came from `current`; the shim catches exceptions.
+        unsafe { ffi::check(ffi::tb_cuda_stream_wait(&self.0, handle)) }
     }
 
     /// Blocks the calling thread until all work queued on this stream is done.

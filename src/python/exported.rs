@@ -71,20 +71,22 @@ impl DlpackExporter for DlpackTensor {
     }
 
     /// The array API's hand-off: the consumer names the stream it will read
-    /// on. The stream that computed the tensor needs nothing (its order holds);
-    /// `-1` asks for nothing; any other stream (an omitted one is the legacy
-    /// default stream) reads only after that computation has finished.
+    /// on (an omitted one is the legacy default stream; `-1` asks for no
+    /// ordering). Its later work is ordered after the stream that computed
+    /// the tensor: nothing to do when that is the same stream, otherwise the
+    /// consumer's stream waits for an event on the device; should that fail,
+    /// the host waits for the computation instead.
     fn prepare_export(&self, py: Python<'_>, request: &ExportRequest<'_>) -> PyResult<()> {
         let Some(stream) = self.stream else {
             return Ok(());
         };
-        let ordered = match request.cuda_stream()? {
-            CudaStreamRequest::NoSync => true,
-            CudaStreamRequest::Omitted | CudaStreamRequest::LegacyDefault => stream.is_named_by(1),
-            CudaStreamRequest::PerThreadDefault => stream.is_named_by(2),
-            CudaStreamRequest::Pointer(handle) => i64::try_from(handle).is_ok_and(|h| stream.is_named_by(h)),
+        let consumer = match request.cuda_stream()? {
+            CudaStreamRequest::NoSync => return Ok(()),
+            CudaStreamRequest::Omitted | CudaStreamRequest::LegacyDefault => 1,
+            CudaStreamRequest::PerThreadDefault => 2,
+            CudaStreamRequest::Pointer(handle) => i64::try_from(handle).unwrap_or(i64::MAX),
         };
-        if !ordered {
+        if stream.order_before(consumer).is_err() {
             py.detach(|| stream.synchronize())?;
         }
         Ok(())
