@@ -50,7 +50,7 @@ pub enum Error {
 
     /// A device torchbridge handles, but libtorch cannot reach from this
     /// process (no CUDA support in this libtorch, no GPU, an ordinal beyond
-    /// the visible devices), or arrays on two devices in one call.
+    /// the visible devices).
     #[error("{0}")]
     DeviceUnavailable(String),
 
