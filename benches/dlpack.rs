@@ -62,12 +62,8 @@ fn cody_erf(x: f64) -> f64 {
         3.20937758913846947e03,
         1.85777706184603153e-1,
     ];
-    const B: [f64; 4] = [
-        2.36012909523441209e01,
-        2.44024637934444173e02,
-        1.28261652607737228e03,
-        2.84423683343917062e03,
-    ];
+    const B: [f64; 4] =
+        [2.36012909523441209e01, 2.44024637934444173e02, 1.28261652607737228e03, 2.84423683343917062e03];
     const C: [f64; 9] = [
         5.64188496988670089e-1,
         8.88314979438837594e00,
@@ -157,15 +153,10 @@ fn cody_erf(x: f64) -> f64 {
 fn check_cody_erf() {
     let x = Array1::from_shape_fn(2001, |i| (i as f64 - 1000.0) / 150.0);
     let ours = x.mapv(cody_erf);
-    let theirs = to_ndarray::<f64>(
-        &torchbridge::ops::special::erf(&from_ndarray(x.clone()).unwrap()).unwrap(),
-    )
-    .expect("f64 result");
+    let theirs = to_ndarray::<f64>(&torchbridge::ops::special::erf(&from_ndarray(x.clone()).unwrap()).unwrap())
+        .expect("f64 result");
     for ((&xi, &a), &b) in x.iter().zip(&ours).zip(&theirs) {
-        assert!(
-            (a - b).abs() <= 1e-15 + 1e-13 * b.abs(),
-            "cody_erf({xi}) = {a}, libtorch {b}"
-        );
+        assert!((a - b).abs() <= 1e-15 + 1e-13 * b.abs(), "cody_erf({xi}) = {a}, libtorch {b}");
     }
 }
 
@@ -174,11 +165,7 @@ fn from_ndarray_group(c: &mut Criterion) {
     for n in SIZES {
         group.throughput(Throughput::Elements(n as u64));
         group.bench_with_input(BenchmarkId::from_parameter(n), &n, |b, &n| {
-            b.iter_batched(
-                || input(n),
-                |a| drop(black_box(from_ndarray(a).unwrap())),
-                batch_size(n),
-            );
+            b.iter_batched(|| input(n), |a| drop(black_box(from_ndarray(a).unwrap())), batch_size(n));
         });
     }
     group.finish();
@@ -222,11 +209,7 @@ fn sum_axis_group(c: &mut Criterion) {
     let t = from_ndarray(a.clone()).unwrap();
     group.throughput(Throughput::Elements((n * n) as u64));
     group.bench_with_input(BenchmarkId::new("tch", "1000x1000"), &t, |b, t| {
-        b.iter(|| {
-            black_box(t)
-                .f_sum_dim_intlist([0i64].as_slice(), false, Kind::Double)
-                .unwrap()
-        });
+        b.iter(|| black_box(t).f_sum_dim_intlist([0i64].as_slice(), false, Kind::Double).unwrap());
     });
     group.bench_with_input(BenchmarkId::new("ndarray", "1000x1000"), &a, |b, a| {
         b.iter(|| black_box(a).sum_axis(Axis(0)));
@@ -253,10 +236,7 @@ fn matmul_group(c: &mut Criterion) {
     let ours: Tensor = ta.f_matmul(&tb).unwrap();
     let reference = a.dot(&b).into_dyn();
     let ours = to_ndarray::<f64>(&ours).unwrap();
-    assert!(ours
-        .iter()
-        .zip(&reference)
-        .all(|(x, y)| (x - y).abs() <= 1e-9 * y.abs().max(1.0)));
+    assert!(ours.iter().zip(&reference).all(|(x, y)| (x - y).abs() <= 1e-9 * y.abs().max(1.0)));
 }
 
 fn config() -> Criterion {

@@ -108,7 +108,12 @@ extern "C" {
     fn tb_aten_output_ints(outputs: *const RawOutputs, k: usize, buf: *mut i64);
     fn tb_aten_output_floats(outputs: *const RawOutputs, k: usize, buf: *mut f64);
     fn tb_aten_output_str(outputs: *const RawOutputs, k: usize, len: *mut usize) -> *const c_char;
-    fn tb_aten_schema(name: *const c_char, overload: *const c_char, out: *mut *mut c_char, status: *mut i32) -> *mut c_char;
+    fn tb_aten_schema(
+        name: *const c_char,
+        overload: *const c_char,
+        out: *mut *mut c_char,
+        status: *mut i32,
+    ) -> *mut c_char;
     fn tb_aten_op_names(out: *mut *mut c_char) -> *mut c_char;
     fn tb_free_error(message: *mut c_char);
 }
@@ -500,9 +505,12 @@ fn dtype_code(dtype: DType) -> i64 {
 #[cfg_attr(not(feature = "python"), allow(dead_code))]
 pub(crate) fn dtype_named(name: &str) -> Option<DType> {
     use DType::*;
-    [Bool, Int8, Int16, Int32, Int64, UInt8, UInt16, UInt32, UInt64, Float16, BFloat16, Float32, Float64, Complex64, Complex128]
-        .into_iter()
-        .find(|d| d.name() == name)
+    [
+        Bool, Int8, Int16, Int32, Int64, UInt8, UInt16, UInt32, UInt64, Float16, BFloat16, Float32, Float64, Complex64,
+        Complex128,
+    ]
+    .into_iter()
+    .find(|d| d.name() == name)
 }
 
 impl ArgList {
@@ -550,10 +558,9 @@ impl ArgList {
                     tch::Device::Cpu => (0, -1),
                     tch::Device::Cuda(index) => (
                         1,
-                        i64::try_from(index)
-                            .ok()
-                            .filter(|&i| i <= i64::from(i8::MAX))
-                            .ok_or_else(|| Error::InvalidArgument(format!("CUDA device index {index} is out of range")))?,
+                        i64::try_from(index).ok().filter(|&i| i <= i64::from(i8::MAX)).ok_or_else(|| {
+                            Error::InvalidArgument(format!("CUDA device index {index} is out of range"))
+                        })?,
                     ),
                     tch::Device::Mps => (13, -1),
                     tch::Device::Vulkan => (10, -1),
@@ -602,7 +609,8 @@ impl ArgList {
         let mut out = ptr::null_mut();
         let mut status = 0i32;
         // SAFETY: NUL-terminated names, a live list, valid out-pointers.
-        let message = unsafe { tb_aten_call(op.as_ptr(), overload.as_ptr(), self.0, i32::from(lenient), &mut out, &mut status) };
+        let message =
+            unsafe { tb_aten_call(op.as_ptr(), overload.as_ptr(), self.0, i32::from(lenient), &mut out, &mut status) };
         // SAFETY: a shim message or null.
         if let Some(message) = unsafe { take_string(message) } {
             return Err(match status {
@@ -685,10 +693,15 @@ impl OutputList {
                 },
                 tag::TENSOR_LIST => Value::TensorList(
                     (0..len)
-                        .map(|e| self.tensor(k, e)?.ok_or_else(|| Error::Torch("undefined tensor in a Tensor[] output".into())))
+                        .map(|e| {
+                            self.tensor(k, e)?
+                                .ok_or_else(|| Error::Torch("undefined tensor in a Tensor[] output".into()))
+                        })
                         .collect::<Result<_>>()?,
                 ),
-                tag::OPT_TENSOR_LIST => Value::OptionalTensorList((0..len).map(|e| self.tensor(k, e)).collect::<Result<_>>()?),
+                tag::OPT_TENSOR_LIST => {
+                    Value::OptionalTensorList((0..len).map(|e| self.tensor(k, e)).collect::<Result<_>>()?)
+                }
                 tag::INT_LIST => Value::IntList(ints()),
                 tag::BOOL_LIST => Value::BoolList(ints().into_iter().map(|b| b != 0).collect()),
                 tag::FLOAT_LIST => {
@@ -790,7 +803,9 @@ fn unknown_operator(op: &str) -> Error {
             index
                 .keys()
                 .filter_map(|k| k.strip_prefix(namespace).and_then(|r| r.strip_prefix("::")))
-                .filter(|candidate| candidate.contains(base) || (base.len() > 3 && base.contains(candidate) && candidate.len() > 3))
+                .filter(|candidate| {
+                    candidate.contains(base) || (base.len() > 3 && base.contains(candidate) && candidate.len() > 3)
+                })
                 .take(8)
                 .map(|c| format!("{namespace}::{c}"))
                 .collect()
@@ -861,7 +876,11 @@ fn no_overload(op: &str, overload: &str) -> Error {
     match lookup(op) {
         Ok(Some(overloads)) => Error::InvalidArgument(format!(
             "{op} has no overload {overload:?}; its overloads: {}",
-            overloads.iter().map(|o| if o.is_empty() { "default".to_owned() } else { o.clone() }).collect::<Vec<_>>().join(", ")
+            overloads
+                .iter()
+                .map(|o| if o.is_empty() { "default".to_owned() } else { o.clone() })
+                .collect::<Vec<_>>()
+                .join(", ")
         )),
         _ => unknown_operator(op),
     }
@@ -904,12 +923,7 @@ pub fn call(name: &str, args: &[Arg], kwargs: &[(&str, Arg)]) -> Result<Vec<Valu
         .collect();
     Err(Error::InvalidArgument(match reasons.as_slice() {
         [single] => single.clone(),
-        _ => format!(
-            "no overload of {} accepts ({}):\n  {}",
-            parsed.op,
-            given.join(", "),
-            reasons.join("\n  ")
-        ),
+        _ => format!("no overload of {} accepts ({}):\n  {}", parsed.op, given.join(", "), reasons.join("\n  ")),
     }))
 }
 

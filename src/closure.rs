@@ -134,11 +134,9 @@ impl<A: Element, S: DataMut<Elem = A>, D: Dimension> InputArrayMut for ArrayBase
     fn write_back(&mut self, tensor: &Tensor) -> Result<()> {
         let shape = self.raw_dim();
         crate::with_ndarray_view::<A, _>(tensor, |view| {
-            let view = view
-                .into_dimensionality::<D>()
-                .ok()
-                .filter(|v| v.raw_dim() == shape)
-                .ok_or_else(|| Error::InvalidArgument("the closure replaced an input tensor with one of another shape".into()))?;
+            let view = view.into_dimensionality::<D>().ok().filter(|v| v.raw_dim() == shape).ok_or_else(|| {
+                Error::InvalidArgument("the closure replaced an input tensor with one of another shape".into())
+            })?;
             self.assign(&view);
             Ok(())
         })?

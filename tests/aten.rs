@@ -57,7 +57,8 @@ fn int_lists_scalar_types_bools_and_optionals() {
     assert_eq!(s.size(), [2, 1]);
     assert_eq!(values(&s), [3.0, 12.0]);
     // dtype as a string, optional dim as None
-    let out = aten::call("aten::sum.dim_IntList", &[Arg::from(&x), Arg::None], &[("dtype", Arg::from("int64"))]).unwrap();
+    let out =
+        aten::call("aten::sum.dim_IntList", &[Arg::from(&x), Arg::None], &[("dtype", Arg::from("int64"))]).unwrap();
     let s = one(out);
     assert_eq!(s.kind(), Kind::Int64);
     assert_eq!(s.int64_value(&[]), 15);
@@ -124,7 +125,8 @@ fn factory_with_dtype_device_layout_memory_format() {
     let t = one(out);
     assert_eq!(t.kind(), Kind::Double);
     assert_eq!(t.stride(), [60, 1, 15, 3]);
-    let out = aten::call("aten::full", &[Arg::from(vec![2i64]), Arg::from(7)], &[("dtype", Arg::from("float32"))]).unwrap();
+    let out =
+        aten::call("aten::full", &[Arg::from(vec![2i64]), Arg::from(7)], &[("dtype", Arg::from("float32"))]).unwrap();
     let t = one(out);
     assert_eq!((t.kind(), values(&t)), (Kind::Float, vec![7.0, 7.0]));
 }
@@ -142,7 +144,8 @@ fn in_place_writes_and_const_tensors_are_refused() {
     assert_eq!(values(&one(out)), [-2.0, -4.0]);
     // out= into a const tensor is refused too
     let target = Tensor::zeros([2], (Kind::Double, tch::Device::Cpu));
-    let err = aten::call("aten::neg", &[Arg::from(&x)], &[("out", Arg::ConstTensor(target.shallow_clone()))]).unwrap_err();
+    let err =
+        aten::call("aten::neg", &[Arg::from(&x)], &[("out", Arg::ConstTensor(target.shallow_clone()))]).unwrap_err();
     assert!(err.to_string().contains("'out'"), "{err}");
     aten::call("aten::neg", &[Arg::from(&x)], &[("out", Arg::from(&target))]).unwrap();
     assert_eq!(values(&target), [-2.0, -4.0]);
@@ -167,7 +170,10 @@ fn errors_carry_the_schema() {
 #[test]
 fn unknown_names() {
     let err = aten::call("aten::definitely_not_an_op", &[], &[]).unwrap_err();
-    assert!(matches!(&err, Error::InvalidArgument(m) if m.contains("unknown operator aten::definitely_not_an_op")), "{err}");
+    assert!(
+        matches!(&err, Error::InvalidArgument(m) if m.contains("unknown operator aten::definitely_not_an_op")),
+        "{err}"
+    );
     let err = aten::call("aten::add.NoSuchOverload", &[], &[]).unwrap_err().to_string();
     assert!(err.contains("has no overload \"NoSuchOverload\"") && err.contains("Tensor"), "{err}");
     assert!(aten::schema("aten::nope").is_err());

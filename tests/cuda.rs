@@ -31,7 +31,10 @@ fn a_device_beyond_the_visible_ones_is_a_device_error() {
     let beyond = cuda_device_count();
     let err = CudaStream::current(beyond).unwrap_err();
     let Error::DeviceUnavailable(message) = &err else { panic!("expected DeviceUnavailable, got {err:?}") };
-    assert!(message.contains(&format!("cuda:{beyond} is not a CUDA device libtorch sees ({beyond} visible)")), "{message}");
+    assert!(
+        message.contains(&format!("cuda:{beyond} is not a CUDA device libtorch sees ({beyond} visible)")),
+        "{message}"
+    );
     assert!(CudaStream::current_for(Device::Cuda(beyond)).is_err());
 }
 

@@ -12,15 +12,11 @@ use std::ptr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use dlpark::ffi::{
-    DLDataType, DLDataTypeCode, DLDevice, DLDeviceType, DLManagedTensor, DLManagedTensorVersioned,
-};
+use dlpark::ffi::{DLDataType, DLDataTypeCode, DLDevice, DLDeviceType, DLManagedTensor, DLManagedTensorVersioned};
 use dlpark::metadata::Dynamic;
 use dlpark::{DlpackFlags, Managed, ManagedTensorBase};
 use tch::{Kind, Tensor};
-use torchbridge::dlpack::{
-    dtype_of, export_legacy, export_versioned, import, CopyReason, Imported, ManagedDlpack,
-};
+use torchbridge::dlpack::{dtype_of, export_legacy, export_versioned, import, CopyReason, Imported, ManagedDlpack};
 use torchbridge::{DType, Error};
 
 // ---------------------------------------------------------------------------
@@ -132,11 +128,7 @@ impl Producer {
         // SAFETY: the allocation holds at least `len` bytes (sized above) and
         // nothing else accesses it yet.
         unsafe { ptr::copy_nonoverlapping(bytes.as_ptr(), buffer.base().add(lead), bytes.len()) };
-        Producer {
-            buffer,
-            drops: Arc::new(AtomicUsize::new(0)),
-            len,
-        }
+        Producer { buffer, drops: Arc::new(AtomicUsize::new(0)), len }
     }
 
     fn new(bytes: &[u8]) -> Self {
@@ -172,17 +164,10 @@ impl Producer {
     }
 
     fn build<M: ManagedTensorBase>(&self, spec: &Spec) -> Managed<M> {
-        let strides = spec
-            .strides
-            .clone()
-            .unwrap_or_else(|| vec![0; spec.shape.len()]);
-        let prepared = Dynamic::new(spec.shape.clone(), strides)
-            .prepare_as::<M>()
-            .expect("dlpark accepts the test metadata");
-        let owner = Owner {
-            _buffer: Arc::clone(&self.buffer),
-            drops: Arc::clone(&self.drops),
-        };
+        let strides = spec.strides.clone().unwrap_or_else(|| vec![0; spec.shape.len()]);
+        let prepared =
+            Dynamic::new(spec.shape.clone(), strides).prepare_as::<M>().expect("dlpark accepts the test metadata");
+        let owner = Owner { _buffer: Arc::clone(&self.buffer), drops: Arc::clone(&self.drops) };
         let mut initialized = prepared.initialize(Box::new(owner));
         if spec.strides.is_none() {
             initialized.tensor_mut().strides = ptr::null_mut();
@@ -191,11 +176,7 @@ impl Producer {
             Data::At(offset) => self.base().wrapping_add(offset).cast(),
             Data::Null => ptr::null_mut(),
         };
-        initialized
-            .set_data(data)
-            .set_dtype(spec.dtype)
-            .set_device(spec.device)
-            .set_byte_offset(spec.byte_offset);
+        initialized.set_data(data).set_dtype(spec.dtype).set_device(spec.device).set_byte_offset(spec.byte_offset);
         if !spec.flags.is_empty() {
             initialized.set_flags(spec.flags).expect("flags accepted");
         }
@@ -238,9 +219,7 @@ fn value(t: &Tensor, index: &[i64]) -> f64 {
 fn values_2d(t: &Tensor) -> Vec<Vec<f64>> {
     let size = t.size();
     assert_eq!(size.len(), 2, "expected a 2-D tensor");
-    (0..size[0])
-        .map(|i| (0..size[1]).map(|j| value(t, &[i, j])).collect())
-        .collect()
+    (0..size[0]).map(|i| (0..size[1]).map(|j| value(t, &[i, j])).collect()).collect()
 }
 
 fn values_1d(t: &Tensor) -> Vec<f64> {
@@ -260,11 +239,7 @@ fn contiguous_f64_is_zero_copy_shared_and_released_once() {
     assert_eq!(imported.copied, None);
     assert!(!imported.read_only);
     let tensor = imported.tensor;
-    assert_eq!(
-        tensor.data_ptr().cast::<u8>(),
-        producer.base(),
-        "not zero-copy"
-    );
+    assert_eq!(tensor.data_ptr().cast::<u8>(), producer.base(), "not zero-copy");
     assert_eq!(tensor.size(), [2, 3]);
     assert_eq!(tensor.stride(), [3, 1]);
     assert_eq!(tensor.kind(), Kind::Double);
@@ -281,10 +256,7 @@ fn contiguous_f64_is_zero_copy_shared_and_released_once() {
     let mut row = tensor.get(1);
     let slice = tensor.f_slice(1, 1, 3, 1).unwrap();
     let _ = row.f_fill_(42.0).unwrap();
-    assert_eq!(
-        (0..6).map(|i| producer.read_f64(i)).collect::<Vec<_>>(),
-        [7.0, 7.0, 7.0, 42.0, 42.0, 42.0]
-    );
+    assert_eq!((0..6).map(|i| producer.read_f64(i)).collect::<Vec<_>>(), [7.0, 7.0, 7.0, 42.0, 42.0, 42.0]);
     assert_eq!(value(&tensor, &[1, 2]), 42.0);
 
     // The producer lives as long as any view does.
@@ -296,11 +268,7 @@ fn contiguous_f64_is_zero_copy_shared_and_released_once() {
     assert_eq!(producer.drops(), 0, "released while a slice view lives");
     assert_eq!(values_2d(&slice), [[7.0, 7.0], [42.0, 42.0]]);
     drop(slice);
-    assert_eq!(
-        producer.drops(),
-        1,
-        "not released exactly once after the last view"
-    );
+    assert_eq!(producer.drops(), 1, "not released exactly once after the last view");
 }
 
 #[test]
@@ -317,9 +285,7 @@ fn transposed_layout_is_zero_copy() {
     assert!(!t.is_contiguous());
     assert_eq!(values_2d(&t), [[0.0, 3.0], [1.0, 4.0], [2.0, 5.0]]);
     // A libtorch computation on the strided view is right too.
-    let sums = t
-        .f_sum_dim_intlist([1i64].as_slice(), false, Kind::Double)
-        .unwrap();
+    let sums = t.f_sum_dim_intlist([1i64].as_slice(), false, Kind::Double).unwrap();
     assert_eq!(values_1d(&sums), [3.0, 5.0, 7.0]);
     drop((t, sums));
     assert_eq!(producer.drops(), 1);
@@ -328,24 +294,18 @@ fn transposed_layout_is_zero_copy() {
 #[test]
 fn stepped_layouts_are_zero_copy() {
     let producer = Producer::f64(&iota(12));
-    let t = import(producer.versioned(&Spec::f64(&[5], &[2])))
-        .unwrap()
-        .tensor;
+    let t = import(producer.versioned(&Spec::f64(&[5], &[2]))).unwrap().tensor;
     assert_eq!(t.data_ptr().cast::<u8>(), producer.base());
     assert_eq!(t.stride(), [2]);
     assert_eq!(values_1d(&t), [0.0, 2.0, 4.0, 6.0, 8.0]);
 
     // Every other row and every other column of a 3x4 matrix.
-    let u = import(producer.versioned(&Spec::f64(&[2, 2], &[8, 2])))
-        .unwrap()
-        .tensor;
+    let u = import(producer.versioned(&Spec::f64(&[2, 2], &[8, 2]))).unwrap().tensor;
     assert_eq!(u.data_ptr().cast::<u8>(), producer.base());
     assert_eq!(values_2d(&u), [[0.0, 2.0], [8.0, 10.0]]);
 
     // Broadcast (stride 0) rows.
-    let b = import(producer.versioned(&Spec::f64(&[3, 4], &[0, 1])))
-        .unwrap()
-        .tensor;
+    let b = import(producer.versioned(&Spec::f64(&[3, 4], &[0, 1]))).unwrap().tensor;
     assert_eq!(b.data_ptr().cast::<u8>(), producer.base());
     assert_eq!(values_2d(&b), vec![vec![0.0, 1.0, 2.0, 3.0]; 3]);
 
@@ -359,19 +319,12 @@ fn aligned_byte_offset_and_data_offset_are_zero_copy() {
     let producer = Producer::f64(&iota(6));
     let t = import(producer.versioned(&Spec::f64(&[2], &[1]).byte_offset(16))).unwrap();
     assert_eq!(t.copied, None);
-    assert_eq!(
-        t.tensor.data_ptr().cast::<u8>(),
-        producer.base().wrapping_add(16)
-    );
+    assert_eq!(t.tensor.data_ptr().cast::<u8>(), producer.base().wrapping_add(16));
     assert_eq!(values_1d(&t.tensor), [2.0, 3.0]);
 
-    let u = import(producer.versioned(&Spec::f64(&[2], &[1]).data(Data::At(24)).byte_offset(8)))
-        .unwrap();
+    let u = import(producer.versioned(&Spec::f64(&[2], &[1]).data(Data::At(24)).byte_offset(8))).unwrap();
     assert_eq!(u.copied, None);
-    assert_eq!(
-        u.tensor.data_ptr().cast::<u8>(),
-        producer.base().wrapping_add(32)
-    );
+    assert_eq!(u.tensor.data_ptr().cast::<u8>(), producer.base().wrapping_add(32));
     assert_eq!(values_1d(&u.tensor), [4.0, 5.0]);
     drop((t, u));
     assert_eq!(producer.drops(), 2);
@@ -380,9 +333,7 @@ fn aligned_byte_offset_and_data_offset_are_zero_copy() {
 #[test]
 fn views_can_be_dropped_on_another_thread() {
     let producer = Producer::f64(&iota(4));
-    let t = import(producer.versioned(&Spec::f64(&[4], &[1])))
-        .unwrap()
-        .tensor;
+    let t = import(producer.versioned(&Spec::f64(&[4], &[1]))).unwrap().tensor;
     let sum = std::thread::spawn(move || {
         let sum = t.f_sum(Kind::Double).unwrap().f_double_value(&[]).unwrap();
         drop(t);
@@ -404,28 +355,19 @@ fn negative_strides_are_copied_in_logical_order() {
     let producer = Producer::new(&original);
 
     // Rows reversed: data points at row 1, stride -3.
-    let rows =
-        import(producer.versioned(&Spec::f64(&[2, 3], &[-3, 1]).data(Data::At(24)))).unwrap();
+    let rows = import(producer.versioned(&Spec::f64(&[2, 3], &[-3, 1]).data(Data::At(24)))).unwrap();
     assert_eq!(rows.copied, Some(CopyReason::NegativeStrides));
     assert!(!rows.read_only);
-    assert_eq!(
-        producer.drops(),
-        1,
-        "the producer must be released right after a copy"
-    );
+    assert_eq!(producer.drops(), 1, "the producer must be released right after a copy");
     let t = rows.tensor;
     assert_eq!(values_2d(&t), [[3.0, 4.0, 5.0], [0.0, 1.0, 2.0]]);
     assert!(t.is_contiguous());
     let start = producer.base() as usize;
     let ptr = t.data_ptr() as usize;
-    assert!(
-        ptr < start || ptr >= start + 48,
-        "a copy must not alias the producer"
-    );
+    assert!(ptr < start || ptr >= start + 48, "a copy must not alias the producer");
 
     // Both axes reversed: data points at the last element.
-    let both =
-        import(producer.versioned(&Spec::f64(&[2, 3], &[-3, -1]).data(Data::At(40)))).unwrap();
+    let both = import(producer.versioned(&Spec::f64(&[2, 3], &[-3, -1]).data(Data::At(40)))).unwrap();
     assert_eq!(both.copied, Some(CopyReason::NegativeStrides));
     assert_eq!(values_2d(&both.tensor), [[5.0, 4.0, 3.0], [2.0, 1.0, 0.0]]);
     assert_eq!(producer.drops(), 2);
@@ -439,17 +381,9 @@ fn negative_strides_are_copied_in_logical_order() {
     // Writing to the copy leaves the producer's memory alone.
     let mut w = t.shallow_clone();
     let _ = w.f_fill_(-1.0).unwrap();
-    assert_eq!(
-        producer.bytes(),
-        original,
-        "the producer's memory was modified"
-    );
+    assert_eq!(producer.bytes(), original, "the producer's memory was modified");
     drop((t, w, both, back));
-    assert_eq!(
-        producer.drops(),
-        3,
-        "a copy must not release the producer again"
-    );
+    assert_eq!(producer.drops(), 3, "a copy must not release the producer again");
 }
 
 #[test]
@@ -467,9 +401,7 @@ fn negative_stride_on_an_extent_one_axis_needs_no_copy() {
 #[test]
 fn read_only_negative_strides_give_a_writable_copy() {
     let producer = Producer::f64(&iota(4));
-    let spec = Spec::f64(&[4], &[-1])
-        .data(Data::At(24))
-        .flags(DlpackFlags::READ_ONLY);
+    let spec = Spec::f64(&[4], &[-1]).data(Data::At(24)).flags(DlpackFlags::READ_ONLY);
     let imported = import(producer.versioned(&spec)).unwrap();
     assert_eq!(imported.copied, Some(CopyReason::NegativeStrides));
     // The tensor owns fresh memory, so the producer's READ_ONLY does not apply.
@@ -488,19 +420,9 @@ fn misaligned_data_is_copied() {
     let a = import(producer.versioned(&Spec::f64(&[2, 3], &[3, 1]).byte_offset(1))).unwrap();
     assert_eq!(a.copied, Some(CopyReason::Misaligned));
     assert_eq!(producer.drops(), 1, "released right after the copy");
-    assert_eq!(
-        a.tensor.data_ptr() as usize % 8,
-        0,
-        "the copy must be aligned"
-    );
-    assert_eq!(
-        values_2d(&a.tensor),
-        [[1.5, -2.25, 3.0], [1e300, -0.0, f64::MIN_POSITIVE]]
-    );
-    assert!(
-        value(&a.tensor, &[1, 1]).is_sign_negative(),
-        "-0.0 keeps its sign bit"
-    );
+    assert_eq!(a.tensor.data_ptr() as usize % 8, 0, "the copy must be aligned");
+    assert_eq!(values_2d(&a.tensor), [[1.5, -2.25, 3.0], [1e300, -0.0, f64::MIN_POSITIVE]]);
+    assert!(value(&a.tensor, &[1, 1]).is_sign_negative(), "-0.0 keeps its sign bit");
 
     // Through the data pointer itself.
     let b = import(producer.versioned(&Spec::f64(&[6], &[1]).data(Data::At(1)))).unwrap();
@@ -511,10 +433,7 @@ fn misaligned_data_is_copied() {
     // Misaligned and transposed: the copy is in logical order.
     let c = import(producer.versioned(&Spec::f64(&[3, 2], &[1, 3]).data(Data::At(1)))).unwrap();
     assert_eq!(c.copied, Some(CopyReason::Misaligned));
-    assert_eq!(
-        values_2d(&c.tensor),
-        [[1.5, 1e300], [-2.25, -0.0], [3.0, f64::MIN_POSITIVE]]
-    );
+    assert_eq!(values_2d(&c.tensor), [[1.5, 1e300], [-2.25, -0.0], [3.0, f64::MIN_POSITIVE]]);
 
     // Misaligned and reversed: negative strides are the reported reason.
     let d = import(producer.versioned(&Spec::f64(&[6], &[-1]).data(Data::At(41)))).unwrap();
@@ -533,17 +452,12 @@ fn misaligned_data_is_copied() {
 fn alignment_is_judged_per_dtype() {
     // One-byte types are never misaligned.
     let producer = Producer::with_lead(&[1, 0, 1, 7], 1);
-    let b = import(producer.versioned(&Spec::new(DLDataType::BOOL, &[3], &[1]).data(Data::At(1))))
-        .unwrap();
+    let b = import(producer.versioned(&Spec::new(DLDataType::BOOL, &[3], &[1]).data(Data::At(1)))).unwrap();
     assert_eq!(b.copied, None);
-    assert_eq!(
-        b.tensor.data_ptr().cast::<u8>(),
-        producer.base().wrapping_add(1)
-    );
+    assert_eq!(b.tensor.data_ptr().cast::<u8>(), producer.base().wrapping_add(1));
     assert_eq!(b.tensor.kind(), Kind::Bool);
     assert_eq!(values_1d(&b.tensor), [1.0, 0.0, 1.0]);
-    let u = import(producer.versioned(&Spec::new(DLDataType::U8, &[4], &[1]).data(Data::At(1))))
-        .unwrap();
+    let u = import(producer.versioned(&Spec::new(DLDataType::U8, &[4], &[1]).data(Data::At(1)))).unwrap();
     assert_eq!(u.copied, None);
     assert_eq!(values_1d(&u.tensor), [1.0, 0.0, 1.0, 7.0]);
 
@@ -551,11 +465,7 @@ fn alignment_is_judged_per_dtype() {
     // alignas(16)), although C and NumPy align it like f64: at 8 mod 16 it is
     // copied (libtorch's copy kernels fault on it otherwise).
     let z = Producer::f64(&[0.0, 1.0, 2.0, 3.0, 4.0]);
-    let c128 = DLDataType {
-        code: DLDataTypeCode::COMPLEX,
-        bits: 128,
-        lanes: 1,
-    };
+    let c128 = DLDataType { code: DLDataTypeCode::COMPLEX, bits: 128, lanes: 1 };
     // The base is 8-byte aligned: of +8 and +16, one is 8 mod 16.
     let (odd, even) = if (z.base() as usize + 8) % 16 == 8 { (8, 16) } else { (16, 8) };
     let zi = import(z.versioned(&Spec::new(c128, &[1], &[1]).data(Data::At(odd)))).unwrap();
@@ -572,9 +482,7 @@ fn alignment_is_judged_per_dtype() {
 
     // float16 at an odd address is misaligned.
     let h = Producer::with_lead(&[0x00, 0x3C, 0x00, 0xC0], 1); // 1.0, -2.0
-    let hi =
-        import(h.versioned(&Spec::new(DType::Float16.to_dlpack(), &[2], &[1]).data(Data::At(1))))
-            .unwrap();
+    let hi = import(h.versioned(&Spec::new(DType::Float16.to_dlpack(), &[2], &[1]).data(Data::At(1)))).unwrap();
     assert_eq!(hi.copied, Some(CopyReason::Misaligned));
     assert_eq!(hi.tensor.kind(), Kind::Half);
     assert_eq!(values_1d(&hi.tensor), [1.0, -2.0]);
@@ -588,8 +496,7 @@ fn alignment_is_judged_per_dtype() {
 #[test]
 fn read_only_flag_is_reported() {
     let producer = Producer::f64(&iota(3));
-    let imported =
-        import(producer.versioned(&Spec::f64(&[3], &[1]).flags(DlpackFlags::READ_ONLY))).unwrap();
+    let imported = import(producer.versioned(&Spec::f64(&[3], &[1]).flags(DlpackFlags::READ_ONLY))).unwrap();
     assert!(imported.read_only);
     assert_eq!(imported.copied, None);
     assert_eq!(imported.tensor.data_ptr().cast::<u8>(), producer.base());
@@ -605,10 +512,7 @@ fn legacy_import_is_zero_copy_and_writable() {
     assert!(!imported.read_only);
     assert_eq!(imported.copied, None);
     assert_eq!(imported.tensor.data_ptr().cast::<u8>(), producer.base());
-    assert_eq!(
-        values_2d(&imported.tensor),
-        [[0.0, 1.0], [2.0, 3.0], [4.0, 5.0]]
-    );
+    assert_eq!(values_2d(&imported.tensor), [[0.0, 1.0], [2.0, 3.0], [4.0, 5.0]]);
     let mut t = imported.tensor.shallow_clone();
     let _ = t.f_fill_(9.0).unwrap();
     assert_eq!(producer.read_f64(5), 9.0);
@@ -622,10 +526,7 @@ fn legacy_null_strides_mean_row_major() {
     let imported = import(producer.legacy(&Spec::f64(&[2, 3], &[0, 0]).null_strides())).unwrap();
     assert_eq!(imported.copied, None);
     assert_eq!(imported.tensor.stride(), [3, 1]);
-    assert_eq!(
-        values_2d(&imported.tensor),
-        [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]
-    );
+    assert_eq!(values_2d(&imported.tensor), [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]);
     drop(imported);
     assert_eq!(producer.drops(), 1);
 }
@@ -634,9 +535,7 @@ fn legacy_null_strides_mean_row_major() {
 fn versioned_null_strides_are_rejected() {
     // DLPack >= 1.2 requires explicit strides for ndim != 0.
     let producer = Producer::f64(&iota(6));
-    let err = expect_err(import(
-        producer.versioned(&Spec::f64(&[2, 3], &[0, 0]).null_strides()),
-    ));
+    let err = expect_err(import(producer.versioned(&Spec::f64(&[2, 3], &[0, 0]).null_strides())));
     assert!(matches!(err, Error::InvalidTensor(_)), "{err:?}");
     assert_eq!(producer.drops(), 1);
 }
@@ -648,160 +547,51 @@ fn versioned_null_strides_are_rejected() {
 fn import_error(spec: Spec) -> Error {
     let producer = Producer::f64(&iota(4));
     let err = expect_err(import(producer.versioned(&spec)));
-    assert_eq!(
-        producer.drops(),
-        1,
-        "producer not released exactly once on {err:?}"
-    );
+    assert_eq!(producer.drops(), 1, "producer not released exactly once on {err:?}");
     // The legacy ABI takes the same path.
     let legacy_producer = Producer::f64(&iota(4));
     let legacy_err = expect_err(import(legacy_producer.legacy(&spec)));
-    assert_eq!(
-        legacy_producer.drops(),
-        1,
-        "legacy producer not released on {legacy_err:?}"
-    );
+    assert_eq!(legacy_producer.drops(), 1, "legacy producer not released on {legacy_err:?}");
     assert_eq!(err.to_string(), legacy_err.to_string());
     err
 }
 
 #[test]
 fn unsupported_dtypes_are_rejected_with_their_fields() {
-    let opaque = DLDataType {
-        code: DLDataTypeCode::OPAQUEHANDLE,
-        bits: 64,
-        lanes: 1,
-    };
+    let opaque = DLDataType { code: DLDataTypeCode::OPAQUEHANDLE, bits: 64, lanes: 1 };
     let err = import_error(Spec::new(opaque, &[4], &[1]));
-    assert!(
-        matches!(
-            err,
-            Error::UnsupportedDtype {
-                code: 3,
-                bits: 64,
-                lanes: 1
-            }
-        ),
-        "{err:?}"
-    );
+    assert!(matches!(err, Error::UnsupportedDtype { code: 3, bits: 64, lanes: 1 }), "{err:?}");
     assert!(err.to_string().contains("accepted"), "{err}");
 
-    let float128 = DLDataType {
-        code: DLDataTypeCode::FLOAT,
-        bits: 128,
-        lanes: 1,
-    };
+    let float128 = DLDataType { code: DLDataTypeCode::FLOAT, bits: 128, lanes: 1 };
     let err = import_error(Spec::new(float128, &[1], &[1]));
-    assert!(
-        matches!(
-            err,
-            Error::UnsupportedDtype {
-                code: 2,
-                bits: 128,
-                lanes: 1
-            }
-        ),
-        "{err:?}"
-    );
+    assert!(matches!(err, Error::UnsupportedDtype { code: 2, bits: 128, lanes: 1 }), "{err:?}");
 
-    let vector = DLDataType {
-        code: DLDataTypeCode::FLOAT,
-        bits: 32,
-        lanes: 4,
-    };
+    let vector = DLDataType { code: DLDataTypeCode::FLOAT, bits: 32, lanes: 4 };
     let err = import_error(Spec::new(vector, &[2], &[1]));
-    assert!(
-        matches!(
-            err,
-            Error::UnsupportedDtype {
-                code: 2,
-                bits: 32,
-                lanes: 4
-            }
-        ),
-        "{err:?}"
-    );
+    assert!(matches!(err, Error::UnsupportedDtype { code: 2, bits: 32, lanes: 4 }), "{err:?}");
 
-    let fp8 = DLDataType {
-        code: DLDataTypeCode::FLOAT8_E5M2,
-        bits: 8,
-        lanes: 1,
-    };
+    let fp8 = DLDataType { code: DLDataTypeCode::FLOAT8_E5M2, bits: 8, lanes: 1 };
     let err = import_error(Spec::new(fp8, &[4], &[1]));
-    assert!(
-        matches!(
-            err,
-            Error::UnsupportedDtype {
-                code: 12,
-                bits: 8,
-                lanes: 1
-            }
-        ),
-        "{err:?}"
-    );
+    assert!(matches!(err, Error::UnsupportedDtype { code: 12, bits: 8, lanes: 1 }), "{err:?}");
 }
 
 #[test]
 fn unsupported_devices_are_rejected() {
     let err = import_error(Spec::f64(&[4], &[1]).device(DLDevice::metal(0)));
-    assert!(
-        matches!(
-            err,
-            Error::UnsupportedDevice {
-                device_type: 8,
-                device_id: 0
-            }
-        ),
-        "{err:?}"
-    );
+    assert!(matches!(err, Error::UnsupportedDevice { device_type: 8, device_id: 0 }), "{err:?}");
 
-    let opencl = DLDevice {
-        device_type: DLDeviceType::OPENCL,
-        device_id: 1,
-    };
+    let opencl = DLDevice { device_type: DLDeviceType::OPENCL, device_id: 1 };
     let err = import_error(Spec::f64(&[4], &[1]).device(opencl));
-    assert!(
-        matches!(
-            err,
-            Error::UnsupportedDevice {
-                device_type: 4,
-                device_id: 1
-            }
-        ),
-        "{err:?}"
-    );
+    assert!(matches!(err, Error::UnsupportedDevice { device_type: 4, device_id: 1 }), "{err:?}");
 
-    let rocm = DLDevice {
-        device_type: DLDeviceType::ROCM,
-        device_id: 0,
-    };
+    let rocm = DLDevice { device_type: DLDeviceType::ROCM, device_id: 0 };
     let err = import_error(Spec::f64(&[4], &[1]).device(rocm));
-    assert!(
-        matches!(
-            err,
-            Error::UnsupportedDevice {
-                device_type: 10,
-                ..
-            }
-        ),
-        "{err:?}"
-    );
+    assert!(matches!(err, Error::UnsupportedDevice { device_type: 10, .. }), "{err:?}");
 
-    let negative_cuda = DLDevice {
-        device_type: DLDeviceType::CUDA,
-        device_id: -1,
-    };
+    let negative_cuda = DLDevice { device_type: DLDeviceType::CUDA, device_id: -1 };
     let err = import_error(Spec::f64(&[4], &[1]).device(negative_cuda));
-    assert!(
-        matches!(
-            err,
-            Error::UnsupportedDevice {
-                device_type: 2,
-                device_id: -1
-            }
-        ),
-        "{err:?}"
-    );
+    assert!(matches!(err, Error::UnsupportedDevice { device_type: 2, device_id: -1 }), "{err:?}");
 }
 
 #[test]
@@ -818,11 +608,7 @@ fn null_data_with_elements_is_invalid() {
 fn malformed_metadata_is_invalid() {
     let err = import_error(Spec::f64(&[-1, 2], &[2, 1]));
     assert!(matches!(err, Error::InvalidTensor(_)), "{err:?}");
-    let zero_bits = DLDataType {
-        code: DLDataTypeCode::FLOAT,
-        bits: 0,
-        lanes: 1,
-    };
+    let zero_bits = DLDataType { code: DLDataTypeCode::FLOAT, bits: 0, lanes: 1 };
     let err = import_error(Spec::new(zero_bits, &[2], &[1]));
     assert!(matches!(err, Error::InvalidTensor(_)), "{err:?}");
 }
@@ -834,26 +620,20 @@ fn malformed_metadata_is_invalid() {
 #[test]
 fn zero_size_with_odd_strides_and_null_data_is_accepted() {
     let producer = Producer::f64(&[]);
-    let imported =
-        import(producer.versioned(&Spec::f64(&[0, 3], &[7, -2]).data(Data::Null))).unwrap();
+    let imported = import(producer.versioned(&Spec::f64(&[0, 3], &[7, -2]).data(Data::Null))).unwrap();
     assert_eq!(imported.copied, None);
     assert_eq!(imported.tensor.size(), [0, 3]);
     assert_eq!(imported.tensor.numel(), 0);
     // libtorch can compute on it.
     let s = imported.tensor.f_sum(Kind::Double).unwrap();
     assert_eq!(value(&s, &[]), 0.0);
-    assert_eq!(
-        producer.drops(),
-        0,
-        "the producer lives with its (empty) view"
-    );
+    assert_eq!(producer.drops(), 0, "the producer lives with its (empty) view");
     drop((imported, s));
     assert_eq!(producer.drops(), 1);
 
     // A misaligned pointer does not matter when nothing is read.
     let other = Producer::f64(&[1.0]);
-    let imported =
-        import(other.versioned(&Spec::f64(&[4, 0, 2], &[-1, 5, 3]).data(Data::At(3)))).unwrap();
+    let imported = import(other.versioned(&Spec::f64(&[4, 0, 2], &[-1, 5, 3]).data(Data::At(3)))).unwrap();
     assert_eq!(imported.copied, None);
     assert_eq!(imported.tensor.size(), [4, 0, 2]);
     drop(imported);
@@ -905,55 +685,22 @@ fn sample(dtype: DType) -> (Vec<u8>, Vec<f64>) {
     }
     match dtype {
         DType::Bool => (vec![1, 0, 1], vec![1.0, 0.0, 1.0]),
-        DType::Int8 => (
-            le(&[1i8, -2, 127], |v| v.to_le_bytes()),
-            vec![1.0, -2.0, 127.0],
-        ),
-        DType::Int16 => (
-            le(&[1i16, -2, 32767], |v| v.to_le_bytes()),
-            vec![1.0, -2.0, 32767.0],
-        ),
-        DType::Int32 => (
-            le(&[1i32, -2, i32::MAX], |v| v.to_le_bytes()),
-            vec![1.0, -2.0, i32::MAX as f64],
-        ),
-        DType::Int64 => (
-            le(&[1i64, -2, 1 << 40], |v| v.to_le_bytes()),
-            vec![1.0, -2.0, (1u64 << 40) as f64],
-        ),
+        DType::Int8 => (le(&[1i8, -2, 127], |v| v.to_le_bytes()), vec![1.0, -2.0, 127.0]),
+        DType::Int16 => (le(&[1i16, -2, 32767], |v| v.to_le_bytes()), vec![1.0, -2.0, 32767.0]),
+        DType::Int32 => (le(&[1i32, -2, i32::MAX], |v| v.to_le_bytes()), vec![1.0, -2.0, i32::MAX as f64]),
+        DType::Int64 => (le(&[1i64, -2, 1 << 40], |v| v.to_le_bytes()), vec![1.0, -2.0, (1u64 << 40) as f64]),
         DType::UInt8 => (vec![1, 200, 255], vec![1.0, 200.0, 255.0]),
-        DType::UInt16 => (
-            le(&[1u16, 40000, u16::MAX], |v| v.to_le_bytes()),
-            vec![1.0, 40000.0, 65535.0],
-        ),
-        DType::UInt32 => (
-            le(&[1u32, 3_000_000_000, u32::MAX], |v| v.to_le_bytes()),
-            vec![1.0, 3e9, u32::MAX as f64],
-        ),
-        DType::UInt64 => (
-            le(&[1u64, 1 << 63, 5], |v| v.to_le_bytes()),
-            vec![1.0, 2f64.powi(63), 5.0],
-        ),
+        DType::UInt16 => (le(&[1u16, 40000, u16::MAX], |v| v.to_le_bytes()), vec![1.0, 40000.0, 65535.0]),
+        DType::UInt32 => (le(&[1u32, 3_000_000_000, u32::MAX], |v| v.to_le_bytes()), vec![1.0, 3e9, u32::MAX as f64]),
+        DType::UInt64 => (le(&[1u64, 1 << 63, 5], |v| v.to_le_bytes()), vec![1.0, 2f64.powi(63), 5.0]),
         // 1.0, -2.0, 0.5 in IEEE half and in bfloat16.
-        DType::Float16 => (
-            le(&[0x3C00u16, 0xC000, 0x3800], |v| v.to_le_bytes()),
-            vec![1.0, -2.0, 0.5],
-        ),
-        DType::BFloat16 => (
-            le(&[0x3F80u16, 0xC000, 0x3F00], |v| v.to_le_bytes()),
-            vec![1.0, -2.0, 0.5],
-        ),
-        DType::Float32 => (
-            le(&[1.0f32, -2.0, 0.5], |v| v.to_le_bytes()),
-            vec![1.0, -2.0, 0.5],
-        ),
+        DType::Float16 => (le(&[0x3C00u16, 0xC000, 0x3800], |v| v.to_le_bytes()), vec![1.0, -2.0, 0.5]),
+        DType::BFloat16 => (le(&[0x3F80u16, 0xC000, 0x3F00], |v| v.to_le_bytes()), vec![1.0, -2.0, 0.5]),
+        DType::Float32 => (le(&[1.0f32, -2.0, 0.5], |v| v.to_le_bytes()), vec![1.0, -2.0, 0.5]),
         DType::Float64 => (f64_bytes(&[1.0, -2.0, 0.5]), vec![1.0, -2.0, 0.5]),
         DType::Complex64 => {
             let parts = [1.0f32, -1.0, -2.0, 0.5, 0.5, 3.0];
-            (
-                le(&parts, |v| v.to_le_bytes()),
-                parts.iter().map(|&v| f64::from(v)).collect(),
-            )
+            (le(&parts, |v| v.to_le_bytes()), parts.iter().map(|&v| f64::from(v)).collect())
         }
         DType::Complex128 => {
             let parts = [1.0f64, -1.0, -2.0, 0.5, 0.5, 3.0];
@@ -981,56 +728,24 @@ fn every_dtype_imports_and_reports_itself() {
             .unwrap_or_else(|err| panic!("{dtype}: {err}"));
         assert_eq!(imported.copied, None, "{dtype}");
         let t = imported.tensor;
-        assert_eq!(
-            t.data_ptr().cast::<u8>(),
-            producer.base(),
-            "{dtype}: not zero-copy"
-        );
+        assert_eq!(t.data_ptr().cast::<u8>(), producer.base(), "{dtype}: not zero-copy");
         assert_eq!(dtype_of(&t).unwrap(), dtype, "{dtype}: dtype_of");
-        assert_eq!(
-            torchbridge::ops::dtype(&t).unwrap(),
-            dtype,
-            "{dtype}: ops::dtype"
-        );
+        assert_eq!(torchbridge::ops::dtype(&t).unwrap(), dtype, "{dtype}: ops::dtype");
         if let Some(kind) = dtype.kind() {
             assert_eq!(t.kind(), kind, "{dtype}: tch kind");
         }
         assert_eq!(read_back(&t, dtype), expected, "{dtype}: values");
 
         // Export and import again: same memory, same dtype.
-        let back = import(ManagedDlpack::Versioned(export_versioned(&t).unwrap()))
-            .unwrap()
-            .tensor;
-        assert_eq!(
-            back.data_ptr(),
-            t.data_ptr(),
-            "{dtype}: re-import is not zero-copy"
-        );
-        assert_eq!(
-            dtype_of(&back).unwrap(),
-            dtype,
-            "{dtype}: dtype after export"
-        );
-        let legacy = import(ManagedDlpack::Legacy(export_legacy(&t).unwrap()))
-            .unwrap()
-            .tensor;
-        assert_eq!(
-            dtype_of(&legacy).unwrap(),
-            dtype,
-            "{dtype}: dtype after legacy export"
-        );
-        assert_eq!(
-            read_back(&legacy, dtype),
-            expected,
-            "{dtype}: values after legacy export"
-        );
+        let back = import(ManagedDlpack::Versioned(export_versioned(&t).unwrap())).unwrap().tensor;
+        assert_eq!(back.data_ptr(), t.data_ptr(), "{dtype}: re-import is not zero-copy");
+        assert_eq!(dtype_of(&back).unwrap(), dtype, "{dtype}: dtype after export");
+        let legacy = import(ManagedDlpack::Legacy(export_legacy(&t).unwrap())).unwrap().tensor;
+        assert_eq!(dtype_of(&legacy).unwrap(), dtype, "{dtype}: dtype after legacy export");
+        assert_eq!(read_back(&legacy, dtype), expected, "{dtype}: values after legacy export");
 
         drop((t, back));
-        assert_eq!(
-            producer.drops(),
-            0,
-            "{dtype}: released while the legacy view lives"
-        );
+        assert_eq!(producer.drops(), 0, "{dtype}: released while the legacy view lives");
         drop(legacy);
         assert_eq!(producer.drops(), 1, "{dtype}: not released exactly once");
     }
@@ -1041,9 +756,7 @@ fn exported_descriptor_carries_the_dlpack_dtype() {
     for dtype in DType::ALL {
         let (bytes, _) = sample(dtype);
         let producer = Producer::new(&bytes);
-        let t = import(producer.versioned(&Spec::new(dtype.to_dlpack(), &[3], &[1])))
-            .unwrap()
-            .tensor;
+        let t = import(producer.versioned(&Spec::new(dtype.to_dlpack(), &[3], &[1]))).unwrap().tensor;
         let managed = export_versioned(&t).unwrap();
         let view = managed.validate().unwrap();
         assert_eq!(view.dtype(), dtype.to_dlpack(), "{dtype}");
@@ -1059,9 +772,7 @@ fn exported_descriptor_carries_the_dlpack_dtype() {
 
 #[test]
 fn export_then_import_is_zero_copy() {
-    let t = Tensor::from_slice(&[1.0f64, 2.0, 3.0, 4.0, 5.0, 6.0])
-        .f_reshape([2, 3])
-        .unwrap();
+    let t = Tensor::from_slice(&[1.0f64, 2.0, 3.0, 4.0, 5.0, 6.0]).f_reshape([2, 3]).unwrap();
     let managed = export_versioned(&t).unwrap();
     {
         let view = managed.validate().unwrap();
@@ -1078,10 +789,7 @@ fn export_then_import_is_zero_copy() {
     assert_eq!(values_2d(&back.tensor), [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]);
 
     let legacy = export_legacy(&t).unwrap();
-    assert_eq!(
-        legacy.validate().unwrap().data_ptr(),
-        t.data_ptr().cast_const()
-    );
+    assert_eq!(legacy.validate().unwrap().data_ptr(), t.data_ptr().cast_const());
     let back_legacy = import(ManagedDlpack::Legacy(legacy)).unwrap();
     assert_eq!(back_legacy.tensor.data_ptr(), t.data_ptr());
 
@@ -1093,10 +801,7 @@ fn export_then_import_is_zero_copy() {
 
 #[test]
 fn export_keeps_layout_of_strided_views() {
-    let base = Tensor::f_arange(12, (Kind::Double, tch::Device::Cpu))
-        .unwrap()
-        .f_reshape([3, 4])
-        .unwrap();
+    let base = Tensor::f_arange(12, (Kind::Double, tch::Device::Cpu)).unwrap().f_reshape([3, 4]).unwrap();
     let transposed = base.f_transpose(0, 1).unwrap();
     let narrowed = base.f_narrow(0, 1, 2).unwrap().f_slice(1, 0, 4, 2).unwrap();
     for (name, view) in [("transposed", transposed), ("narrowed", narrowed)] {
@@ -1119,9 +824,8 @@ fn exported_tensor_keeps_storage_alive() {
     let legacy = export_legacy(&t).unwrap();
     drop(t);
     // Churn the allocator: were the storage freed, these would likely reuse it.
-    let churn: Vec<Tensor> = (0..16)
-        .map(|_| Tensor::f_full([n as i64], -1.0, (Kind::Double, tch::Device::Cpu)).unwrap())
-        .collect();
+    let churn: Vec<Tensor> =
+        (0..16).map(|_| Tensor::f_full([n as i64], -1.0, (Kind::Double, tch::Device::Cpu)).unwrap()).collect();
     {
         let view = versioned.validate().unwrap();
         assert_eq!(view.data_ptr(), ptr.cast_const());
@@ -1144,21 +848,11 @@ fn exported_tensor_keeps_storage_alive() {
 #[test]
 fn export_of_an_import_keeps_the_producer_alive() {
     let producer = Producer::f64(&iota(3));
-    let t = import(producer.versioned(&Spec::f64(&[3], &[1])))
-        .unwrap()
-        .tensor;
+    let t = import(producer.versioned(&Spec::f64(&[3], &[1]))).unwrap().tensor;
     let managed = export_versioned(&t).unwrap();
     drop(t);
     assert_eq!(producer.drops(), 0, "released while an export lives");
-    assert_eq!(
-        managed
-            .validate()
-            .unwrap()
-            .data_ptr()
-            .cast::<u8>()
-            .cast_mut(),
-        producer.base()
-    );
+    assert_eq!(managed.validate().unwrap().data_ptr().cast::<u8>().cast_mut(), producer.base());
     drop(managed);
     assert_eq!(producer.drops(), 1);
 }
@@ -1177,15 +871,8 @@ fn conjugated_complex_exports_resolved_values() {
     // SAFETY: a compact CPU complex128 export (2 elements = 32 bytes) that
     // `versioned` keeps alive while `bytes` is used.
     let bytes = unsafe { view.cpu_bytes() }.unwrap();
-    let from_versioned: Vec<f64> = bytes
-        .chunks_exact(8)
-        .map(|c| f64::from_le_bytes(c.try_into().unwrap()))
-        .collect();
-    assert_eq!(
-        from_versioned,
-        [1.0, -3.0, 2.0, 4.0],
-        "exported unresolved conjugate"
-    );
+    let from_versioned: Vec<f64> = bytes.chunks_exact(8).map(|c| f64::from_le_bytes(c.try_into().unwrap())).collect();
+    assert_eq!(from_versioned, [1.0, -3.0, 2.0, 4.0], "exported unresolved conjugate");
 
     let legacy = export_legacy(&zc).unwrap();
     let back = import(ManagedDlpack::Legacy(legacy)).unwrap().tensor;
@@ -1199,9 +886,7 @@ fn conjugated_complex_exports_resolved_values() {
 #[test]
 fn export_detaches_autograd_tensors() {
     let t = Tensor::from_slice(&[1.0f64, 2.0]).set_requires_grad(true);
-    let back = import(ManagedDlpack::Versioned(export_versioned(&t).unwrap()))
-        .unwrap()
-        .tensor;
+    let back = import(ManagedDlpack::Versioned(export_versioned(&t).unwrap())).unwrap().tensor;
     assert!(!back.requires_grad());
     assert_eq!(back.data_ptr(), t.data_ptr());
     assert_eq!(values_1d(&back), [1.0, 2.0]);
@@ -1220,10 +905,7 @@ fn export_and_import_round_trip_on_cuda_when_available() {
     assert_eq!(back.copied, None);
     assert_eq!(back.tensor.device(), tch::Device::Cuda(0));
     assert_eq!(back.tensor.data_ptr(), t.data_ptr());
-    assert_eq!(
-        values_1d(&back.tensor.f_to_device(tch::Device::Cpu).unwrap()),
-        iota(6)
-    );
+    assert_eq!(values_1d(&back.tensor.f_to_device(tch::Device::Cpu).unwrap()), iota(6));
 }
 
 // ---------------------------------------------------------------------------
@@ -1233,10 +915,7 @@ fn export_and_import_round_trip_on_cuda_when_available() {
 #[test]
 fn cuda_host_memory_is_imported_as_cpu() {
     let producer = Producer::f64(&iota(3));
-    let pinned = DLDevice {
-        device_type: DLDeviceType::CUDAHOST,
-        device_id: 0,
-    };
+    let pinned = DLDevice { device_type: DLDeviceType::CUDAHOST, device_id: 0 };
     let imported = import(producer.versioned(&Spec::f64(&[3], &[1]).device(pinned))).unwrap();
     assert_eq!(imported.tensor.device(), tch::Device::Cpu);
     assert_eq!(imported.tensor.data_ptr().cast::<u8>(), producer.base());
@@ -1257,9 +936,7 @@ fn cuda_ordinals_beyond_libtorch_range_are_rejected() {
         let spec = Spec::f64(&[3], &[1]).device(DLDevice::cuda(id));
         match import(producer.versioned(&spec)) {
             Ok(imported) => {
-                let index = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    imported.tensor.device()
-                }));
+                let index = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| imported.tensor.device()));
                 drop(imported);
                 panic!("cuda:{id} was accepted; libtorch placed it on {index:?}");
             }
@@ -1304,36 +981,13 @@ fn offsets_that_overflow_are_invalid() {
 fn torch_dtypes_without_a_dlpack_equivalent_are_reported() {
     let half_complex = Tensor::f_zeros([2], (Kind::ComplexHalf, tch::Device::Cpu)).unwrap();
     let err = dtype_of(&half_complex).unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::UnsupportedDtype {
-                code: 5,
-                bits: 32,
-                lanes: 1
-            }
-        ),
-        "{err:?}"
-    );
+    assert!(matches!(err, Error::UnsupportedDtype { code: 5, bits: 32, lanes: 1 }), "{err:?}");
 
     let fp8 = Tensor::f_zeros([2], (Kind::Float8e5m2, tch::Device::Cpu)).unwrap();
     let err = dtype_of(&fp8).unwrap_err();
-    assert!(
-        matches!(
-            err,
-            Error::UnsupportedDtype {
-                code: 12,
-                bits: 8,
-                lanes: 1
-            }
-        ),
-        "{err:?}"
-    );
+    assert!(matches!(err, Error::UnsupportedDtype { code: 12, bits: 8, lanes: 1 }), "{err:?}");
     // libtorch exports it; importing that export is refused and releases it.
     let managed = export_versioned(&fp8).unwrap();
     let err = expect_err(import(ManagedDlpack::Versioned(managed)));
-    assert!(
-        matches!(err, Error::UnsupportedDtype { code: 12, .. }),
-        "{err:?}"
-    );
+    assert!(matches!(err, Error::UnsupportedDtype { code: 12, .. }), "{err:?}");
 }

@@ -40,15 +40,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use dlpark::ffi::{
-    DLDataType, DLDataTypeCode, DLDevice, DLDeviceType, DLManagedTensor, DLManagedTensorVersioned,
-    DLPackVersion,
+    DLDataType, DLDataTypeCode, DLDevice, DLDeviceType, DLManagedTensor, DLManagedTensorVersioned, DLPackVersion,
 };
 use dlpark::metadata::Dynamic;
 use dlpark::{DlpackFlags, Managed, ManagedTensorBase};
 use proptest::prelude::*;
-use proptest::test_runner::{
-    Config, FileFailurePersistence, RngAlgorithm, TestCaseError, TestRng, TestRunner,
-};
+use proptest::test_runner::{Config, FileFailurePersistence, RngAlgorithm, TestCaseError, TestRng, TestRunner};
 use tch::{Kind, Tensor};
 use torchbridge::dlpack::{dtype_of, import, CopyReason, Imported, ManagedDlpack};
 use torchbridge::{DType, Device, Error};
@@ -131,7 +128,9 @@ enum DataChoice {
     Null,
     /// Backed by a real buffer; `pad` bytes before the lowest addressed byte
     /// (an odd pad makes the data misaligned).
-    Buffer { pad: usize },
+    Buffer {
+        pad: usize,
+    },
 }
 
 /// One random descriptor.
@@ -208,10 +207,8 @@ impl Case {
                 "abi" if value == "legacy" => case.abi = Abi::Legacy,
                 "abi" => {
                     let (major, minor) = value.trim_start_matches('v').split_once('.').expect("vM.m");
-                    case.abi = Abi::Versioned {
-                        major: major.parse().expect("major"),
-                        minor: minor.parse().expect("minor"),
-                    };
+                    case.abi =
+                        Abi::Versioned { major: major.parse().expect("major"), minor: minor.parse().expect("minor") };
                 }
                 "shape" => case.shape = list(value),
                 "strides" if value == "null" => case.strides = None,
@@ -229,11 +226,7 @@ impl Case {
                     case.device = (kind.parse().expect("type"), id.parse().expect("id"));
                 }
                 "data" if value == "null" => case.data = DataChoice::Null,
-                "data" => {
-                    case.data = DataChoice::Buffer {
-                        pad: value.trim_start_matches("pad").parse().expect("pad"),
-                    }
-                }
+                "data" => case.data = DataChoice::Buffer { pad: value.trim_start_matches("pad").parse().expect("pad") },
                 "offset" => case.byte_offset = value.parse().expect("offset"),
                 "ro" => case.read_only = value == "1",
                 "seed" => case.seed = value.parse().expect("seed"),
@@ -465,15 +458,7 @@ fn model(case: &Case, first: i128) -> Expected {
         }
     };
     let itemsize = bits as i128 / 8;
-    let ok = |copied, lo, hi| Expected::Ok {
-        dtype,
-        copied,
-        numel,
-        itemsize,
-        strides: strides.clone(),
-        lo,
-        hi,
-    };
+    let ok = |copied, lo, hi| Expected::Ok { dtype, copied, numel, itemsize, strides: strides.clone(), lo, hi };
     if numel == 0 {
         return ok(None, 0, 0);
     }
@@ -586,11 +571,7 @@ fn splitmix(state: &mut u64) -> u64 {
     z ^ (z >> 31)
 }
 
-fn build<M: ManagedTensorBase>(
-    case: &Case,
-    data: *mut u8,
-    owner: Owner,
-) -> Result<Managed<M>, TestCaseError> {
+fn build<M: ManagedTensorBase>(case: &Case, data: *mut u8, owner: Owner) -> Result<Managed<M>, TestCaseError> {
     let strides = case.strides.clone().unwrap_or_else(|| vec![0; case.shape.len()]);
     let prepared = Dynamic::new(case.shape.clone(), strides)
         .prepare_as::<M>()
@@ -601,15 +582,8 @@ fn build<M: ManagedTensorBase>(
     }
     initialized
         .set_data(data.cast())
-        .set_dtype(DLDataType {
-            code: DLDataTypeCode(case.dtype.0),
-            bits: case.dtype.1,
-            lanes: case.dtype.2,
-        })
-        .set_device(DLDevice {
-            device_type: DLDeviceType(case.device.0),
-            device_id: case.device.1,
-        })
+        .set_dtype(DLDataType { code: DLDataTypeCode(case.dtype.0), bits: case.dtype.1, lanes: case.dtype.2 })
+        .set_device(DLDevice { device_type: DLDeviceType(case.device.0), device_id: case.device.1 })
         .set_byte_offset(case.byte_offset);
     if case.read_only {
         initialized
@@ -685,12 +659,20 @@ fn run_case(case: &Case) -> Result<(), TestCaseError> {
         let bytes: Vec<u8> = (0..len)
             .map(|_| {
                 let r = splitmix(&mut state);
-                if bool_data { (r & 1) as u8 } else { r as u8 }
+                if bool_data {
+                    (r & 1) as u8
+                } else {
+                    r as u8
+                }
             })
             .collect();
         let buf = Buffer::new(&bytes);
         // The first element sits at base + pad - lo; data = first - byte_offset.
-        let first = if backed { buf.base().wrapping_add(pad).wrapping_offset(-lo as isize) } else { buf.base().wrapping_add(pad) };
+        let first = if backed {
+            buf.base().wrapping_add(pad).wrapping_offset(-lo as isize)
+        } else {
+            buf.base().wrapping_add(pad)
+        };
         data = first.wrapping_sub(case.byte_offset as usize);
         buffer = Some(buf);
     }
@@ -702,8 +684,8 @@ fn run_case(case: &Case) -> Result<(), TestCaseError> {
     // harness reads), and copies only over a backed span.
     // A backed descriptor is also read back (and a copy allocates), so its
     // element bytes are bounded as well (broadcast strides make them large).
-    let readable = backed
-        && matches!(&expected, Expected::Ok { numel, itemsize, .. } if numel * itemsize <= MAX_BACKED);
+    let readable =
+        backed && matches!(&expected, Expected::Ok { numel, itemsize, .. } if numel * itemsize <= MAX_BACKED);
     let importable = match &expected {
         Expected::Err(_) => true,
         Expected::Ok { numel: 0, .. } => true,
@@ -749,16 +731,11 @@ fn run_case(case: &Case) -> Result<(), TestCaseError> {
             return Err(TestCaseError::fail(format!("import failed unexpectedly: {err:?}")));
         }
         (Ok(imported), Expected::Err(class)) => {
-            return Err(TestCaseError::fail(format!(
-                "import succeeded, expected {class:?}: {:?}",
-                imported.tensor
-            )));
+            return Err(TestCaseError::fail(format!("import succeeded, expected {class:?}: {:?}", imported.tensor)));
         }
         (Ok(imported), Expected::Ok { .. }) => imported,
     };
-    let Expected::Ok { dtype, copied, numel, itemsize, strides, lo: _, hi: _ } = expected else {
-        unreachable!()
-    };
+    let Expected::Ok { dtype, copied, numel, itemsize, strides, lo: _, hi: _ } = expected else { unreachable!() };
 
     // Metadata.
     let tensor = imported.tensor;
@@ -782,7 +759,12 @@ fn run_case(case: &Case) -> Result<(), TestCaseError> {
         return Ok(());
     }
     if std::env::var_os("TORCHBRIDGE_FUZZ_CASE").is_some() {
-        eprintln!("first {first_addr:#x} tensor {:?} strides {:?} ptr {:?}", tensor.size(), tensor.stride(), tensor.data_ptr());
+        eprintln!(
+            "first {first_addr:#x} tensor {:?} strides {:?} ptr {:?}",
+            tensor.size(),
+            tensor.stride(),
+            tensor.data_ptr()
+        );
     }
     match copied {
         None => {
@@ -888,9 +870,7 @@ fn env_number(name: &str) -> Option<u64> {
 fn fuzz(cases: u32, seed: u64) {
     let config = Config {
         cases,
-        failure_persistence: Some(Box::new(FileFailurePersistence::Direct(
-            "fuzz/import.proptest-regressions",
-        ))),
+        failure_persistence: Some(Box::new(FileFailurePersistence::Direct("fuzz/import.proptest-regressions"))),
         source_file: Some(file!()),
         max_shrink_iters: 4096,
         ..Config::default()
@@ -930,24 +910,17 @@ fn random_descriptors() {
 fn million_descriptors() {
     let cases = env_number("TORCHBRIDGE_FUZZ_CASES").unwrap_or(1_000_000) as u32;
     let seed = env_number("TORCHBRIDGE_FUZZ_SEED").unwrap_or_else(|| {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos() as u64)
-            .unwrap_or(1)
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(1)
     });
     let start = std::time::Instant::now();
     fuzz(cases, seed);
-    println!(
-        "million_descriptors: {cases} cases, seed {seed}, {:.1} s: {}",
-        start.elapsed().as_secs_f64(),
-        summary()
-    );
+    println!("million_descriptors: {cases} cases, seed {seed}, {:.1} s: {}", start.elapsed().as_secs_f64(), summary());
 }
 
 #[test]
 fn corpus_replays() {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/fuzz/corpus.txt"))
-        .expect("fuzz/corpus.txt");
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/fuzz/corpus.txt")).expect("fuzz/corpus.txt");
     let mut count = 0;
     for line in text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
         let case = Case::from_line(line);
@@ -985,7 +958,8 @@ fn model_agrees_with_known_descriptors() {
         Expected::Ok { copied: Some(CopyReason::NegativeStrides), lo: -24, hi: 24, .. }
     ));
     assert!(matches!(model(&base, 4097), Expected::Ok { copied: Some(CopyReason::Misaligned), .. }));
-    let overflow = Case::from_line("abi=v1.3 shape=4 strides=4611686018427387904 dtype=2:64:1 device=1:0 data=pad0 offset=0");
+    let overflow =
+        Case::from_line("abi=v1.3 shape=4 strides=4611686018427387904 dtype=2:64:1 device=1:0 data=pad0 offset=0");
     assert_eq!(model(&overflow, 4096), Expected::Err(ErrorClass::InvalidTensor));
     let future = Case::from_line("abi=v2.0 shape=1 strides=1 dtype=2:64:1 device=1:0 data=pad0 offset=0");
     assert_eq!(model(&future, 4096), Expected::Err(ErrorClass::Version));

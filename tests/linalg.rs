@@ -266,14 +266,24 @@ fn special_matrices() {
     assert_all_close(&kr, &[3.0, 8.0, 5.0, 12.0], 0.0, "khatri_rao");
     assert_all_close(&la::hilbert(2).unwrap(), &[1.0, 0.5, 0.5, 1.0 / 3.0], 0.0, "hilbert");
     assert_all_close(&la::invhilbert(2, true).unwrap(), &[4.0, -6.0, -6.0, 12.0], 0.0, "invhilbert");
-    assert_all_close(&la::pascal(3, PascalKind::Symmetric, true).unwrap(), &[1.0, 1.0, 1.0, 1.0, 2.0, 3.0, 1.0, 3.0, 6.0], 0.0, "pascal");
+    assert_all_close(
+        &la::pascal(3, PascalKind::Symmetric, true).unwrap(),
+        &[1.0, 1.0, 1.0, 1.0, 2.0, 3.0, 1.0, 3.0, 6.0],
+        0.0,
+        "pascal",
+    );
     let inverse = la::invpascal(3, PascalKind::Symmetric, true).unwrap();
     let product = la::pascal(3, PascalKind::Symmetric, true).unwrap().matmul(&inverse);
     assert_all_close(&product, &[1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0], 0.0, "pascal @ invpascal");
     assert_all_close(&la::hadamard(2).unwrap(), &[1.0, 1.0, 1.0, -1.0], 0.0, "hadamard");
     assert!(la::hadamard(3).is_err());
     let f = la::dft(4, None).unwrap();
-    assert_all_close(&f.imag(), &[0.0, 0.0, 0.0, 0.0, 0.0, -1.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, -1.0], 2e-16, "dft (sin(pi) is 1.2e-16)");
+    assert_all_close(
+        &f.imag(),
+        &[0.0, 0.0, 0.0, 0.0, 0.0, -1.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, -1.0],
+        2e-16,
+        "dft (sin(pi) is 1.2e-16)",
+    );
     let (lower, upper) = la::bandwidth(&mat(&[&[1.0, 2.0, 0.0], &[0.0, 1.0, 0.0], &[5.0, 0.0, 1.0]])).unwrap();
     assert_eq!((values(&lower), values(&upper)), (vec![2.0], vec![1.0]));
     let symmetric = la::is_symmetric(&mat(&[&[f64::NAN, 1.0], &[1.0, 2.0]]), None, None, false).unwrap();
@@ -292,7 +302,8 @@ fn structured_solvers_and_balancing() {
     assert_all_close(&w, &[1.0, 3.0], 1e-15, "eigvalsh_tridiagonal");
     let x = la::solve_circulant(&vector(&[2.0, 1.0, 0.0]), &vector(&[3.0, 3.0, 3.0]), false, None, -1, 0, 0).unwrap();
     assert_all_close(&x, &[1.0, 1.0, 1.0], 1e-15, "solve_circulant");
-    let y = la::matmul_toeplitz(&vector(&[1.0, 2.0]), &vector(&[1.0, 3.0, 4.0]), &vector(&[1.0, 1.0, 1.0]), true).unwrap();
+    let y =
+        la::matmul_toeplitz(&vector(&[1.0, 2.0]), &vector(&[1.0, 3.0, 4.0]), &vector(&[1.0, 1.0, 1.0]), true).unwrap();
     assert_all_close(&y, &[8.0, 6.0], 1e-14, "matmul_toeplitz");
     // SciPy 1.17 (LAPACK 3.12 gebal): scaling (16, 0.25)
     let balanced = la::matrix_balance(&mat(&[&[1.0, 100.0], &[0.01, 1.0]]), true, true).unwrap();

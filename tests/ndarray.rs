@@ -16,10 +16,7 @@ fn assert_close(actual: f64, expected: f64, rtol: f64, what: &str) {
         assert_eq!(actual, expected, "{what}");
     } else {
         let rel = ((actual - expected) / expected).abs();
-        assert!(
-            rel <= rtol,
-            "{what}: got {actual:e}, expected {expected:e} (relative error {rel:e})"
-        );
+        assert!(rel <= rtol, "{what}: got {actual:e}, expected {expected:e} (relative error {rel:e})");
     }
 }
 
@@ -60,10 +57,7 @@ fn owned_array_moves_in_without_copying() {
     let row = t.get(2);
     drop(t);
     assert_eq!(row.data_ptr() as *const f64, ptr.wrapping_add(8));
-    assert_eq!(
-        to_ndarray::<f64>(&row).unwrap(),
-        ndarray::arr1(&[8.0, 9.0, 10.0, 11.0]).into_dyn()
-    );
+    assert_eq!(to_ndarray::<f64>(&row).unwrap(), ndarray::arr1(&[8.0, 9.0, 10.0, 11.0]).into_dyn());
 }
 
 #[test]
@@ -114,10 +108,7 @@ fn inverted_axes_are_copied_with_values_in_order() {
     let expected = a.to_owned().into_dyn();
     assert_eq!(expected[[0, 0]], 20.0);
     let t = from_ndarray(a).unwrap();
-    assert!(
-        !buffer.contains(&(t.data_ptr() as usize)),
-        "negative strides cannot be viewed"
-    );
+    assert!(!buffer.contains(&(t.data_ptr() as usize)), "negative strides cannot be viewed");
     assert!(t.is_contiguous());
     assert_eq!(to_ndarray::<f64>(&t).unwrap(), expected);
 
@@ -141,12 +132,7 @@ fn round_trip<A: Element + Copy + PartialEq + Debug>(values: [A; 6]) {
     let a = Array2::from_shape_vec((2, 3), values.to_vec()).unwrap();
     let ptr = a.as_ptr();
     let t = from_ndarray(a.clone()).unwrap();
-    assert_eq!(
-        dtype_of(&t).unwrap(),
-        <A as Element>::DTYPE,
-        "{:?}",
-        <A as Element>::DTYPE
-    );
+    assert_eq!(dtype_of(&t).unwrap(), <A as Element>::DTYPE, "{:?}", <A as Element>::DTYPE);
     if let Some(kind) = <A as Element>::DTYPE.kind() {
         assert_eq!(t.kind(), kind);
     }
@@ -172,22 +158,8 @@ fn every_element_type_round_trips() {
     round_trip::<u16>([0, 1, 32767, 32768, 50000, u16::MAX]);
     round_trip::<u32>([0, 1, 1 << 31, 3_000_000_000, 7, u32::MAX]);
     round_trip::<u64>([0, 1, 1 << 63, (1 << 63) + 12345, 7, u64::MAX]);
-    round_trip::<f32>([
-        f32::MIN,
-        -0.0,
-        f32::MIN_POSITIVE,
-        1.5,
-        f32::INFINITY,
-        f32::MAX,
-    ]);
-    round_trip::<f64>([
-        f64::MIN,
-        -0.0,
-        f64::MIN_POSITIVE,
-        1.5,
-        f64::NEG_INFINITY,
-        f64::MAX,
-    ]);
+    round_trip::<f32>([f32::MIN, -0.0, f32::MIN_POSITIVE, 1.5, f32::INFINITY, f32::MAX]);
+    round_trip::<f64>([f64::MIN, -0.0, f64::MIN_POSITIVE, 1.5, f64::NEG_INFINITY, f64::MAX]);
 }
 
 #[test]
@@ -213,9 +185,7 @@ fn zero_dimensional_empty_and_higher_rank_arrays() {
     assert_eq!(back.shape(), [0, 3]);
     assert_eq!(with_ndarray_view::<f32, _>(&t, |v| v.len()).unwrap(), 0);
 
-    let dynamic = ArrayD::<i64>::from_shape_fn(IxDyn(&[2, 1, 3, 1, 2]), |ix| {
-        (ix[0] * 100 + ix[2] * 10 + ix[4]) as i64
-    });
+    let dynamic = ArrayD::<i64>::from_shape_fn(IxDyn(&[2, 1, 3, 1, 2]), |ix| (ix[0] * 100 + ix[2] * 10 + ix[4]) as i64);
     let t = from_ndarray(dynamic.clone()).unwrap();
     assert_eq!(t.size(), [2, 1, 3, 1, 2]);
     assert_eq!(to_ndarray::<i64>(&t).unwrap(), dynamic);
@@ -223,10 +193,7 @@ fn zero_dimensional_empty_and_higher_rank_arrays() {
 
 #[test]
 fn views_of_strided_torch_tensors() {
-    let base = Tensor::f_arange(12, (Kind::Double, Device::Cpu))
-        .unwrap()
-        .f_reshape([3, 4])
-        .unwrap();
+    let base = Tensor::f_arange(12, (Kind::Double, Device::Cpu)).unwrap().f_reshape([3, 4]).unwrap();
     // Transposed.
     let tt = base.f_transpose(0, 1).unwrap();
     let v = to_ndarray::<f64>(&tt).unwrap();
@@ -249,10 +216,7 @@ fn views_of_strided_torch_tensors() {
     // A lazily negated view is resolved before it is exposed.
     let neg = row.f_internal_neg_view().unwrap();
     assert!(neg.is_neg());
-    assert_eq!(
-        to_ndarray::<f64>(&neg).unwrap(),
-        ndarray::arr1(&[-1.0, -2.0, -3.0]).into_dyn()
-    );
+    assert_eq!(to_ndarray::<f64>(&neg).unwrap(), ndarray::arr1(&[-1.0, -2.0, -3.0]).into_dyn());
 }
 
 #[test]
@@ -260,10 +224,7 @@ fn dtype_mismatch_is_an_invalid_argument() {
     let f32_tensor = Tensor::from_slice(&[1.0f32, 2.0]);
     let err = with_ndarray_view::<f64, _>(&f32_tensor, |v| v.sum()).unwrap_err();
     assert!(matches!(err, Error::InvalidArgument(_)), "{err:?}");
-    assert!(
-        err.to_string().contains("float32") && err.to_string().contains("float64"),
-        "{err}"
-    );
+    assert!(err.to_string().contains("float32") && err.to_string().contains("float64"), "{err}");
     let err = to_ndarray::<f64>(&f32_tensor).unwrap_err();
     assert!(matches!(err, Error::InvalidArgument(_)), "{err:?}");
 
@@ -273,19 +234,9 @@ fn dtype_mismatch_is_an_invalid_argument() {
     assert!(matches!(err, Error::InvalidArgument(_)), "{err:?}");
     // bool is not u8; complex64 is not f32 (nor a pair of them).
     let bools = Tensor::from_slice(&[true, false]);
-    assert!(matches!(
-        to_ndarray::<u8>(&bools).unwrap_err(),
-        Error::InvalidArgument(_)
-    ));
-    let complex = Tensor::f_complex(
-        &Tensor::from_slice(&[1.0f32]),
-        &Tensor::from_slice(&[2.0f32]),
-    )
-    .unwrap();
-    assert!(matches!(
-        to_ndarray::<f32>(&complex).unwrap_err(),
-        Error::InvalidArgument(_)
-    ));
+    assert!(matches!(to_ndarray::<u8>(&bools).unwrap_err(), Error::InvalidArgument(_)));
+    let complex = Tensor::f_complex(&Tensor::from_slice(&[1.0f32]), &Tensor::from_slice(&[2.0f32])).unwrap();
+    assert!(matches!(to_ndarray::<f32>(&complex).unwrap_err(), Error::InvalidArgument(_)));
     // The closure never ran for any of them: nothing else to check.
 }
 
@@ -306,10 +257,7 @@ fn non_cpu_tensors_are_an_invalid_argument() {
     let err = with_ndarray_view::<f64, _>(&t, |v| v.sum()).unwrap_err();
     assert!(matches!(err, Error::InvalidArgument(_)), "{err:?}");
     assert!(err.to_string().contains("CPU"), "{err}");
-    assert!(matches!(
-        to_ndarray::<f64>(&t).unwrap_err(),
-        Error::InvalidArgument(_)
-    ));
+    assert!(matches!(to_ndarray::<f64>(&t).unwrap_err(), Error::InvalidArgument(_)));
 }
 
 // ---------------------------------------------------------------------------
@@ -409,11 +357,7 @@ fn special_functions_leave_their_input_alone() {
     let t = from_ndarray(a.clone()).unwrap();
     for f in [erf, erfc, expit, logit, gammaln] {
         let out = f(&t).unwrap();
-        assert_ne!(
-            out.data_ptr(),
-            t.data_ptr(),
-            "a routine returned its input's memory"
-        );
+        assert_ne!(out.data_ptr(), t.data_ptr(), "a routine returned its input's memory");
     }
     assert_eq!(to_ndarray::<f64>(&t).unwrap(), a.into_dyn());
 }
@@ -437,10 +381,7 @@ fn integer_input_is_cast_like_scipy() {
     let y = erf(&t).unwrap();
     assert_eq!(dtype_of(&y).unwrap(), DType::Float64);
     let y = to_ndarray::<f64>(&y).unwrap();
-    for (got, want) in y
-        .iter()
-        .zip([0.8427007929497148, -0.9953222650189527, 0.9999779095030014])
-    {
+    for (got, want) in y.iter().zip([0.8427007929497148, -0.9953222650189527, 0.9999779095030014]) {
         assert_close(*got, want, 1e-12, "erf(int32)");
     }
     let g = to_ndarray::<f64>(&gammaln(&t).unwrap()).unwrap();
@@ -455,12 +396,7 @@ fn integer_input_is_cast_like_scipy() {
     ] {
         let y = expit(&t).unwrap();
         assert_eq!(dtype_of(&y).unwrap(), DType::Float64);
-        assert_close(
-            to_ndarray::<f64>(&y).unwrap()[0],
-            0.8807970779778823,
-            1e-12,
-            "expit(2)",
-        );
+        assert_close(to_ndarray::<f64>(&y).unwrap()[0], 0.8807970779778823, 1e-12, "expit(2)");
     }
 
     // int16 -> float64 as well. SciPy 1.17.1 (this project's venv) lists
@@ -471,10 +407,7 @@ fn integer_input_is_cast_like_scipy() {
     let y = erf(&t).unwrap();
     assert_eq!(dtype_of(&y).unwrap(), DType::Float64);
     let y = to_ndarray::<f64>(&y).unwrap();
-    for (got, want) in y
-        .iter()
-        .zip([0.8427007929497148, -0.9953222650189527, 0.9999779095030014])
-    {
+    for (got, want) in y.iter().zip([0.8427007929497148, -0.9953222650189527, 0.9999779095030014]) {
         assert_close(*got, want, 1e-12, "erf(int16)");
     }
     let half = Tensor::from_slice(&[0.5f32]).f_to_kind(Kind::Half).unwrap();
@@ -490,30 +423,19 @@ fn integer_input_is_cast_like_scipy() {
     }
     let y = gammaln(&half).unwrap();
     assert_eq!(dtype_of(&y).unwrap(), DType::Float64);
-    assert_close(
-        to_ndarray::<f64>(&y).unwrap()[0],
-        0.5723649429247001,
-        1e-12,
-        "gammaln(float16 0.5)",
-    );
+    assert_close(to_ndarray::<f64>(&y).unwrap()[0], 0.5723649429247001, 1e-12, "gammaln(float16 0.5)");
 }
 
 #[test]
 fn complex_input_is_refused_with_the_right_error() {
-    let z = Tensor::f_complex(
-        &Tensor::from_slice(&[1.0f64]),
-        &Tensor::from_slice(&[2.0f64]),
-    )
-    .unwrap();
+    let z = Tensor::f_complex(&Tensor::from_slice(&[1.0f64]), &Tensor::from_slice(&[2.0f64])).unwrap();
     // SciPy has complex loops for erf/erfc: "not implemented" here.
     assert!(matches!(erf(&z).unwrap_err(), Error::NotImplemented(_)));
     assert!(matches!(erfc(&z).unwrap_err(), Error::NotImplemented(_)));
     // It has none for expit/logit/gammaln: "not accepted", naming the dtype.
-    for (name, f) in [
-        ("special.expit", expit as fn(&Tensor) -> _),
-        ("special.logit", logit),
-        ("special.gammaln", gammaln),
-    ] {
+    for (name, f) in
+        [("special.expit", expit as fn(&Tensor) -> _), ("special.logit", logit), ("special.gammaln", gammaln)]
+    {
         match f(&z).unwrap_err() {
             Error::DtypeNotAccepted { routine, dtype, .. } => {
                 assert_eq!(routine, name);
@@ -530,26 +452,16 @@ fn threads_convert_and_compute_independently() {
         .map(|k| {
             std::thread::spawn(move || {
                 let n = 1000 + 17 * k;
-                let a = Array1::from_shape_fn(n, |i| {
-                    (i as f64 - n as f64 / 2.0) / n as f64 * 4.0 + k as f64 * 0.01
-                });
+                let a = Array1::from_shape_fn(n, |i| (i as f64 - n as f64 / 2.0) / n as f64 * 4.0 + k as f64 * 0.01);
                 let ptr = a.as_ptr();
                 let t = from_ndarray(a.clone()).unwrap();
-                assert_ne!(
-                    t.data_ptr() as *const f64,
-                    ptr,
-                    "moved a clone, not the original"
-                );
+                assert_ne!(t.data_ptr() as *const f64, ptr, "moved a clone, not the original");
                 let y = to_ndarray::<f64>(&erf(&t).unwrap()).unwrap();
                 let p = to_ndarray::<f64>(&expit(&t).unwrap()).unwrap();
-                let back =
-                    to_ndarray::<f64>(&logit(&from_ndarray(p.clone()).unwrap()).unwrap()).unwrap();
+                let back = to_ndarray::<f64>(&logit(&from_ndarray(p.clone()).unwrap()).unwrap()).unwrap();
                 // erf is odd and bounded; logit inverts expit.
                 for ((&x, &e), &b) in a.iter().zip(&y).zip(&back) {
-                    assert!(
-                        e.abs() < 1.0 && e.signum() == x.signum() || x == 0.0,
-                        "erf({x}) = {e}"
-                    );
+                    assert!(e.abs() < 1.0 && e.signum() == x.signum() || x == 0.0, "erf({x}) = {e}");
                     assert!((b - x).abs() < 1e-12, "logit(expit({x})) = {b}");
                 }
                 (k, n, y.sum())
@@ -560,12 +472,8 @@ fn threads_convert_and_compute_independently() {
     for handle in handles {
         let (k, n, sum) = handle.join().expect("worker panicked");
         // Each thread's erf sum matches a single-threaded recomputation.
-        let a = Array1::from_shape_fn(n, |i| {
-            (i as f64 - n as f64 / 2.0) / n as f64 * 4.0 + k as f64 * 0.01
-        });
-        let again = to_ndarray::<f64>(&erf(&from_ndarray(a).unwrap()).unwrap())
-            .unwrap()
-            .sum();
+        let a = Array1::from_shape_fn(n, |i| (i as f64 - n as f64 / 2.0) / n as f64 * 4.0 + k as f64 * 0.01);
+        let again = to_ndarray::<f64>(&erf(&from_ndarray(a).unwrap()).unwrap()).unwrap().sum();
         assert_eq!(sum, again, "thread {k}");
         seen.push(k);
     }

@@ -27,10 +27,7 @@ fn assert_rel(got: f64, want: f64, rtol: f64, what: &str) {
         assert_eq!(got, want, "{what}");
     } else {
         let rel = ((got - want) / want).abs();
-        assert!(
-            rel <= rtol,
-            "{what}: got {got:e}, expected {want:e} (relative error {rel:e})"
-        );
+        assert!(rel <= rtol, "{what}: got {got:e}, expected {want:e} (relative error {rel:e})");
     }
 }
 
@@ -105,10 +102,7 @@ fn libtorch_traps_are_avoided() {
     assert_eq!(scalar(&x.special_ndtr()), 0.0);
     assert!(scalar(&sp::ndtr(&x).unwrap()) > 1e-19);
     let garbage = Tensor::special_chebyshev_polynomial_u(&t64(&[f64::NAN]), &t64(&[2.0]));
-    assert!(
-        !scalar(&garbage).is_nan(),
-        "libtorch returns uninitialised memory for nan x"
-    );
+    assert!(!scalar(&garbage).is_nan(), "libtorch returns uninitialised memory for nan x");
     assert!(scalar(&sp::eval_chebyu(&Tensor::from_slice(&[2i64]), &t64(&[f64::NAN])).unwrap()).is_nan());
     let exact = values(&sp::gamma(&t64(&[5.0, 11.0, 24.0])).unwrap());
     assert_eq!(exact, [24.0, 3628800.0, 25852016738884976640000.0]);
@@ -123,54 +117,21 @@ fn loop_selection_follows_numpy() {
     let legendre = sp::ufunc_types("eval_legendre").unwrap();
     let hermite = sp::ufunc_types("eval_hermite").unwrap();
     // exact match first, else the first safe loop
-    assert_eq!(
-        pick(xlogy, &[d(DType::Float32), d(DType::Float32)]),
-        Some(DType::Float32)
-    );
-    assert_eq!(
-        pick(xlogy, &[d(DType::Float16), d(DType::Float32)]),
-        Some(DType::Float64)
-    );
-    assert_eq!(
-        pick(rel_entr, &[d(DType::Int16), d(DType::UInt8)]),
-        Some(DType::Float32)
-    );
-    assert_eq!(
-        pick(rel_entr, &[d(DType::Int32), d(DType::Float32)]),
-        Some(DType::Float64)
-    );
-    assert_eq!(
-        pick(sp::ufunc_types("erfinv").unwrap(), &[d(DType::Float16)]),
-        Some(DType::Float32)
-    );
-    assert_eq!(
-        pick(sp::ufunc_types("erf").unwrap(), &[d(DType::Float16)]),
-        Some(DType::Float64)
-    );
+    assert_eq!(pick(xlogy, &[d(DType::Float32), d(DType::Float32)]), Some(DType::Float32));
+    assert_eq!(pick(xlogy, &[d(DType::Float16), d(DType::Float32)]), Some(DType::Float64));
+    assert_eq!(pick(rel_entr, &[d(DType::Int16), d(DType::UInt8)]), Some(DType::Float32));
+    assert_eq!(pick(rel_entr, &[d(DType::Int32), d(DType::Float32)]), Some(DType::Float64));
+    assert_eq!(pick(sp::ufunc_types("erfinv").unwrap(), &[d(DType::Float16)]), Some(DType::Float32));
+    assert_eq!(pick(sp::ufunc_types("erf").unwrap(), &[d(DType::Float16)]), Some(DType::Float64));
     // weak Python literals
-    assert_eq!(
-        pick(xlogy, &[d(DType::Float32), Operand::PyFloat]),
-        Some(DType::Float64)
-    );
-    assert_eq!(
-        pick(rel_entr, &[d(DType::Float32), Operand::PyFloat]),
-        Some(DType::Float32)
-    );
+    assert_eq!(pick(xlogy, &[d(DType::Float32), Operand::PyFloat]), Some(DType::Float64));
+    assert_eq!(pick(rel_entr, &[d(DType::Float32), Operand::PyFloat]), Some(DType::Float32));
     assert_eq!(pick(rel_entr, &[d(DType::Int8), Operand::PyInt]), Some(DType::Float32));
-    assert_eq!(
-        pick(rel_entr, &[d(DType::Int8), Operand::PyFloat]),
-        Some(DType::Float64)
-    );
+    assert_eq!(pick(rel_entr, &[d(DType::Int8), Operand::PyFloat]), Some(DType::Float64));
     assert_eq!(pick(rel_entr, &[d(DType::Bool), Operand::PyInt]), Some(DType::Float64));
     assert_eq!(pick(rel_entr, &[Operand::PyInt, Operand::PyInt]), Some(DType::Float64));
-    assert_eq!(
-        pick(legendre, &[Operand::PyInt, d(DType::Float32)]),
-        Some(DType::Float64)
-    );
-    assert_eq!(
-        pick(legendre, &[d(DType::Float32), Operand::PyInt]),
-        Some(DType::Float32)
-    );
+    assert_eq!(pick(legendre, &[Operand::PyInt, d(DType::Float32)]), Some(DType::Float64));
+    assert_eq!(pick(legendre, &[d(DType::Float32), Operand::PyInt]), Some(DType::Float32));
     // no loop
     assert_eq!(pick(hermite, &[d(DType::Float64), d(DType::Float64)]), None);
     assert_eq!(pick(hermite, &[d(DType::UInt64), d(DType::Float64)]), None);
@@ -184,29 +145,14 @@ fn result_dtypes() {
     let ints = Tensor::from_slice(&[1i32, 2]);
     assert_eq!(dtype_of(&sp::gamma(&f32s).unwrap()).unwrap(), DType::Float32);
     assert_eq!(dtype_of(&sp::gamma(&ints).unwrap()).unwrap(), DType::Float64);
-    assert_eq!(
-        dtype_of(&sp::erfinv(&f32s.to_kind(Kind::Half)).unwrap()).unwrap(),
-        DType::Float32
-    );
-    assert_eq!(
-        dtype_of(&sp::rel_entr(&ints.to_kind(Kind::Int8), &f32s).unwrap()).unwrap(),
-        DType::Float32
-    );
+    assert_eq!(dtype_of(&sp::erfinv(&f32s.to_kind(Kind::Half)).unwrap()).unwrap(), DType::Float32);
+    assert_eq!(dtype_of(&sp::rel_entr(&ints.to_kind(Kind::Int8), &f32s).unwrap()).unwrap(), DType::Float32);
     assert_eq!(dtype_of(&sp::xlogy(&f32s, &f32s).unwrap()).unwrap(), DType::Float32);
-    assert_eq!(
-        dtype_of(&sp::eval_legendre(&ints, &f32s).unwrap()).unwrap(),
-        DType::Float64
-    );
+    assert_eq!(dtype_of(&sp::eval_legendre(&ints, &f32s).unwrap()).unwrap(), DType::Float64);
     assert_eq!(dtype_of(&sp::polygamma(&ints, &f32s).unwrap()).unwrap(), DType::Float64);
     assert_eq!(dtype_of(&sp::polygamma(&f32s, &f32s).unwrap()).unwrap(), DType::Float32);
-    assert_eq!(
-        dtype_of(&sp::softmax(&ints.to_kind(Kind::Int8), None).unwrap()).unwrap(),
-        DType::Float16
-    );
-    assert_eq!(
-        dtype_of(&sp::sinc(&f32s.to_kind(Kind::Half)).unwrap()).unwrap(),
-        DType::Float16
-    );
+    assert_eq!(dtype_of(&sp::softmax(&ints.to_kind(Kind::Int8), None).unwrap()).unwrap(), DType::Float16);
+    assert_eq!(dtype_of(&sp::sinc(&f32s.to_kind(Kind::Half)).unwrap()).unwrap(), DType::Float16);
 }
 
 #[test]
@@ -215,14 +161,7 @@ fn refusals_map_to_their_errors() {
     assert!(matches!(sp::gamma(&z), Err(Error::NotImplemented(m)) if m.contains("complex")));
     assert!(matches!(sp::expit(&z), Err(Error::DtypeNotAccepted { .. })));
     let err = sp::eval_hermite(&t64(&[2.0]), &t64(&[0.5])).unwrap_err();
-    assert!(matches!(
-        err,
-        Error::DtypeNotAccepted {
-            routine: "special.eval_hermite",
-            dtype: DType::Float64,
-            ..
-        }
-    ));
+    assert!(matches!(err, Error::DtypeNotAccepted { routine: "special.eval_hermite", dtype: DType::Float64, .. }));
     let err = sp::eval_legendre(&t64(&[2.5]), &t64(&[0.5])).unwrap_err();
     assert!(matches!(err, Error::NotImplemented(m) if m.contains("non-integer degree")));
     let err = sp::xlogy(&t64(&[1.0, 2.0, 3.0]), &t64(&[1.0, 2.0])).unwrap_err();
@@ -233,10 +172,7 @@ fn refusals_map_to_their_errors() {
     assert!(matches!(err, Error::NotImplemented(_)));
     let err = sp::logsumexp(&t64(&[1.0]), Some(&[1]), None, false, false).unwrap_err();
     assert!(matches!(err, Error::InvalidArgument(m) if m.contains("out of bounds")));
-    assert!(matches!(
-        sp::loop_for("no_such_ufunc", &[]),
-        Err(Error::InvalidArgument(_))
-    ));
+    assert!(matches!(sp::loop_for("no_such_ufunc", &[]), Err(Error::InvalidArgument(_))));
 }
 
 #[test]
@@ -246,9 +182,7 @@ fn broadcasting_and_shapes() {
     let p = sp::eval_legendre(&n, &x).unwrap();
     assert_eq!(p.size(), [4, 3]);
     let got = values(&p);
-    let want = [
-        1.0, 1.0, 1.0, 0.5, -0.5, 2.0, -0.125, -0.125, 5.5, -0.4375, 0.4375, 17.0,
-    ];
+    let want = [1.0, 1.0, 1.0, 0.5, -0.5, 2.0, -0.125, -0.125, 5.5, -0.4375, 0.4375, 17.0];
     for (g, w) in got.iter().zip(want) {
         assert_rel(*g, w, 1e-15, "P_n(x)");
     }
@@ -262,16 +196,7 @@ fn broadcasting_and_shapes() {
 fn inputs_are_not_written() {
     let x = t64(&[-3.5, -0.5, 0.0, 1e-300, 2.5, 30.0]);
     let copy = x.copy();
-    for f in [
-        sp::gamma,
-        sp::digamma,
-        sp::j0,
-        sp::y1,
-        sp::ndtr,
-        sp::log_ndtr,
-        sp::zeta,
-        sp::cbrt,
-    ] {
+    for f in [sp::gamma, sp::digamma, sp::j0, sp::y1, sp::ndtr, sp::log_ndtr, sp::zeta, sp::cbrt] {
         let _ = f(&x).unwrap();
     }
     let _ = sp::gammainc(&x.abs(), &x.abs()).unwrap();
@@ -297,12 +222,7 @@ fn reductions() {
     let ls = values(&sp::log_softmax(&m, None).unwrap());
     let total: f64 = ls.iter().map(|v| v.exp()).sum();
     assert_rel(total, 1.0, 4e-16, "log_softmax over all axes");
-    assert_rel(
-        scalar(&sp::multigammaln(&t64(&[3.5]).view([]), 3).unwrap()),
-        3.8958984821540388,
-        1e-15,
-        "multigammaln",
-    );
+    assert_rel(scalar(&sp::multigammaln(&t64(&[3.5]).view([]), 3).unwrap()), 3.8958984821540388, 1e-15, "multigammaln");
     let f = values(&sp::factorial(&t64(&[5.0, -1.0, 2.5]), FactorialExtend::Zero).unwrap());
     assert_eq!(&f[..2], [120.0, 0.0]);
     assert_rel(f[2], 3.3233509704478426, 1e-15, "2.5!");

@@ -11,18 +11,12 @@ use torch_sys::C_tensor;
 use crate::{Error, Result};
 
 extern "C" {
-    pub(super) fn tb_from_dlpack_versioned(
-        src: *mut DLManagedTensorVersioned,
-        out: *mut *mut C_tensor,
-    ) -> *mut c_char;
+    pub(super) fn tb_from_dlpack_versioned(src: *mut DLManagedTensorVersioned, out: *mut *mut C_tensor) -> *mut c_char;
     pub(super) fn tb_to_dlpack_versioned(
         tensor: *const C_tensor,
         out: *mut *mut DLManagedTensorVersioned,
     ) -> *mut c_char;
-    pub(super) fn tb_to_dlpack_legacy(
-        tensor: *const C_tensor,
-        out: *mut *mut DLManagedTensor,
-    ) -> *mut c_char;
+    pub(super) fn tb_to_dlpack_legacy(tensor: *const C_tensor, out: *mut *mut DLManagedTensor) -> *mut c_char;
     pub(super) fn tb_dlpack_dtype(tensor: *const C_tensor, out: *mut DLDataType) -> *mut c_char;
     fn tb_free_error(message: *mut c_char);
     pub(super) fn tb_cuda_device_count() -> i64;

@@ -5,9 +5,7 @@ use std::ptr::{self, NonNull};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use dlpark::ffi::{
-    DLDataType, DLDevice, DLManagedTensor, DLManagedTensorVersioned, DLPackVersion, DLTensor,
-};
+use dlpark::ffi::{DLDataType, DLDevice, DLManagedTensor, DLManagedTensorVersioned, DLPackVersion, DLTensor};
 use dlpark::{DlpackFlags, Managed};
 use tch::Tensor;
 
@@ -155,11 +153,7 @@ pub(crate) struct Layout {
 ///   `layout.shape`/`layout.strides` reach (all strides non-negative), aligned
 ///   to the dtype, and it stays valid for as long as `owner` lives.
 /// - `layout.dtype` and `layout.device` come from the crate's own tables.
-pub(crate) unsafe fn view_in_torch(
-    layout: Layout,
-    owner: Owner,
-    read_only: bool,
-) -> Result<(Tensor, Arc<AtomicBool>)> {
+pub(crate) unsafe fn view_in_torch(layout: Layout, owner: Owner, read_only: bool) -> Result<(Tensor, Arc<AtomicBool>)> {
     // An error here drops `owner`, which releases the producer exactly once.
     check_storage_span(&layout)?;
     let released = Arc::new(AtomicBool::new(false));
@@ -334,9 +328,7 @@ pub(crate) unsafe fn import_memory(memory: Memory, owner: Owner) -> Result<Impor
         return Ok(Imported { tensor, read_only, copied: None });
     }
     if base.is_null() {
-        return Err(Error::InvalidTensor(format!(
-            "null data pointer for a tensor of {numel} elements"
-        )));
+        return Err(Error::InvalidTensor(format!("null data pointer for a tensor of {numel} elements")));
     }
     let offset = isize::try_from(byte_offset).map_err(|_| overflow())?;
     let mut data = base.wrapping_offset(offset);
@@ -359,8 +351,7 @@ pub(crate) unsafe fn import_memory(memory: Memory, owner: Owner) -> Result<Impor
     // makes libtorch's vectorised copy kernels fault. Copy those too.
     let misaligned = (data as usize) % dtype.itemsize() != 0;
     if flipped.is_empty() && !misaligned {
-        let layout =
-            Layout { data: data.cast(), shape, strides, dtype: dtype.to_dlpack(), device: device.to_dlpack() };
+        let layout = Layout { data: data.cast(), shape, strides, dtype: dtype.to_dlpack(), device: device.to_dlpack() };
         // SAFETY: the memory is valid while `owner` lives (caller contract);
         // strides are non-negative, data is aligned, and the owner lives in the hold.
         let (tensor, _) = unsafe { view_in_torch(layout, owner, read_only)? };

@@ -18,15 +18,15 @@
 //! and would abort on overflow).
 //! libtorch only ever receives a descriptor that torchbridge built itself.
 
-mod ffi;
 pub mod export;
+mod ffi;
 pub mod import;
 pub(crate) mod ndarray_view;
 #[cfg(feature = "python")]
 pub(crate) mod numpy_array;
 pub mod stream;
 
-pub use export::{dtype_of, export_legacy, export_versioned};
 pub(crate) use export::exportable;
+pub use export::{dtype_of, export_legacy, export_versioned};
 pub use import::{import, import_ordered, CopyReason, Imported, ManagedDlpack};
 pub use stream::{cuda_device_count, CudaStream};

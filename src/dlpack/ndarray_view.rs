@@ -22,10 +22,7 @@ pub(crate) fn managed_from_array<A: Element, D: Dimension>(array: Array<A, D>) -
 ///
 /// The view cannot outlive the call, and the export it reads through holds a
 /// reference to the tensor's storage for that time.
-pub(crate) fn with_array_view<A: Element, R>(
-    tensor: &Tensor,
-    f: impl FnOnce(ArrayViewD<'_, A>) -> R,
-) -> Result<R> {
+pub(crate) fn with_array_view<A: Element, R>(tensor: &Tensor, f: impl FnOnce(ArrayViewD<'_, A>) -> R) -> Result<R> {
     let dtype = super::dtype_of(tensor)?;
     if dtype != <A as Element>::DTYPE {
         return Err(Error::InvalidArgument(format!(

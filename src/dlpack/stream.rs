@@ -105,9 +105,7 @@ impl CudaStream {
         let handle = match value {
             1 => 0, // c10's id of the default (legacy) stream
             v if v >= 2 => v,
-            v => {
-                return Err(Error::InvalidArgument(format!("{v} names no CUDA stream in the DLPack protocol")))
-            }
+            v => return Err(Error::InvalidArgument(format!("{v} names no CUDA stream in the DLPack protocol"))),
         };
         // SAFETY: `self.0` came from `current`; the shim catches exceptions.
         unsafe { ffi::check(ffi::tb_cuda_stream_wait(&self.0, handle)) }

@@ -409,23 +409,51 @@ impl Trig {
 /// end terms so that `Ortho` gives an orthonormal matrix. Complex input is
 /// transformed part by part; as in SciPy, `orthogonalize` then keeps its
 /// default whatever is passed. DCT-I needs at least 2 points.
-pub fn dct(x: &Tensor, type_: i64, n: Option<i64>, axis: i64, norm: Norm, orthogonalize: Option<bool>) -> Result<Tensor> {
+pub fn dct(
+    x: &Tensor,
+    type_: i64,
+    n: Option<i64>,
+    axis: i64,
+    norm: Norm,
+    orthogonalize: Option<bool>,
+) -> Result<Tensor> {
     r2r(Trig::Cos, true, x, type_, n, axis, norm, orthogonalize)
 }
 
 /// The inverse discrete cosine transform, `scipy.fft.idct` (`idct` of type
 /// 2 is a scaled DCT-III, of type 3 a scaled DCT-II).
-pub fn idct(x: &Tensor, type_: i64, n: Option<i64>, axis: i64, norm: Norm, orthogonalize: Option<bool>) -> Result<Tensor> {
+pub fn idct(
+    x: &Tensor,
+    type_: i64,
+    n: Option<i64>,
+    axis: i64,
+    norm: Norm,
+    orthogonalize: Option<bool>,
+) -> Result<Tensor> {
     r2r(Trig::Cos, false, x, type_, n, axis, norm, orthogonalize)
 }
 
 /// The discrete sine transform of type 1, 2, 3 or 4, `scipy.fft.dst`.
-pub fn dst(x: &Tensor, type_: i64, n: Option<i64>, axis: i64, norm: Norm, orthogonalize: Option<bool>) -> Result<Tensor> {
+pub fn dst(
+    x: &Tensor,
+    type_: i64,
+    n: Option<i64>,
+    axis: i64,
+    norm: Norm,
+    orthogonalize: Option<bool>,
+) -> Result<Tensor> {
     r2r(Trig::Sin, true, x, type_, n, axis, norm, orthogonalize)
 }
 
 /// The inverse discrete sine transform, `scipy.fft.idst`.
-pub fn idst(x: &Tensor, type_: i64, n: Option<i64>, axis: i64, norm: Norm, orthogonalize: Option<bool>) -> Result<Tensor> {
+pub fn idst(
+    x: &Tensor,
+    type_: i64,
+    n: Option<i64>,
+    axis: i64,
+    norm: Norm,
+    orthogonalize: Option<bool>,
+) -> Result<Tensor> {
     r2r(Trig::Sin, false, x, type_, n, axis, norm, orthogonalize)
 }
 
@@ -535,7 +563,14 @@ fn r2rn(
 /// Real input: the transform along each axis. Complex input: the real and
 /// imaginary parts separately, with the default `orthogonalize` (SciPy passes
 /// no `orthogonalize` to its kernel for complex input).
-fn r2r_parts(x: &Tensor, trig: Trig, type_: i64, axes: &[i64], norm: Norm, orthogonalize: Option<bool>) -> Result<Tensor> {
+fn r2r_parts(
+    x: &Tensor,
+    trig: Trig,
+    type_: i64,
+    axes: &[i64],
+    norm: Norm,
+    orthogonalize: Option<bool>,
+) -> Result<Tensor> {
     let default_orthogonal = norm == Norm::Ortho;
     if matches!(x.f_kind()?, Kind::ComplexFloat | Kind::ComplexDouble) {
         let real = r2r_axes(&x.f_real()?, trig, type_, axes, norm, default_orthogonal)?;

@@ -151,7 +151,9 @@ pub fn numpy_result_type(dtypes: &[DType]) -> DType {
         return match (complex, bits) {
             (true, b) if b <= 32 => Complex64,
             (true, _) => Complex128,
-            (false, 16) if dtypes.iter().all(|&d| d == BFloat16 || !d.is_float()) && dtypes.contains(&BFloat16) => BFloat16,
+            (false, 16) if dtypes.iter().all(|&d| d == BFloat16 || !d.is_float()) && dtypes.contains(&BFloat16) => {
+                BFloat16
+            }
             (false, 16) => Float16,
             (false, 32) => Float32,
             (false, _) => Float64,
@@ -357,7 +359,8 @@ fn rcond_estimate(
     let rkind = real_kind(kind);
     let mut x = Tensor::f_full(shape.as_slice(), 1.0 / n as f64, (kind, device))?;
     let mut est = Tensor::f_zeros(batch.as_slice(), (rkind, device))?;
-    let abs_sum = |y: &Tensor| -> Result<Tensor> { Ok(y.f_abs()?.f_sum_dim_intlist([-2i64, -1].as_slice(), false, rkind)?) };
+    let abs_sum =
+        |y: &Tensor| -> Result<Tensor> { Ok(y.f_abs()?.f_sum_dim_intlist([-2i64, -1].as_slice(), false, rkind)?) };
     for _ in 0..3 {
         let y = solve(&x, false)?;
         est = est.f_maximum(&abs_sum(&y)?)?;
@@ -374,8 +377,8 @@ fn rcond_estimate(
     if n > 1 {
         // Higham's test vector x_i = (-1)^i (1 + i / (n - 1)).
         let i = Tensor::f_arange(n, (rkind, device))?;
-        let alt_sign = Tensor::f_ones([n].as_slice(), (rkind, device))?
-            .f_sub(&i.f_remainder(2.0)?.f_mul_scalar(2.0)?)?;
+        let alt_sign =
+            Tensor::f_ones([n].as_slice(), (rkind, device))?.f_sub(&i.f_remainder(2.0)?.f_mul_scalar(2.0)?)?;
         let alt = alt_sign.f_mul(&i.f_div_scalar((n - 1) as f64)?.f_add_scalar(1.0)?)?;
         let alt = alt.f_to_kind(kind)?.f_reshape([n, 1])?.f_expand(shape.as_slice(), false)?;
         let y = solve(&alt, false)?;
@@ -463,11 +466,8 @@ impl Factor {
         let complex = dtype(a)?.is_complex();
         Ok(match structure {
             Structure::Auto | Structure::General | Structure::Banded | Structure::Tridiagonal => {
-                let used = if structure == Structure::Tridiagonal {
-                    a.f_triu(-1)?.f_tril(1)?
-                } else {
-                    a.shallow_clone()
-                };
+                let used =
+                    if structure == Structure::Tridiagonal { a.f_triu(-1)?.f_tril(1)? } else { a.shallow_clone() };
                 let (lu, pivots, info) = Tensor::f_linalg_lu_factor_ex(&used, true, false)?;
                 if any(&info.f_gt(0)?)? {
                     return Err(singular());
@@ -547,7 +547,14 @@ impl Factor {
 /// that read one triangle read the `lower` one or the upper one). Exactly
 /// singular input gives a LinAlgError; the returned `rcond` lets the caller
 /// warn about ill-conditioning as SciPy does.
-pub fn solve(a: &Tensor, b: &Tensor, lower: bool, structure: Structure, transposed: bool, check: bool) -> Result<Solved> {
+pub fn solve(
+    a: &Tensor,
+    b: &Tensor,
+    lower: bool,
+    structure: Structure,
+    transposed: bool,
+    check: bool,
+) -> Result<Solved> {
     let a = atleast_2d(a)?;
     let b = atleast_1d(b)?;
     let kind = cdsz_kind(&[dtype(&a)?, dtype(&b)?]);
@@ -594,7 +601,14 @@ pub fn solve(a: &Tensor, b: &Tensor, lower: bool, structure: Structure, transpos
 /// (1) or `a^H x = b` (2) with the `lower` (or upper) triangle of square `a`
 /// (`unit_diagonal`: the diagonal is taken as ones and not read). An exactly
 /// zero diagonal entry gives a LinAlgError, as LAPACK's `?trtrs` reports it.
-pub fn solve_triangular(a: &Tensor, b: &Tensor, trans: i64, lower: bool, unit_diagonal: bool, check: bool) -> Result<Tensor> {
+pub fn solve_triangular(
+    a: &Tensor,
+    b: &Tensor,
+    trans: i64,
+    lower: bool,
+    unit_diagonal: bool,
+    check: bool,
+) -> Result<Tensor> {
     let b = atleast_1d(b)?;
     let n = square("solve_triangular", a).map_err(|_| invalid("expected square matrix"))?;
     if n != rows_of(&b) {
@@ -609,7 +623,11 @@ pub fn solve_triangular(a: &Tensor, b: &Tensor, trans: i64, lower: bool, unit_di
     if !unit_diagonal {
         let zero = a.f_diagonal(0, -2, -1)?.f_eq(0.0)?;
         if any(&zero)? {
-            let first = zero.f_reshape([-1i64, n].as_slice())?.f_any_dim(0, false)?.f_to_kind(Kind::Int64)?.f_argmax(0, false)?;
+            let first = zero
+                .f_reshape([-1i64, n].as_slice())?
+                .f_any_dim(0, false)?
+                .f_to_kind(Kind::Int64)?
+                .f_argmax(0, false)?;
             return Err(linalg_error(format!(
                 "singular matrix: resolution failed at diagonal {}",
                 first.f_int64_value(&[])?
@@ -821,7 +839,8 @@ pub fn eigh(
                 other => return Err(invalid(format!("\"type\" keyword only accepts 1, 2, and 3, got {other}"))),
             };
             let (w, y) = c.f_linalg_eigh("L")?;
-            let v = if itype == 3 { l.f_matmul(&y)? } else { mh(&l)?.f_linalg_solve_triangular(&y, true, true, false)? };
+            let v =
+                if itype == 3 { l.f_matmul(&y)? } else { mh(&l)?.f_linalg_solve_triangular(&y, true, true, false)? };
             (w, Some(v))
         }
     };
@@ -837,12 +856,16 @@ pub fn eigh(
         }
         Subset::Value(lo, hi) => {
             let selected = w.f_gt(lo)?.f_logical_and(&w.f_le(hi)?)?;
-            let k = common_count(&selected.f_sum_dim_intlist([-1i64].as_slice(), false, Kind::Int64)?, "number of eigenvalues in the interval")?;
+            let k = common_count(
+                &selected.f_sum_dim_intlist([-1i64].as_slice(), false, Kind::Int64)?,
+                "number of eigenvalues in the interval",
+            )?;
             let start = w.f_le(lo)?.f_sum_dim_intlist([-1i64].as_slice(), true, Kind::Int64)?;
             let index = start.f_add(&Tensor::f_arange(k, (Kind::Int64, device))?)?;
             let v = match v {
                 Some(v) => {
-                    let index_v = index.f_unsqueeze(-2)?.f_expand(concat(&batch_of(&v, 2), &[n, k]).as_slice(), false)?;
+                    let index_v =
+                        index.f_unsqueeze(-2)?.f_expand(concat(&batch_of(&v, 2), &[n, k]).as_slice(), false)?;
                     Some(v.f_gather(-1, &index_v, false)?)
                 }
                 None => None,
@@ -951,7 +974,12 @@ fn torch_svd(a: &Tensor, reduced: bool, compute_uv: bool) -> Result<(Tensor, Ten
 
 /// `scipy.linalg.svd`: `a = U @ diag(s) @ Vh` for `(..., M, N)` `a`;
 /// `(None, s, None)` without `compute_uv`.
-pub fn svd(a: &Tensor, full_matrices: bool, compute_uv: bool, check: bool) -> Result<(Option<Tensor>, Tensor, Option<Tensor>)> {
+pub fn svd(
+    a: &Tensor,
+    full_matrices: bool,
+    compute_uv: bool,
+    check: bool,
+) -> Result<(Option<Tensor>, Tensor, Option<Tensor>)> {
     let (m, n) = matrix_dims("svd", a).map_err(|_| invalid("expected matrix"))?;
     let kind = lapack_kind(&[dtype(a)?]);
     let a = cast(a, kind)?;
@@ -1006,7 +1034,8 @@ fn amax_or_zero(s: &Tensor) -> Result<Tensor> {
 /// Number of singular values above `rcond * max(s)` (`rcond` default
 /// `eps * max(M, N)`), one count for the whole batch.
 fn numerical_rank(s: &Tensor, m: i64, n: i64, rcond: Option<f64>) -> Result<i64> {
-    let rcond = rcond.unwrap_or_else(|| eps(dtype(s).ok().and_then(|d| d.kind()).unwrap_or(Kind::Double)) * m.max(n) as f64);
+    let rcond =
+        rcond.unwrap_or_else(|| eps(dtype(s).ok().and_then(|d| d.kind()).unwrap_or(Kind::Double)) * m.max(n) as f64);
     let tol = amax_or_zero(s)?.f_mul_scalar(rcond)?.f_unsqueeze(-1)?;
     let counts = s.f_gt_tensor(&tol)?.f_sum_dim_intlist([-1i64].as_slice(), false, Kind::Int64)?;
     common_count(&counts, "rank")
@@ -1128,7 +1157,10 @@ pub fn subspace_angles(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     if mu_arcsin.size() != arccos.size() {
         let k = *arccos.size().last().unwrap_or(&0);
         let mu = mu_arcsin.f_narrow(-1, 0, k.min(*mu_arcsin.size().last().unwrap_or(&0)))?;
-        return Ok(mu.f_where_self(&mask.f_narrow(-1, 0, mu.size()[mu.dim() - 1])?, &arccos.f_narrow(-1, 0, mu.size()[mu.dim() - 1])?)?);
+        return Ok(mu.f_where_self(
+            &mask.f_narrow(-1, 0, mu.size()[mu.dim() - 1])?,
+            &arccos.f_narrow(-1, 0, mu.size()[mu.dim() - 1])?,
+        )?);
     }
     Ok(mu_arcsin.f_where_self(&mask, &arccos)?)
 }
@@ -1163,9 +1195,8 @@ pub fn orthogonal_procrustes(a: &Tensor, b: &Tensor, check: bool) -> Result<(Ten
 /// `clean` the other triangle holds `a`'s entries, as LAPACK's `?potrf`
 /// leaves them.
 pub fn cholesky(a: &Tensor, lower: bool, clean: bool, check: bool) -> Result<Tensor> {
-    square("cholesky", a).map_err(|_| {
-        invalid(format!("Input array is expected to be square but has the shape: {:?}.", a.size()))
-    })?;
+    square("cholesky", a)
+        .map_err(|_| invalid(format!("Input array is expected to be square but has the shape: {:?}.", a.size())))?;
     let kind = lapack_kind(&[dtype(a)?]);
     let a = cast(a, kind)?;
     check_finite_if(check, &[&a])?;
@@ -1259,7 +1290,11 @@ pub fn lu(a: &Tensor, permute_l: bool, p_indices: bool, check: bool) -> Result<V
         if permute_l {
             return Ok(vec![ones, u]);
         }
-        let p = if p_indices { Tensor::f_zeros(concat(&nd, &[1]).as_slice(), (Kind::Int64, device))? } else { a.f_ones_like()? };
+        let p = if p_indices {
+            Tensor::f_zeros(concat(&nd, &[1]).as_slice(), (Kind::Int64, device))?
+        } else {
+            a.f_ones_like()?
+        };
         return Ok(vec![p, ones, u]);
     }
     let (p, l, u) = Tensor::f_linalg_lu(&a, true)?;
@@ -1350,7 +1385,10 @@ pub fn qr(a: &Tensor, mode: QrMode, check: bool) -> Result<Vec<Tensor>> {
     let zeros = |shape: &[i64]| Tensor::f_zeros(concat(&batch, shape).as_slice(), (kind, device));
     if a.numel() == 0 {
         return Ok(match mode {
-            QrMode::Full => vec![eye(m, kind, device)?.f_expand(concat(&batch, &[m, m]).as_slice(), false)?.f_contiguous()?, zeros(&[m, n])?],
+            QrMode::Full => vec![
+                eye(m, kind, device)?.f_expand(concat(&batch, &[m, m]).as_slice(), false)?.f_contiguous()?,
+                zeros(&[m, n])?,
+            ],
             QrMode::R => vec![zeros(&[m, n])?],
             QrMode::Economic => vec![zeros(&[m, k])?, zeros(&[k, n])?],
             QrMode::Raw => vec![zeros(&[m, n])?, zeros(&[k])?, zeros(&[k, n])?],
@@ -1400,7 +1438,10 @@ pub fn rq(a: &Tensor, mode: QrMode, check: bool) -> Result<Vec<Tensor>> {
         return Ok(match (mode, economic) {
             (QrMode::R, _) => vec![zeros(&[m, n])?],
             (_, true) => vec![zeros(&[m, k])?, zeros(&[k, n])?],
-            _ => vec![zeros(&[m, n])?, eye(n, kind, device)?.f_expand(concat(&batch, &[n, n]).as_slice(), false)?.f_contiguous()?],
+            _ => vec![
+                zeros(&[m, n])?,
+                eye(n, kind, device)?.f_expand(concat(&batch, &[n, n]).as_slice(), false)?.f_contiguous()?,
+            ],
         });
     }
     let flipped = mh(&a.f_flip([-2i64].as_slice())?)?;
@@ -1457,13 +1498,24 @@ pub fn lstsq(a: &Tensor, b: &Tensor, cond: Option<f64>, driver: &str, check: boo
         let ad = dtype(a)?;
         let bd = dtype(&b)?;
         let common = numpy_result_type(&[ad, bd]);
-        let xkind = if common.is_float() || common.is_complex() { common.kind().unwrap_or(Kind::Double) } else { Kind::Double };
+        let xkind =
+            if common.is_float() || common.is_complex() { common.kind().unwrap_or(Kind::Double) } else { Kind::Double };
         let x = unvector(Tensor::f_zeros(concat(&batch, &[n, nrhs]).as_slice(), (xkind, device))?)?;
         let residues = if n == 0 {
-            let rkind = if bd.is_float() || bd.is_complex() { real_kind(bd.kind().unwrap_or(Kind::Double)) } else { Kind::Double };
+            let rkind = if bd.is_float() || bd.is_complex() {
+                real_kind(bd.kind().unwrap_or(Kind::Double))
+            } else {
+                Kind::Double
+            };
             let bf = cast(&cols, if bd.is_complex() { bd.kind().unwrap_or(Kind::ComplexDouble) } else { rkind })?;
-            unvector(bf.f_abs()?.f_square()?.f_sum_dim_intlist([-2i64].as_slice(), false, rkind)?.f_broadcast_to(concat(&batch, &[nrhs]).as_slice())?.f_unsqueeze(-2)?)?
-                .f_reshape(if vector { batch.clone() } else { concat(&batch, &[nrhs]) }.as_slice())?
+            unvector(
+                bf.f_abs()?
+                    .f_square()?
+                    .f_sum_dim_intlist([-2i64].as_slice(), false, rkind)?
+                    .f_broadcast_to(concat(&batch, &[nrhs]).as_slice())?
+                    .f_unsqueeze(-2)?,
+            )?
+            .f_reshape(if vector { batch.clone() } else { concat(&batch, &[nrhs]) }.as_slice())?
         } else {
             Tensor::f_zeros([0i64].as_slice(), (Kind::Double, device))?
         };
@@ -1496,7 +1548,11 @@ pub fn lstsq(a: &Tensor, b: &Tensor, cond: Option<f64>, driver: &str, check: boo
         // libtorch returns them, else ||b - a x||^2 per column.
         let r = match lapack_residuals {
             Some(r) if r.numel() > 0 => r.f_to_kind(rkind)?,
-            _ => cols.f_sub(&a.f_matmul(&x)?)?.f_abs()?.f_square()?.f_sum_dim_intlist([-2i64].as_slice(), false, rkind)?,
+            _ => cols.f_sub(&a.f_matmul(&x)?)?.f_abs()?.f_square()?.f_sum_dim_intlist(
+                [-2i64].as_slice(),
+                false,
+                rkind,
+            )?,
         };
         if vector {
             r.f_squeeze_dim(-1)?
@@ -1581,7 +1637,10 @@ fn squeeze_dims(mut s: Tensor, dims: &[i64], keepdim: bool) -> Result<Tensor> {
 fn p_norm(x: &Tensor, p: f64, dim: i64, keepdim: bool) -> Result<Tensor> {
     let ax = x.f_abs()?;
     if ax.numel() == 0 {
-        return Ok(ax.f_pow_tensor_scalar(p)?.f_sum_dim_intlist([dim].as_slice(), keepdim, None::<Kind>)?.f_pow_tensor_scalar(1.0 / p)?);
+        return Ok(ax
+            .f_pow_tensor_scalar(p)?
+            .f_sum_dim_intlist([dim].as_slice(), keepdim, None::<Kind>)?
+            .f_pow_tensor_scalar(1.0 / p)?);
     }
     let m = ax.f_amax([dim].as_slice(), true)?;
     let scalable = m.f_gt(0.0)?.f_logical_and(&m.f_isfinite()?)?;
@@ -1671,14 +1730,24 @@ pub fn norm(a: &Tensor, ord: NormOrder, axis: Option<&[i64]>, keepdims: bool, ch
             let r = match ord {
                 NormOrder::P(2.0) => keep(reinsert(svals()?.f_amax([-1i64].as_slice(), false)?)?)?,
                 NormOrder::P(-2.0) => keep(reinsert(svals()?.f_amin([-1i64].as_slice(), false)?)?)?,
-                NormOrder::Nuc => keep(reinsert(svals()?.f_sum_dim_intlist([-1i64].as_slice(), false, None::<Kind>)?)?)?,
+                NormOrder::Nuc => {
+                    keep(reinsert(svals()?.f_sum_dim_intlist([-1i64].as_slice(), false, None::<Kind>)?)?)?
+                }
                 NormOrder::P(p) if p == 1.0 || p == -1.0 => {
                     let sums = x.f_abs()?.f_sum_dim_intlist([row].as_slice(), true, None::<Kind>)?;
-                    keep(if p > 0.0 { sums.f_amax([col].as_slice(), true)? } else { sums.f_amin([col].as_slice(), true)? })?
+                    keep(if p > 0.0 {
+                        sums.f_amax([col].as_slice(), true)?
+                    } else {
+                        sums.f_amin([col].as_slice(), true)?
+                    })?
                 }
                 NormOrder::P(p) if p.is_infinite() => {
                     let sums = x.f_abs()?.f_sum_dim_intlist([col].as_slice(), true, None::<Kind>)?;
-                    keep(if p > 0.0 { sums.f_amax([row].as_slice(), true)? } else { sums.f_amin([row].as_slice(), true)? })?
+                    keep(if p > 0.0 {
+                        sums.f_amax([row].as_slice(), true)?
+                    } else {
+                        sums.f_amin([row].as_slice(), true)?
+                    })?
                 }
                 NormOrder::Default | NormOrder::Fro => two_norm(&x, &[row, col], keepdims)?,
                 _ => return Err(invalid("Invalid norm order for matrices.")),
@@ -2053,7 +2122,8 @@ pub fn companion(a: &Tensor) -> Result<Tensor> {
     }
     let first_row = a.f_narrow(-1, 1, n - 1)?.f_neg()?.f_div(&lead)?;
     let batch = batch_of(&a, 1);
-    let shift = Tensor::f_eye_m(n - 2, n - 1, (kind, a.device()))?.f_expand(concat(&batch, &[n - 2, n - 1]).as_slice(), false)?;
+    let shift = Tensor::f_eye_m(n - 2, n - 1, (kind, a.device()))?
+        .f_expand(concat(&batch, &[n - 2, n - 1]).as_slice(), false)?;
     Ok(Tensor::f_cat(&[first_row.f_unsqueeze(-2)?, shift], -2)?)
 }
 
@@ -2170,7 +2240,11 @@ pub fn convolution_matrix(a: &Tensor, n: i64, mode: ConvolutionMode) -> Result<T
 fn refuse_half(routine: &'static str, a: &Tensor) -> Result<()> {
     let d = dtype(a)?;
     if matches!(d, DType::Float16 | DType::BFloat16) {
-        return Err(Error::DtypeNotAccepted { routine, dtype: d, accepted: "bool, integer, float32/64 and complex input" });
+        return Err(Error::DtypeNotAccepted {
+            routine,
+            dtype: d,
+            accepted: "bool, integer, float32/64 and complex input",
+        });
     }
     Ok(())
 }
@@ -2242,7 +2316,8 @@ pub fn is_symmetric(a: &Tensor, atol: Option<f64>, rtol: Option<f64>, hermitian:
 fn band_to_dense(ab: &Tensor, l: i64, u: i64) -> Result<Tensor> {
     let n = ab.size()[ab.dim() - 1];
     let batch = batch_of(ab, 2);
-    let mut dense = Tensor::f_zeros(concat(&batch, &[n, n]).as_slice(), (dtype(ab)?.kind().unwrap_or(Kind::Double), ab.device()))?;
+    let mut dense =
+        Tensor::f_zeros(concat(&batch, &[n, n]).as_slice(), (dtype(ab)?.kind().unwrap_or(Kind::Double), ab.device()))?;
     for k in -l..=u {
         let len = n - k.abs();
         if len <= 0 {
@@ -2369,7 +2444,13 @@ pub fn cholesky_banded(ab: &Tensor, lower: bool, check: bool) -> Result<Tensor> 
 /// `scipy.linalg.eigh_tridiagonal`/`eigvalsh_tridiagonal`: eigenvalues
 /// (ascending) and eigenvectors of the real symmetric tridiagonal matrix with
 /// diagonal `d` and off-diagonal `e` (through the dense symmetric solver).
-pub fn eigh_tridiagonal(d: &Tensor, e: &Tensor, eigvals_only: bool, subset: Subset, check: bool) -> Result<(Tensor, Option<Tensor>)> {
+pub fn eigh_tridiagonal(
+    d: &Tensor,
+    e: &Tensor,
+    eigvals_only: bool,
+    subset: Subset,
+    check: bool,
+) -> Result<(Tensor, Option<Tensor>)> {
     for x in [d, e] {
         if dtype(x)?.is_complex() {
             return Err(Error::DtypeNotAccepted {
@@ -2393,7 +2474,14 @@ pub fn eigh_tridiagonal(d: &Tensor, e: &Tensor, eigvals_only: bool, subset: Subs
             let d0 = d.f_to_kind(Kind::Double)?.f_double_value(&[0])?;
             if !(lo < d0 && d0 <= hi) {
                 let w = Tensor::f_zeros([0i64].as_slice(), (Kind::Double, d.device()))?;
-                return Ok((w, if eigvals_only { None } else { Some(d.f_reshape([1i64, 1].as_slice())?.f_narrow(1, 0, 0)?.f_contiguous()?) }));
+                return Ok((
+                    w,
+                    if eigvals_only {
+                        None
+                    } else {
+                        Some(d.f_reshape([1i64, 1].as_slice())?.f_narrow(1, 0, 0)?.f_contiguous()?)
+                    },
+                ));
             }
         }
         let v = d.f_reshape([1i64, 1].as_slice())?.f_ones_like()?;
@@ -2605,7 +2693,8 @@ pub fn hadamard(n: i64) -> Result<Tensor> {
         return Err(invalid("n must be an positive integer, and n must be a power of 2"));
     }
     let size = n as usize;
-    let data: Vec<i64> = (0..size * size).map(|k| if ((k / size) & (k % size)).count_ones() % 2 == 0 { 1 } else { -1 }).collect();
+    let data: Vec<i64> =
+        (0..size * size).map(|k| if ((k / size) & (k % size)).count_ones() % 2 == 0 { 1 } else { -1 }).collect();
     Ok(Tensor::f_from_slice(&data)?.f_reshape([n, n])?)
 }
 
@@ -2645,7 +2734,9 @@ fn binomial_float(n: i64, k: i64) -> f64 {
 pub fn invhilbert(n: i64, exact: bool) -> Result<Tensor> {
     let size = check_order(n)?;
     if exact && n > 14 {
-        return Err(not_implemented("invhilbert(n, exact=True) for n > 14 (SciPy returns an object array of Python ints)"));
+        return Err(not_implemented(
+            "invhilbert(n, exact=True) for n > 14 (SciPy returns an object array of Python ints)",
+        ));
     }
     let entry = |i: i64, j: i64| -> Option<i128> {
         let s = i + j;
@@ -2661,7 +2752,8 @@ pub fn invhilbert(n: i64, exact: bool) -> Result<Tensor> {
         for i in 0..n {
             for j in 0..n {
                 let v = entry(i, j).ok_or_else(|| not_implemented("invhilbert: entry overflows int64"))?;
-                data[(i * n + j) as usize] = i64::try_from(v).map_err(|_| not_implemented("invhilbert: entry overflows int64"))?;
+                data[(i * n + j) as usize] =
+                    i64::try_from(v).map_err(|_| not_implemented("invhilbert: entry overflows int64"))?;
             }
         }
         return Ok(Tensor::f_from_slice(&data)?.f_reshape([n, n])?);
@@ -2701,7 +2793,9 @@ pub enum PascalKind {
 pub fn pascal(n: i64, kind: PascalKind, exact: bool) -> Result<Tensor> {
     let size = check_order(n)?;
     if exact && n >= 35 {
-        return Err(not_implemented("pascal(n, exact=True) for n >= 35 (SciPy returns an object array of Python ints)"));
+        return Err(not_implemented(
+            "pascal(n, exact=True) for n >= 35 (SciPy returns an object array of Python ints)",
+        ));
     }
     let value = |i: i64, j: i64| match kind {
         PascalKind::Symmetric => (i + j, i),
@@ -2735,7 +2829,9 @@ pub fn pascal(n: i64, kind: PascalKind, exact: bool) -> Result<Tensor> {
 pub fn invpascal(n: i64, kind: PascalKind, exact: bool) -> Result<Tensor> {
     let size = check_order(n)?;
     if exact && n > 34 {
-        return Err(not_implemented("invpascal(n, exact=True) for n > 34 (SciPy returns an object array of Python ints)"));
+        return Err(not_implemented(
+            "invpascal(n, exact=True) for n > 34 (SciPy returns an object array of Python ints)",
+        ));
     }
     let entry = |i: i64, j: i64| -> Option<i128> {
         let sign: i128 = if (i - j).rem_euclid(2) == 0 { 1 } else { -1 };
@@ -2757,7 +2853,8 @@ pub fn invpascal(n: i64, kind: PascalKind, exact: bool) -> Result<Tensor> {
         for i in 0..n {
             for j in 0..n {
                 let v = entry(i, j).ok_or_else(|| not_implemented("invpascal: entry overflows int64"))?;
-                data[(i * n + j) as usize] = i64::try_from(v).map_err(|_| not_implemented("invpascal: entry overflows int64"))?;
+                data[(i * n + j) as usize] =
+                    i64::try_from(v).map_err(|_| not_implemented("invpascal: entry overflows int64"))?;
             }
         }
         return Ok(Tensor::f_from_slice(&data)?.f_reshape([n, n])?);

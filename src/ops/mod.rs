@@ -25,11 +25,9 @@ pub(crate) fn scipy_float_input(routine: &'static str, x: &Tensor, complex_in_sc
         None if complex_in_scipy => Err(Error::NotImplemented(format!(
             "{routine} on {dtype} input is not implemented (libtorch has no complex kernel for it)"
         ))),
-        None => Err(Error::DtypeNotAccepted {
-            routine,
-            dtype,
-            accepted: "bool, integer and real floating-point input",
-        }),
+        None => {
+            Err(Error::DtypeNotAccepted { routine, dtype, accepted: "bool, integer and real floating-point input" })
+        }
     }
 }
 

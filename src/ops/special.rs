@@ -169,15 +169,10 @@ fn fits(operand: Operand, to: DType, weak_literals: bool) -> bool {
 /// `operands`: an exact match of array dtypes first, then the first loop every
 /// operand fits safely. `None`: no loop accepts them (NumPy's `UFuncTypeError`).
 pub fn resolve_loop(types: &[&str], operands: &[Operand]) -> Option<Loop> {
-    let loops: Vec<Loop> = types
-        .iter()
-        .filter_map(|t| parse_loop(t))
-        .filter(|l| l.inputs.len() == operands.len())
-        .collect();
+    let loops: Vec<Loop> =
+        types.iter().filter_map(|t| parse_loop(t)).filter(|l| l.inputs.len() == operands.len()).collect();
     if !operands.iter().any(|o| o.is_weak()) {
-        let exact = loops
-            .iter()
-            .find(|l| l.inputs.iter().zip(operands).all(|(t, o)| Operand::Array(*t) == *o));
+        let exact = loops.iter().find(|l| l.inputs.iter().zip(operands).all(|(t, o)| Operand::Array(*t) == *o));
         if let Some(exact) = exact {
             return Some(exact.clone());
         }
@@ -199,12 +194,7 @@ pub fn resolve_loop(types: &[&str], operands: &[Operand]) -> Option<Loop> {
         })
         .max();
     let weak_literals = !all_weak && max_array >= max_literal;
-    loops.into_iter().find(|l| {
-        l.inputs
-            .iter()
-            .zip(operands)
-            .all(|(&to, &o)| fits(o, to, weak_literals))
-    })
+    loops.into_iter().find(|l| l.inputs.iter().zip(operands).all(|(&to, &o)| fits(o, to, weak_literals)))
 }
 
 /// One SciPy ufunc: its loop strings and what it accepts, in words.
@@ -330,25 +320,12 @@ pub fn loop_for(routine: &str, operands: &[Operand]) -> Result<Loop> {
         // Name the first argument that fits no loop in its position.
         let loops: Vec<Loop> = ufunc.types.iter().filter_map(|t| parse_loop(t)).collect();
         let offending = (0..operands.len())
-            .find(|&i| {
-                !loops
-                    .iter()
-                    .any(|l| l.inputs.get(i).is_some_and(|&to| fits(operands[i], to, false)))
-            })
+            .find(|&i| !loops.iter().any(|l| l.inputs.get(i).is_some_and(|&to| fits(operands[i], to, false))))
             .map_or(dtypes[0], |i| dtypes[i]);
-        return Err(Error::DtypeNotAccepted {
-            routine: ufunc.qualified,
-            dtype: offending,
-            accepted: ufunc.accepts,
-        });
+        return Err(Error::DtypeNotAccepted { routine: ufunc.qualified, dtype: offending, accepted: ufunc.accepts });
     };
     if chosen.is_complex() {
-        let dtype = chosen
-            .inputs
-            .iter()
-            .copied()
-            .find(|d| d.is_complex())
-            .unwrap_or(chosen.output);
+        let dtype = chosen.inputs.iter().copied().find(|d| d.is_complex()).unwrap_or(chosen.output);
         return Err(complex_not_implemented(ufunc.qualified, dtype));
     }
     Ok(chosen)
@@ -365,17 +342,11 @@ fn complex_not_implemented(routine: &str, dtype: DType) -> Error {
 /// exact match). Returns the cast tensors.
 pub fn cast_to_loop(routine: &str, tensors: &[&Tensor], operands: &[Operand]) -> Result<Vec<Tensor>> {
     let chosen = loop_for(routine, operands)?;
-    tensors
-        .iter()
-        .zip(&chosen.inputs)
-        .map(|(t, &dtype)| cast(t, dtype))
-        .collect()
+    tensors.iter().zip(&chosen.inputs).map(|(t, &dtype)| cast(t, dtype)).collect()
 }
 
 fn kind_of(dtype: DType) -> Result<Kind> {
-    dtype
-        .kind()
-        .ok_or_else(|| Error::InvalidArgument(format!("{dtype} has no libtorch kind")))
+    dtype.kind().ok_or_else(|| Error::InvalidArgument(format!("{dtype} has no libtorch kind")))
 }
 
 /// `t` as `dtype`; the same tensor (no copy) when it already is.
@@ -397,10 +368,7 @@ struct Args {
 /// Resolves the loop of `routine` for `inputs` (arrays), casts, moves CPU
 /// scalars to the other inputs' device and broadcasts.
 fn prepare(routine: &str, inputs: &[&Tensor]) -> Result<Args> {
-    let operands = inputs
-        .iter()
-        .map(|t| dlpack::dtype_of(t).map(Operand::Array))
-        .collect::<Result<Vec<_>>>()?;
+    let operands = inputs.iter().map(|t| dlpack::dtype_of(t).map(Operand::Array)).collect::<Result<Vec<_>>>()?;
     let chosen = loop_for(routine, &operands)?;
     let tensors = inputs
         .iter()
@@ -408,10 +376,7 @@ fn prepare(routine: &str, inputs: &[&Tensor]) -> Result<Args> {
         .map(|(t, &dtype)| cast(t, if dtype.is_float() { DType::Float64 } else { dtype }))
         .collect::<Result<Vec<_>>>()?;
     let tensors = broadcast(same_device(tensors)?)?;
-    Ok(Args {
-        tensors,
-        output: chosen.output,
-    })
+    Ok(Args { tensors, output: chosen.output })
 }
 
 /// `result` in the loop's output dtype.
@@ -422,11 +387,7 @@ fn finish(result: Tensor, output: DType) -> Result<Tensor> {
 /// Moves CPU tensors to the device of the others (a Python scalar beside a
 /// CUDA array); two different accelerators are an error.
 fn same_device(tensors: Vec<Tensor>) -> Result<Vec<Tensor>> {
-    let target = tensors
-        .iter()
-        .map(|t| t.device())
-        .find(|d| *d != Device::Cpu)
-        .unwrap_or(Device::Cpu);
+    let target = tensors.iter().map(|t| t.device()).find(|d| *d != Device::Cpu).unwrap_or(Device::Cpu);
     tensors
         .into_iter()
         .map(|t| match t.device() {
@@ -466,16 +427,7 @@ fn broadcast(tensors: Vec<Tensor>) -> Result<Vec<Tensor>> {
         return Ok(tensors);
     }
     let shape = broadcast_shape(&tensors.iter().map(|t| t.size()).collect::<Vec<_>>())?;
-    tensors
-        .into_iter()
-        .map(|t| {
-            if t.size() == shape {
-                Ok(t)
-            } else {
-                Ok(t.f_expand(&shape, false)?)
-            }
-        })
-        .collect()
+    tensors.into_iter().map(|t| if t.size() == shape { Ok(t) } else { Ok(t.f_expand(&shape, false)?) }).collect()
 }
 
 /// A unary ufunc: `f` computes on the float64 (or loop-typed) input.
@@ -573,15 +525,10 @@ fn patch(
     if index.size()[0] == 0 {
         return Ok(out);
     }
-    let selected = inputs
-        .iter()
-        .map(|t| Ok(t.f_reshape([-1])?.f_index_select(0, &index)?))
-        .collect::<Result<Vec<_>>>()?;
+    let selected =
+        inputs.iter().map(|t| Ok(t.f_reshape([-1])?.f_index_select(0, &index)?)).collect::<Result<Vec<_>>>()?;
     let values = f(&selected)?.f_to_kind(out.kind())?;
-    Ok(out
-        .f_reshape([-1])?
-        .f_index_put(&[Some(index)], &values, false)?
-        .f_reshape(&shape)?)
+    Ok(out.f_reshape([-1])?.f_index_put(&[Some(index)], &values, false)?.f_reshape(&shape)?)
 }
 
 /// The error-free product of Dekker and Veltkamp: `x * c = hi + lo` exactly
@@ -619,20 +566,15 @@ fn patch_all(
     if index.size()[0] == 0 {
         return Ok(outs);
     }
-    let selected = inputs
-        .iter()
-        .map(|t| Ok(t.f_reshape([-1])?.f_index_select(0, &index)?))
-        .collect::<Result<Vec<_>>>()?;
+    let selected =
+        inputs.iter().map(|t| Ok(t.f_reshape([-1])?.f_index_select(0, &index)?)).collect::<Result<Vec<_>>>()?;
     let values = f(&selected)?;
     outs.into_iter()
         .zip(values)
         .map(|(out, v)| {
             let shape = out.size();
             let v = v.f_to_kind(out.kind())?;
-            Ok(out
-                .f_reshape([-1])?
-                .f_index_put(&[Some(index.shallow_clone())], &v, false)?
-                .f_reshape(&shape)?)
+            Ok(out.f_reshape([-1])?.f_index_put(&[Some(index.shallow_clone())], &v, false)?.f_reshape(&shape)?)
         })
         .collect()
 }
@@ -844,12 +786,7 @@ pub fn ndtri(p: &Tensor) -> Result<Tensor> {
 pub fn log_ndtr(x: &Tensor) -> Result<Tensor> {
     unary("log_ndtr", x, |x| {
         let t = x.f_mul_scalar(FRAC_1_SQRT_2)?;
-        let lower = t
-            .f_neg()?
-            .f_special_erfcx()?
-            .f_mul_scalar(0.5)?
-            .f_log()?
-            .f_sub(&x.f_mul(x)?.f_mul_scalar(0.5)?)?;
+        let lower = t.f_neg()?.f_special_erfcx()?.f_mul_scalar(0.5)?.f_log()?.f_sub(&x.f_mul(x)?.f_mul_scalar(0.5)?)?;
         let upper = log1p_f64(&ndtr_f64(&x.f_neg()?)?.f_neg()?)?;
         pick(&x.f_lt(-1.0)?, &lower, &upper)
     })
@@ -916,9 +853,7 @@ fn gamma_nonneg(y: &Tensor) -> Result<Tensor> {
         pick(&small, &middle.f_div(y)?, &middle)
     })?;
     let exact = and(&is_integral(y)?, &and(&y.f_ge(1.0)?, &y.f_le(171.0)?)?)?;
-    let index = pick(&exact, y, &full(y, 1.0)?)?
-        .f_sub_scalar(1.0)?
-        .f_to_kind(Kind::Int64)?;
+    let index = pick(&exact, y, &full(y, 1.0)?)?.f_sub_scalar(1.0)?.f_to_kind(Kind::Int64)?;
     let table = Tensor::f_from_slice(&FACTORIALS)?.f_to(y.device())?;
     let factorial = table.f_index_select(0, &index.f_reshape([-1])?)?.f_reshape(y.size())?;
     let out = pick(&exact, &factorial, &out)?;
@@ -936,9 +871,7 @@ fn gamma_f64(x: &Tensor) -> Result<Tensor> {
     let out = pick(&negative, &reflected, &g)?;
     // just below 0, Gamma(1 + x) / x: the reflection's product underflows there
     let tiny = and(&negative, &x.f_gt(-1e-8)?)?;
-    let out = patch(out, &tiny, &[x], |v| {
-        Ok(gamma_nonneg(&v[0].f_add_scalar(1.0)?)?.f_div(&v[0])?)
-    })?;
+    let out = patch(out, &tiny, &[x], |v| Ok(gamma_nonneg(&v[0].f_add_scalar(1.0)?)?.f_div(&v[0])?))?;
     let out = fill(&out, &and(&negative, &is_integral(x)?)?, f64::NAN)?;
     pick(&x.f_eq(0.0)?, &x.f_reciprocal()?, &out)
 }
@@ -985,15 +918,9 @@ fn digamma_nonneg(y: &Tensor) -> Result<Tensor> {
         z = pick(&step, &z.f_add_scalar(1.0)?, &z)?;
     }
     let tail = horner(&z.f_square()?.f_reciprocal()?, &DIGAMMA_ASYMPTOTIC)?;
-    let psi = z
-        .f_log()?
-        .f_sub(&z.f_reciprocal()?.f_mul_scalar(0.5)?)?
-        .f_sub(&tail)?
-        .f_sub(&sum)?;
+    let psi = z.f_log()?.f_sub(&z.f_reciprocal()?.f_mul_scalar(0.5)?)?.f_sub(&tail)?.f_sub(&sum)?;
     let near = y.f_sub_scalar(DIGAMMA_POS_ROOT)?.f_abs()?.f_lt(0.3)?;
-    patch(psi, &near, &[y], |s| {
-        horner(&s[0].f_sub_scalar(DIGAMMA_POS_ROOT)?, &DIGAMMA_POS)
-    })
+    patch(psi, &near, &[y], |s| horner(&s[0].f_sub_scalar(DIGAMMA_POS_ROOT)?, &DIGAMMA_POS))
 }
 
 fn digamma_f64(x: &Tensor) -> Result<Tensor> {
@@ -1007,15 +934,11 @@ fn digamma_f64(x: &Tensor) -> Result<Tensor> {
     let out = pick(&negative, &reflected, &psi)?;
     // just below 0, psi(1 + x) - 1/x: the reflection's terms are both infinite there
     let tiny = and(&negative, &x.f_gt(-1e-8)?)?;
-    let out = patch(out, &tiny, &[x], |v| {
-        Ok(digamma_nonneg(&v[0].f_add_scalar(1.0)?)?.f_sub(&v[0].f_reciprocal()?)?)
-    })?;
+    let out = patch(out, &tiny, &[x], |v| Ok(digamma_nonneg(&v[0].f_add_scalar(1.0)?)?.f_sub(&v[0].f_reciprocal()?)?))?;
     let out = fill(&out, &and(&negative, &is_integral(x)?)?, f64::NAN)?;
     let out = pick(&x.f_eq(0.0)?, &x.f_reciprocal()?.f_neg()?, &out)?;
     let near = x.f_sub_scalar(DIGAMMA_NEG_ROOT)?.f_abs()?.f_lt(0.1)?;
-    patch(out, &near, &[x], |s| {
-        horner(&s[0].f_sub_scalar(DIGAMMA_NEG_ROOT)?, &DIGAMMA_NEG)
-    })
+    patch(out, &near, &[x], |s| horner(&s[0].f_sub_scalar(DIGAMMA_NEG_ROOT)?, &DIGAMMA_NEG))
 }
 
 /// The digamma function `psi = Gamma'/Gamma`, `scipy.special.digamma` (real
@@ -1043,11 +966,7 @@ pub fn polygamma(n: &Tensor, x: &Tensor) -> Result<Tensor> {
             return Err(complex_not_implemented("special.polygamma", dtype));
         }
     }
-    let output = if n_dtype == DType::Float32 && x_dtype == DType::Float32 {
-        DType::Float32
-    } else {
-        DType::Float64
-    };
+    let output = if n_dtype == DType::Float32 && x_dtype == DType::Float32 { DType::Float32 } else { DType::Float64 };
     let tensors = broadcast(same_device(vec![cast(n, DType::Float64)?, cast(x, DType::Float64)?])?)?;
     let (n, x) = (&tensors[0], &tensors[1]);
     let n1 = n.f_add_scalar(1.0)?;
@@ -1068,9 +987,7 @@ pub fn multigammaln(a: &Tensor, d: i64) -> Result<Tensor> {
     let a = cast(a, DType::Float64)?;
     let bound = 0.5 * (d as f64 - 1.0);
     if a.numel() > 0 && a.f_le(bound)?.f_any()?.f_int64_value(&[])? != 0 {
-        return Err(Error::InvalidArgument(format!(
-            "condition a > 0.5 * (d-1) ({bound}) not met"
-        )));
+        return Err(Error::InvalidArgument(format!("condition a > 0.5 * (d-1) ({bound}) not met")));
     }
     let mut sum = a.f_zeros_like()?;
     for j in 1..=d.max(0) {
@@ -1199,11 +1116,7 @@ fn bessel_series(t: &Tensor) -> Result<Vec<Tensor>> {
         s1 = s1.f_add(&t1.f_mul_scalar(2.0 * harmonic + 1.0 / (k + 1) as f64 - 2.0 * EULER)?)?;
     }
     let log_half = t.f_log()?.f_sub_scalar(std::f64::consts::LN_2)?; // t/2 underflows at 5e-324
-    let y0 = log_half
-        .f_add_scalar(EULER)?
-        .f_mul(&j0)?
-        .f_add(&s0)?
-        .f_mul_scalar(2.0 / PI)?;
+    let y0 = log_half.f_add_scalar(EULER)?.f_mul(&j0)?.f_add(&s0)?.f_mul_scalar(2.0 / PI)?;
     let y1 = t
         .f_reciprocal()?
         .f_mul_scalar(-2.0 / PI)?
@@ -1256,15 +1169,8 @@ fn bessel_miller(t: &Tensor) -> Result<Vec<Tensor>> {
     let j0 = cur.f_div(&norm)?;
     let j1 = j1.f_div(&norm)?;
     let log_term = t.f_mul_scalar(0.5)?.f_log()?.f_add_scalar(EULER)?;
-    let y0 = log_term
-        .f_mul(&j0)?
-        .f_sub(&s0.f_div(&norm)?.f_mul_scalar(2.0)?)?
-        .f_mul_scalar(2.0 / PI)?;
-    let y1 = log_term
-        .f_mul(&j1)?
-        .f_sub(&j0.f_mul(&inv)?)?
-        .f_add(&s1.f_div(&norm)?)?
-        .f_mul_scalar(2.0 / PI)?;
+    let y0 = log_term.f_mul(&j0)?.f_sub(&s0.f_div(&norm)?.f_mul_scalar(2.0)?)?.f_mul_scalar(2.0 / PI)?;
+    let y1 = log_term.f_mul(&j1)?.f_sub(&j0.f_mul(&inv)?)?.f_add(&s1.f_div(&norm)?)?.f_mul_scalar(2.0 / PI)?;
     Ok(vec![j0, j1, y0, y1])
 }
 
@@ -1290,15 +1196,9 @@ fn bessel_hankel(t: &Tensor) -> Result<Vec<Tensor>> {
         let p = horner(&w, &p_coeffs)?;
         let q = horner(&w, &q_coeffs)?.f_div(t)?;
         let (cos_chi, sin_chi) = if nu == 0.0 {
-            (
-                c.f_add(&s)?.f_mul_scalar(FRAC_1_SQRT_2)?,
-                s.f_sub(&c)?.f_mul_scalar(FRAC_1_SQRT_2)?,
-            )
+            (c.f_add(&s)?.f_mul_scalar(FRAC_1_SQRT_2)?, s.f_sub(&c)?.f_mul_scalar(FRAC_1_SQRT_2)?)
         } else {
-            (
-                s.f_sub(&c)?.f_mul_scalar(FRAC_1_SQRT_2)?,
-                c.f_add(&s)?.f_mul_scalar(-FRAC_1_SQRT_2)?,
-            )
+            (s.f_sub(&c)?.f_mul_scalar(FRAC_1_SQRT_2)?, c.f_add(&s)?.f_mul_scalar(-FRAC_1_SQRT_2)?)
         };
         out.push(p.f_mul(&cos_chi)?.f_sub(&q.f_mul(&sin_chi)?)?.f_mul(&amplitude)?);
         ys.push(p.f_mul(&sin_chi)?.f_add(&q.f_mul(&cos_chi)?)?.f_mul(&amplitude)?);
@@ -1333,16 +1233,12 @@ pub fn j1(x: &Tensor) -> Result<Tensor> {
 /// The Bessel function of the second kind of order 0, `scipy.special.y0`
 /// (`-inf` at 0, nan for x < 0).
 pub fn y0(x: &Tensor) -> Result<Tensor> {
-    unary("y0", x, |x| {
-        fill(&bessel_jy(&x.f_abs()?)?.swap_remove(2), &x.f_lt(0.0)?, f64::NAN)
-    })
+    unary("y0", x, |x| fill(&bessel_jy(&x.f_abs()?)?.swap_remove(2), &x.f_lt(0.0)?, f64::NAN))
 }
 
 /// The Bessel function of the second kind of order 1, `scipy.special.y1`.
 pub fn y1(x: &Tensor) -> Result<Tensor> {
-    unary("y1", x, |x| {
-        fill(&bessel_jy(&x.f_abs()?)?.swap_remove(3), &x.f_lt(0.0)?, f64::NAN)
-    })
+    unary("y1", x, |x| fill(&bessel_jy(&x.f_abs()?)?.swap_remove(3), &x.f_lt(0.0)?, f64::NAN))
 }
 
 // ===========================================================================
@@ -1385,13 +1281,7 @@ pub fn cbrt(x: &Tensor) -> Result<Tensor> {
 /// `-2 sin(x/2)^2`.
 pub fn cosm1(x: &Tensor) -> Result<Tensor> {
     // `+ 0` gives SciPy's +0.0 where -2 sin^2 is -0.0
-    unary("cosm1", x, |x| {
-        Ok(x.f_mul_scalar(0.5)?
-            .f_sin()?
-            .f_square()?
-            .f_mul_scalar(-2.0)?
-            .f_add_scalar(0.0)?)
-    })
+    unary("cosm1", x, |x| Ok(x.f_mul_scalar(0.5)?.f_sin()?.f_square()?.f_mul_scalar(-2.0)?.f_add_scalar(0.0)?))
 }
 
 /// `(exp(x) - 1) / x`, `scipy.special.exprel` (1 for |x| < 1e-16).
@@ -1473,11 +1363,7 @@ pub fn rel_entr(x: &Tensor, y: &Tensor) -> Result<Tensor> {
     binary("rel_entr", x, y, |x, y| {
         let positive = and(&x.f_gt(0.0)?, &y.f_gt(0.0)?)?;
         let zero = and(&x.f_eq(0.0)?, &y.f_ge(0.0)?)?;
-        let out = pick(
-            &positive,
-            &x_log_ratio(x, y)?,
-            &fill(&full(x, f64::INFINITY)?, &zero, 0.0)?,
-        )?;
+        let out = pick(&positive, &x_log_ratio(x, y)?, &fill(&full(x, f64::INFINITY)?, &zero, 0.0)?)?;
         fill(&out, &any_nan(x, y)?, f64::NAN)
     })
 }
@@ -1511,10 +1397,7 @@ pub fn huber(delta: &Tensor, r: &Tensor) -> Result<Tensor> {
 pub fn pseudo_huber(delta: &Tensor, r: &Tensor) -> Result<Tensor> {
     binary("pseudo_huber", delta, r, |delta, r| {
         let v = r.f_div(delta)?;
-        let value = log1p_f64(&v.f_square()?)?
-            .f_mul_scalar(0.5)?
-            .f_expm1()?
-            .f_mul(&delta.f_square()?)?;
+        let value = log1p_f64(&v.f_square()?)?.f_mul_scalar(0.5)?.f_expm1()?.f_mul(&delta.f_square()?)?;
         let out = fill(&value, &or(&delta.f_eq(0.0)?, &r.f_eq(0.0)?)?, 0.0)?;
         fill(&out, &delta.f_lt(0.0)?, f64::INFINITY)
     })
@@ -1528,10 +1411,7 @@ pub fn pseudo_huber(delta: &Tensor, r: &Tensor) -> Result<Tensor> {
 /// value where `expm1` would overflow.
 fn boxcox_large(lg: &Tensor, lmbda: &Tensor) -> Result<Tensor> {
     let e = lmbda.f_mul(lg)?.f_sub(&lmbda.f_abs()?.f_log()?)?.f_exp()?;
-    Ok(full(lmbda, 1.0)?
-        .f_copysign(lmbda)?
-        .f_mul(&e)?
-        .f_sub(&lmbda.f_reciprocal()?)?)
+    Ok(full(lmbda, 1.0)?.f_copysign(lmbda)?.f_mul(&e)?.f_sub(&lmbda.f_reciprocal()?)?)
 }
 
 /// `expm1(lmbda lg) / lmbda`, or the large-value form, or `lg` where `small`.
@@ -1566,11 +1446,8 @@ fn inv_boxcox_log(x: &Tensor, lmbda: &Tensor) -> Result<Tensor> {
     let product = lmbda.f_mul(x)?;
     let regular = log1p_f64(&product)?.f_div(lmbda)?;
     let sign = full(lmbda, 1.0)?.f_copysign(lmbda)?;
-    let large = sign
-        .f_mul(&x.f_add(&lmbda.f_reciprocal()?)?)?
-        .f_log()?
-        .f_add(&lmbda.f_abs()?.f_log()?)?
-        .f_div(lmbda)?;
+    let large =
+        sign.f_mul(&x.f_add(&lmbda.f_reciprocal()?)?)?.f_log()?.f_add(&lmbda.f_abs()?.f_log()?)?.f_div(lmbda)?;
     pick(&product.f_lt(1.79e308)?, &regular, &large)
 }
 
@@ -1630,14 +1507,8 @@ fn gammainc_temme(a: &Tensor, x: &Tensor, upper: bool) -> Result<Tensor> {
     let flat: Vec<f64> = TEMME.iter().flat_map(|row| row.iter().copied()).collect();
     let d = Tensor::f_from_slice(&flat)?.f_reshape([25, 25])?.f_to(eta.device())?;
     let c = powers(&eta)?.f_matmul(&d.f_transpose(0, 1)?)?; // c[i, k] = c_k(eta_i)
-    let sum = c
-        .f_mul(&powers(&a.f_reciprocal()?)?)?
-        .f_sum_dim_intlist([1i64].as_slice(), false, None::<Kind>)?;
-    let r = a
-        .f_mul(&lm)?
-        .f_exp()?
-        .f_div(&a.f_mul_scalar(2.0 * PI)?.f_sqrt()?)?
-        .f_mul(&sum)?;
+    let sum = c.f_mul(&powers(&a.f_reciprocal()?)?)?.f_sum_dim_intlist([1i64].as_slice(), false, None::<Kind>)?;
+    let r = a.f_mul(&lm)?.f_exp()?.f_div(&a.f_mul_scalar(2.0 * PI)?.f_sqrt()?)?.f_mul(&sum)?;
     let root = a.f_mul_scalar(0.5)?.f_sqrt()?.f_mul(&eta)?;
     if upper {
         Ok(root.f_erfc()?.f_mul_scalar(0.5)?.f_add(&r)?)
@@ -1672,32 +1543,17 @@ fn lgamma1p(a: &Tensor) -> Result<Tensor> {
 /// Where SciPy's igamc takes [`gammaincc_small_x`]: `x <= 0.5, a <= -0.4 / log(x)`
 /// or `0.5 < x <= 1.1, a <= 1.1 x`.
 fn small_x_regime(a: &Tensor, x: &Tensor) -> Result<Tensor> {
-    let low = and(
-        &x.f_le(0.5)?,
-        &a.f_le_tensor(&x.f_log()?.f_reciprocal()?.f_mul_scalar(-0.4)?)?,
-    )?;
-    let mid = and(
-        &and(&x.f_gt(0.5)?, &x.f_le(1.1)?)?,
-        &a.f_le_tensor(&x.f_mul_scalar(1.1)?)?,
-    )?;
+    let low = and(&x.f_le(0.5)?, &a.f_le_tensor(&x.f_log()?.f_reciprocal()?.f_mul_scalar(-0.4)?)?)?;
+    let mid = and(&and(&x.f_gt(0.5)?, &x.f_le(1.1)?)?, &a.f_le_tensor(&x.f_mul_scalar(1.1)?)?)?;
     and(&and(&x.f_gt(0.0)?, &a.f_gt(0.0)?)?, &or(&low, &mid)?)
 }
 
 fn gammainc_f64(a: &Tensor, x: &Tensor, upper: bool) -> Result<Tensor> {
-    let base = if upper {
-        a.f_special_gammaincc(x)?
-    } else {
-        a.f_special_gammainc(x)?
-    };
+    let base = if upper { a.f_special_gammaincc(x)? } else { a.f_special_gammainc(x)? };
     let regime = temme_regime(a, x)?;
     let out = patch(base, &regime, &[a, x], |s| gammainc_temme(&s[0], &s[1], upper))?;
-    let out = if upper {
-        patch(out, &small_x_regime(a, x)?, &[a, x], |s| {
-            gammaincc_small_x(&s[0], &s[1])
-        })?
-    } else {
-        out
-    };
+    let out =
+        if upper { patch(out, &small_x_regime(a, x)?, &[a, x], |s| gammaincc_small_x(&s[0], &s[1]))? } else { out };
     // libtorch answers some nan arguments (P(nan, 0) = 0, P(inf, nan) = 0); SciPy gives nan
     fill(&out, &any_nan(a, x)?, f64::NAN)
 }
@@ -1764,15 +1620,9 @@ fn lbeta_asymptotic(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let one_b = b.f_neg()?.f_add_scalar(1.0)?; // 1 - b
     let bb = b.f_mul(&one_b)?; // b (1 - b)
     let t1 = bb.f_div(&a.f_mul_scalar(2.0)?)?;
-    let t2 = bb
-        .f_mul(&b.f_mul_scalar(-2.0)?.f_add_scalar(1.0)?)?
-        .f_div(&a.f_square()?.f_mul_scalar(12.0)?)?;
+    let t2 = bb.f_mul(&b.f_mul_scalar(-2.0)?.f_add_scalar(1.0)?)?.f_div(&a.f_square()?.f_mul_scalar(12.0)?)?;
     let t3 = bb.f_square()?.f_div(&a.f_pow_tensor_scalar(3.0)?.f_mul_scalar(12.0)?)?;
-    Ok(b.f_lgamma()?
-        .f_sub(&b.f_mul(&a.f_log()?)?)?
-        .f_add(&t1)?
-        .f_add(&t2)?
-        .f_sub(&t3)?)
+    Ok(b.f_lgamma()?.f_sub(&b.f_mul(&a.f_log()?)?)?.f_add(&t1)?.f_add(&t2)?.f_sub(&t3)?)
 }
 
 /// A non-positive integer that fits an `int` (SciPy's `a == (int)a`).
@@ -1788,14 +1638,10 @@ fn beta_regular(a: &Tensor, b: &Tensor, log: bool) -> Result<Tensor> {
     let swap = a.f_abs()?.f_lt_tensor(&b.f_abs()?)?;
     let (a, b) = (pick(&swap, b, a)?, pick(&swap, a, b)?);
     let y = a.f_add(&b)?;
-    let asymptotic = and(
-        &a.f_abs()?.f_gt_tensor(&b.f_abs()?.f_mul_scalar(BETA_ASYMPTOTIC)?)?,
-        &a.f_gt(BETA_ASYMPTOTIC)?,
-    )?;
-    let large = or(
-        &or(&y.f_abs()?.f_gt(MAX_GAMMA_ARG)?, &a.f_abs()?.f_gt(MAX_GAMMA_ARG)?)?,
-        &b.f_abs()?.f_gt(MAX_GAMMA_ARG)?,
-    )?;
+    let asymptotic =
+        and(&a.f_abs()?.f_gt_tensor(&b.f_abs()?.f_mul_scalar(BETA_ASYMPTOTIC)?)?, &a.f_gt(BETA_ASYMPTOTIC)?)?;
+    let large =
+        or(&or(&y.f_abs()?.f_gt(MAX_GAMMA_ARG)?, &a.f_abs()?.f_gt(MAX_GAMMA_ARG)?)?, &b.f_abs()?.f_gt(MAX_GAMMA_ARG)?)?;
     let large = and(&large, &not(&asymptotic)?)?;
     let direct = not(&or(&large, &asymptotic)?)?;
     // each branch only where it applies: the Gamma quotient is the costly one
@@ -1851,11 +1697,7 @@ fn beta_at_negative_integer(a: &Tensor, b: &Tensor, log: bool) -> Result<Tensor>
     let value = beta_regular(&c_safe, &b_safe, log)?;
     let sign = pick(&is_odd(b)?, &full(b, -1.0)?, &full(b, 1.0)?)?;
     let value = if log { value } else { value.f_mul(&sign)? };
-    let infinite = if log {
-        full(b, f64::INFINITY)?
-    } else {
-        sign.f_mul_scalar(f64::INFINITY)?
-    };
+    let infinite = if log { full(b, f64::INFINITY)? } else { sign.f_mul_scalar(f64::INFINITY)? };
     let recursed = and(&and(&is_integral(b)?, &c.f_gt(0.0)?)?, &b.f_le(0.0)?)?;
     let out = pick(&defined, &value, &full(b, f64::INFINITY)?)?;
     pick(&recursed, &infinite, &out)
@@ -1865,9 +1707,7 @@ fn beta_f64(a: &Tensor, b: &Tensor, log: bool) -> Result<Tensor> {
     let a_neg = nonpositive_integer(a)?;
     let b_neg = nonpositive_integer(b)?;
     let out = beta_regular(a, b, log)?;
-    let out = patch(out, &and(&b_neg, &not(&a_neg)?)?, &[a, b], |v| {
-        beta_at_negative_integer(&v[1], &v[0], log)
-    })?;
+    let out = patch(out, &and(&b_neg, &not(&a_neg)?)?, &[a, b], |v| beta_at_negative_integer(&v[1], &v[0], log))?;
     let out = patch(out, &a_neg, &[a, b], |v| beta_at_negative_integer(&v[0], &v[1], log))?;
     // non-positive integers beyond int range: SciPy's overflow branch
     let huge = |t: &Tensor| -> Result<Tensor> { and(&t.f_lt(-2147483648.0)?, &is_integral(t)?) };
@@ -1901,22 +1741,14 @@ pub fn binom(n: &Tensor, k: &Tensor) -> Result<Tensor> {
         let kr = pick(&reduce, &nx.f_sub(&kx)?, &kx)?;
         let use_product = and(&integer_k, &and(&kr.f_ge(0.0)?, &kr.f_lt(20.0)?)?)?;
         // n >= 1e10 k > 0, and k > 1e8 |n|: SciPy's asymptotic branches
-        let huge_n = and(
-            &and(&n.f_ge_tensor(&k.f_mul_scalar(1e10)?)?, &k.f_gt(0.0)?)?,
-            &not(&use_product)?,
-        )?;
-        let huge_k = and(
-            &k.f_gt_tensor(&n.f_abs()?.f_mul_scalar(1e8)?)?,
-            &not(&or(&use_product, &huge_n)?)?,
-        )?;
+        let huge_n = and(&and(&n.f_ge_tensor(&k.f_mul_scalar(1e10)?)?, &k.f_gt(0.0)?)?, &not(&use_product)?)?;
+        let huge_k = and(&k.f_gt_tensor(&n.f_abs()?.f_mul_scalar(1e8)?)?, &not(&or(&use_product, &huge_n)?)?)?;
         let general = not(&or(&or(&use_product, &huge_n)?, &huge_k)?)?;
         let out = full(n, f64::NAN)?;
         let out = patch(out, &general, &[n, k], |v| {
             let (n, k) = (&v[0], &v[1]);
             let n1 = n.f_add_scalar(1.0)?;
-            Ok(n1
-                .f_reciprocal()?
-                .f_div(&beta_f64(&n1.f_sub(k)?, &k.f_add_scalar(1.0)?, false)?)?)
+            Ok(n1.f_reciprocal()?.f_div(&beta_f64(&n1.f_sub(k)?, &k.f_add_scalar(1.0)?, false)?)?)
         })?;
         let out = patch(out, &use_product, &[n, &kr], |v| {
             let (n, kr) = (&v[0], &v[1]);
@@ -1943,9 +1775,7 @@ pub fn binom(n: &Tensor, k: &Tensor) -> Result<Tensor> {
             let kx = k.f_floor()?;
             let gn = gamma_f64(n1)?;
             let ak = k.f_abs()?;
-            let num = gn
-                .f_div(&ak)?
-                .f_add(&gn.f_mul(n)?.f_div(&k.f_square()?.f_mul_scalar(2.0)?)?)?;
+            let num = gn.f_div(&ak)?.f_add(&gn.f_mul(n)?.f_div(&k.f_square()?.f_mul_scalar(2.0)?)?)?;
             let num = num.f_div(&ak.f_pow(n)?.f_mul_scalar(PI)?)?;
             let kx_int = and(&kx.f_abs()?.f_lt(2147483648.0)?, &k.f_isfinite()?)?;
             let dk = pick(&kx_int, &k.f_sub(&kx)?, k)?;
@@ -1987,12 +1817,7 @@ fn riemann_zeta_f64(s: &Tensor) -> Result<Tensor> {
         for (k, w) in BORWEIN.iter().enumerate() {
             acc = acc.f_add(&Tensor::f_pow_scalar((k + 1) as f64, &s.f_neg()?)?.f_mul_scalar(*w)?)?;
         }
-        Ok(acc.f_div(
-            &s.f_neg()?
-                .f_add_scalar(1.0)?
-                .f_mul_scalar(std::f64::consts::LN_2)?
-                .f_expm1()?,
-        )?)
+        Ok(acc.f_div(&s.f_neg()?.f_add_scalar(1.0)?.f_mul_scalar(std::f64::consts::LN_2)?.f_expm1()?)?)
     })?;
     patch(out, &s.f_lt(-0.5)?, &[s], |v| {
         let s = &v[0];
@@ -2000,16 +1825,11 @@ fn riemann_zeta_f64(s: &Tensor) -> Result<Tensor> {
         let sine = sinpi(&s.f_mul_scalar(0.5)?)?;
         let zeta_reflected = u.f_add_scalar(1.0)?.f_special_zeta(&u.f_ones_like()?)?;
         // small |s|: direct
-        let direct = Tensor::f_pow_scalar(2.0 * PI, &s.f_sub_scalar(1.0)?)?
-            .f_mul(&u)?
-            .f_mul(&gamma_nonneg(&u)?)?;
+        let direct = Tensor::f_pow_scalar(2.0 * PI, &s.f_sub_scalar(1.0)?)?.f_mul(&u)?.f_mul(&gamma_nonneg(&u)?)?;
         // large |s|: (2 pi)^(-u-1) u Gamma(u) = (2 pi)^(-u-1/2) u^(u+1/2) e^-u S(1/u), in quarters
         let u_big = u.f_clamp_min(10.0)?;
         let e = u_big.f_add_scalar(0.5)?.f_mul_scalar(0.25)?;
-        let quarter = u_big
-            .f_pow(&e)?
-            .f_mul(&two_pi_pow_neg(&e)?)?
-            .f_mul(&u_big.f_mul_scalar(-0.25)?.f_exp()?)?;
+        let quarter = u_big.f_pow(&e)?.f_mul(&two_pi_pow_neg(&e)?)?.f_mul(&u_big.f_mul_scalar(-0.25)?.f_exp()?)?;
         let series = horner(&u_big.f_reciprocal()?, &STIRLING_GAMMA)?;
         let half = quarter.f_square()?;
         let stirling = half.f_mul(&series)?.f_mul(&half)?;
@@ -2121,11 +1941,7 @@ fn eval_poly(
 /// large finite `x`. SciPy's own recurrences give nan there as often as inf.
 fn overflowed(out: Tensor, family: NegativeDegree, degree: &Tensor, x: &Tensor) -> Result<Tensor> {
     let lost = and(&out.f_isnan()?, &x.f_isfinite()?)?;
-    let base = if matches!(family, NegativeDegree::Zero) {
-        x.f_neg()?
-    } else {
-        x.shallow_clone()
-    };
+    let base = if matches!(family, NegativeDegree::Zero) { x.f_neg()? } else { x.shallow_clone() };
     let negative = and(&base.f_lt(0.0)?, &is_odd(degree)?)?;
     let infinity = pick(&negative, &full(x, f64::NEG_INFINITY)?, &full(x, f64::INFINITY)?)?;
     pick(&lost, &infinity, &out)
@@ -2180,70 +1996,34 @@ fn nonfinite_x(
 
 /// The Chebyshev polynomial of the first kind `T_n(x)`, `scipy.special.eval_chebyt`.
 pub fn eval_chebyt(n: &Tensor, x: &Tensor) -> Result<Tensor> {
-    eval_poly(
-        "eval_chebyt",
-        n,
-        x,
-        NegativeDegree::Abs,
-        Tensor::f_special_chebyshev_polynomial_t,
-    )
+    eval_poly("eval_chebyt", n, x, NegativeDegree::Abs, Tensor::f_special_chebyshev_polynomial_t)
 }
 
 /// The Chebyshev polynomial of the second kind `U_n(x)`, `scipy.special.eval_chebyu`.
 pub fn eval_chebyu(n: &Tensor, x: &Tensor) -> Result<Tensor> {
-    eval_poly(
-        "eval_chebyu",
-        n,
-        x,
-        NegativeDegree::ChebyshevU,
-        Tensor::f_special_chebyshev_polynomial_u,
-    )
+    eval_poly("eval_chebyu", n, x, NegativeDegree::ChebyshevU, Tensor::f_special_chebyshev_polynomial_u)
 }
 
 /// The physicists' Hermite polynomial `H_n(x)`, `scipy.special.eval_hermite`
 /// (integer n only, as SciPy; nan for n < 0).
 pub fn eval_hermite(n: &Tensor, x: &Tensor) -> Result<Tensor> {
-    eval_poly(
-        "eval_hermite",
-        n,
-        x,
-        NegativeDegree::Nan,
-        Tensor::f_special_hermite_polynomial_h,
-    )
+    eval_poly("eval_hermite", n, x, NegativeDegree::Nan, Tensor::f_special_hermite_polynomial_h)
 }
 
 /// The probabilists' Hermite polynomial `He_n(x)`, `scipy.special.eval_hermitenorm`.
 pub fn eval_hermitenorm(n: &Tensor, x: &Tensor) -> Result<Tensor> {
-    eval_poly(
-        "eval_hermitenorm",
-        n,
-        x,
-        NegativeDegree::Nan,
-        Tensor::f_special_hermite_polynomial_he,
-    )
+    eval_poly("eval_hermitenorm", n, x, NegativeDegree::Nan, Tensor::f_special_hermite_polynomial_he)
 }
 
 /// The Laguerre polynomial `L_n(x)`, `scipy.special.eval_laguerre` (0 for
 /// integer n < 0, nan for real-valued n < 0, as SciPy).
 pub fn eval_laguerre(n: &Tensor, x: &Tensor) -> Result<Tensor> {
-    eval_poly(
-        "eval_laguerre",
-        n,
-        x,
-        NegativeDegree::Zero,
-        Tensor::f_special_laguerre_polynomial_l,
-    )
+    eval_poly("eval_laguerre", n, x, NegativeDegree::Zero, Tensor::f_special_laguerre_polynomial_l)
 }
 
 /// The Legendre polynomial `P_n(x)`, `scipy.special.eval_legendre` (`P_-n = P_(n-1)`).
 pub fn eval_legendre(n: &Tensor, x: &Tensor) -> Result<Tensor> {
-    eval_poly(
-        "eval_legendre",
-        n,
-        x,
-        NegativeDegree::Legendre,
-        Tensor::f_special_legendre_polynomial_p,
-    )
+    eval_poly("eval_legendre", n, x, NegativeDegree::Legendre, Tensor::f_special_legendre_polynomial_p)
 }
 
 // ===========================================================================
@@ -2277,9 +2057,7 @@ fn normalize_axes(axis: Option<&[i64]>, ndim: i64) -> Result<Vec<i64>> {
     let mut out = Vec::with_capacity(axis.len());
     for &a in axis {
         if a < -ndim || a >= ndim {
-            return Err(Error::InvalidArgument(format!(
-                "axis {a} is out of bounds for array of dimension {ndim}"
-            )));
+            return Err(Error::InvalidArgument(format!("axis {a} is out of bounds for array of dimension {ndim}")));
         }
         let a = if a < 0 { a + ndim } else { a };
         if out.contains(&a) {
@@ -2332,9 +2110,7 @@ pub fn logsumexp_dtype(dtypes: &[DType]) -> Result<DType> {
     [DType::Float16, DType::Float32, DType::Float64]
         .into_iter()
         .find(|&f| {
-            dtypes
-                .iter()
-                .all(|&d| d == f || can_cast_safe(d, f) && !(d == DType::BFloat16 && f == DType::Float16))
+            dtypes.iter().all(|&d| d == f || can_cast_safe(d, f) && !(d == DType::BFloat16 && f == DType::Float16))
         })
         .ok_or_else(|| Error::InvalidArgument("no common floating dtype".into()))
 }
@@ -2367,11 +2143,7 @@ pub fn logsumexp(
             Ok(t)
         }
     };
-    let b = if tensors.len() == 2 {
-        Some(atleast_1d(tensors.pop().expect("two"))?)
-    } else {
-        None
-    };
+    let b = if tensors.len() == 2 { Some(atleast_1d(tensors.pop().expect("two"))?) } else { None };
     let a = atleast_1d(tensors.pop().expect("one"))?;
     let axes = normalize_axes(axis, a.dim() as i64)?;
     let (out, sign) = if a.numel() == 0 {
@@ -2390,11 +2162,7 @@ pub fn logsumexp(
         };
         let direct = sum_keep(&b_exp_a, &axes)?;
         let sign_inf = sign(&direct)?;
-        let out_inf = if return_sign {
-            direct.f_abs()?.f_log()?
-        } else {
-            direct.f_log()?
-        };
+        let out_inf = if return_sign { direct.f_abs()?.f_log()? } else { direct.f_log()? };
         // the stable formula
         let a = match &b {
             Some(b) => fill(&a, &b.f_eq(0.0)?, f64::NEG_INFINITY)?,
@@ -2418,21 +2186,13 @@ pub fn logsumexp(
         let sign = sign(&s.f_add_scalar(1.0)?)?.f_mul(&sign(&m)?)?;
         let s = pick(&s.f_lt(-1.0)?, &s.f_neg()?.f_sub_scalar(2.0)?, &s)?;
         let out = log1p_f64(&s)?.f_add(&m.f_abs()?.f_log()?)?.f_add(&a_max)?;
-        let out = if return_sign {
-            out
-        } else {
-            fill(&out, &sign.f_lt(0.0)?, f64::NAN)?
-        };
+        let out = if return_sign { out } else { fill(&out, &sign.f_lt(0.0)?, f64::NAN)? };
         let finite = out.f_isfinite()?;
         (pick(&finite, &out, &out_inf)?, pick(&finite, &sign, &sign_inf)?)
     };
     let kind = kind_of(output)?;
     let out = squeeze_axes(out, &axes, keepdims)?.f_to_kind(kind)?;
-    let sign = if return_sign {
-        Some(squeeze_axes(sign, &axes, keepdims)?.f_to_kind(kind)?)
-    } else {
-        None
-    };
+    let sign = if return_sign { Some(squeeze_axes(sign, &axes, keepdims)?.f_to_kind(kind)?) } else { None };
     Ok((out, sign))
 }
 
@@ -2462,11 +2222,7 @@ fn shifted_by_max(x: &Tensor, axes: &[i64], zero_nonfinite_max: bool) -> Result<
     if dtype.is_float() {
         let x = cast(x, DType::Float64)?;
         let x_max = max_keep(&x, axes)?;
-        let x_max = if zero_nonfinite_max {
-            fill(&x_max, &not(&x_max.f_isfinite()?)?, 0.0)?
-        } else {
-            x_max
-        };
+        let x_max = if zero_nonfinite_max { fill(&x_max, &not(&x_max.f_isfinite()?)?, 0.0)? } else { x_max };
         return Ok(x.f_sub(&x_max)?);
     }
     match dtype {
@@ -2573,10 +2329,7 @@ mod tests {
         assert!(fits(Operand::PyInt, DType::Float32, true));
         assert!(fits(Operand::PyInt, DType::Int64, true));
         assert!(!fits(Operand::PyFloat, DType::Int64, true));
-        assert!(
-            !fits(Operand::PyFloat, DType::Float32, false),
-            "a concrete float64 does not fit f"
-        );
+        assert!(!fits(Operand::PyFloat, DType::Float32, false), "a concrete float64 does not fit f");
         assert!(fits(Operand::PyComplex, DType::Complex64, true));
         assert!(!fits(Operand::PyComplex, DType::Float64, true));
     }

@@ -54,9 +54,9 @@ fn torch_object_kind(obj: &Bound<'_, PyAny>) -> Option<String> {
 }
 
 fn dtype_arg(name: &str) -> PyResult<Arg> {
-    aten::dtype_named(name)
-        .map(Arg::Dtype)
-        .ok_or_else(|| Class::Dtype.err(format!("dtype {name} has no libtorch ScalarType; accepted: {}", crate::ACCEPTED_DTYPES)))
+    aten::dtype_named(name).map(Arg::Dtype).ok_or_else(|| {
+        Class::Dtype.err(format!("dtype {name} has no libtorch ScalarType; accepted: {}", crate::ACCEPTED_DTYPES))
+    })
 }
 
 /// Converts one call's Python arguments, remembering the arrays' libraries.
@@ -106,9 +106,10 @@ impl<'py> Converter<'py> {
             return Ok(Some(Arg::Bool(obj.is_truthy()?)));
         }
         if obj.is_instance_of::<PyInt>() || obj.is_instance(np.integer.bind(self.py))? {
-            let value: i64 = obj.call_method0("__index__")?.extract().map_err(|_| {
-                Class::InvalidArgument.err(format!("integer {obj} does not fit in int64 (ATen's int)"))
-            })?;
+            let value: i64 = obj
+                .call_method0("__index__")?
+                .extract()
+                .map_err(|_| Class::InvalidArgument.err(format!("integer {obj} does not fit in int64 (ATen's int)")))?;
             return Ok(Some(Arg::Int(value)));
         }
         if obj.is_instance_of::<PyFloat>() || obj.is_instance(np.floating.bind(self.py))? {
@@ -162,9 +163,8 @@ impl<'py> Converter<'py> {
                 ));
             }
             if scalars.iter().any(|a| !matches!(a, Arg::None)) {
-                return Err(Class::InputType.err(
-                    "a list argument must hold only ints, only numbers, only bools, or only arrays (and None)",
-                ));
+                return Err(Class::InputType
+                    .err("a list argument must hold only ints, only numbers, only bools, or only arrays (and None)"));
             }
         }
         let mut tensors = Vec::with_capacity(items.len());
@@ -243,7 +243,8 @@ fn to_python(py: Python<'_>, library: &Library, value: Value) -> PyResult<Py<PyA
         Value::FloatList(v) => PyList::new(py, v)?.into_any().unbind(),
         Value::BoolList(v) => PyList::new(py, v)?.into_any().unbind(),
         Value::Other(kind) => {
-            return Err(Class::UnsupportedParameter.err(format!("the operator returned a {kind}, which torchbridge.ops cannot convert")))
+            return Err(Class::UnsupportedParameter
+                .err(format!("the operator returned a {kind}, which torchbridge.ops cannot convert")))
         }
     })
 }
@@ -321,7 +322,9 @@ fn unwritable(arrays: Vec<Bound<'_, PyAny>>) -> PyResult<Vec<Option<String>>> {
             Ok(if imported.read_only {
                 Some(format!("a read-only {} array", arg.library.name()))
             } else {
-                imported.copied.map(|reason| format!("a {} array torch can only see as a copy ({reason:?})", arg.library.name()))
+                imported
+                    .copied
+                    .map(|reason| format!("a {} array torch can only see as a copy ({reason:?})", arg.library.name()))
             })
         })
         .collect()

@@ -25,7 +25,10 @@ pub(crate) enum Library {
     Jax,
     CuPy,
     /// Any other array-API library: its namespace (from `__array_namespace__`).
-    Namespace { name: String, namespace: std::sync::Arc<Py<PyAny>> },
+    Namespace {
+        name: String,
+        namespace: std::sync::Arc<Py<PyAny>>,
+    },
 }
 
 impl Library {
@@ -35,7 +38,9 @@ impl Library {
             | (Library::Torch, Library::Torch)
             | (Library::Jax, Library::Jax)
             | (Library::CuPy, Library::CuPy) => true,
-            (Library::Namespace { namespace: a, .. }, Library::Namespace { namespace: b, .. }) => a.as_ptr() == b.as_ptr(),
+            (Library::Namespace { namespace: a, .. }, Library::Namespace { namespace: b, .. }) => {
+                a.as_ptr() == b.as_ptr()
+            }
             _ => false,
         }
     }
@@ -265,8 +270,8 @@ pub(crate) fn import(arg: &Arg<'_>) -> PyResult<Imported> {
             // A producer that predates `max_version` (or whose device query
             // is malformed): ask the legacy way, without a stream.
             let capsule = obj.call_method0("__dlpack__").map_err(|legacy| import_failed(arg, legacy))?;
-            let managed = dlpark::python::from_dlpack(capsule.as_borrowed(), None, None)
-                .map_err(|e| import_failed(arg, e))?;
+            let managed =
+                dlpark::python::from_dlpack(capsule.as_borrowed(), None, None).map_err(|e| import_failed(arg, e))?;
             (managed, None)
         }
         Err(err) if err.is_instance(py, Class::Device.type_object(py)?.as_any()) => return Err(err),
@@ -305,10 +310,7 @@ fn consumer_stream(arg: &Arg<'_>, device: DLDevice) -> PyResult<Option<ConsumerS
     let device = Device::from_dlpack(device)?;
     match CudaStream::current_for(device) {
         Ok(stream) => Ok(stream.map(ConsumerStream)),
-        Err(err) => Err(Class::Device.err(format!(
-            "cannot import {} from {device}: {err}",
-            type_name(&arg.array)
-        ))),
+        Err(err) => Err(Class::Device.err(format!("cannot import {} from {device}: {err}", type_name(&arg.array)))),
     }
 }
 
@@ -342,7 +344,11 @@ pub(crate) const GIL_RELEASE_MIN_ELEMENTS: usize = 8192;
 ///
 /// `work` owns what it computes on (tensors are `Send`); dropping imported
 /// tensors inside it is fine: producers' deleters take the GIL themselves.
-pub(crate) fn compute<T: Send>(py: Python<'_>, elements: usize, work: impl FnOnce() -> crate::Result<T> + Send) -> crate::Result<T> {
+pub(crate) fn compute<T: Send>(
+    py: Python<'_>,
+    elements: usize,
+    work: impl FnOnce() -> crate::Result<T> + Send,
+) -> crate::Result<T> {
     if elements >= GIL_RELEASE_MIN_ELEMENTS {
         py.detach(work)
     } else {

@@ -105,7 +105,13 @@ fn solve(
 
 /// `inv`: returns `(inverse, min rcond)`.
 #[pyfunction]
-fn inv(py: Python<'_>, a: &Bound<'_, PyAny>, assume_a: Option<String>, lower: bool, check_finite: bool) -> PyResult<(Py<PyAny>, f64)> {
+fn inv(
+    py: Python<'_>,
+    a: &Bound<'_, PyAny>,
+    assume_a: Option<String>,
+    lower: bool,
+    check_finite: bool,
+) -> PyResult<(Py<PyAny>, f64)> {
     let structure = Structure::from_scipy(assume_a.as_deref()).map_err(to_py)?;
     let (a, library) = import1(a)?;
     let (x, rcond) = run(py, a.numel(), move || {
@@ -127,7 +133,9 @@ fn solve_triangular(
     check_finite: bool,
 ) -> PyResult<Py<PyAny>> {
     let (a, b, library) = import2(a, b)?;
-    let x = run(py, a.numel() + b.numel(), move || ops::solve_triangular(&a, &b, trans, lower, unit_diagonal, check_finite))?;
+    let x = run(py, a.numel() + b.numel(), move || {
+        ops::solve_triangular(&a, &b, trans, lower, unit_diagonal, check_finite)
+    })?;
     wrap(py, &library, x, false)
 }
 
@@ -161,7 +169,8 @@ fn eigh(
         _ => Subset::All,
     };
     let (a, b, library) = import_optional(a, b)?;
-    let (w, v) = run(py, a.numel(), move || ops::eigh(&a, b.as_ref(), lower, eigvals_only, itype, subset, check_finite))?;
+    let (w, v) =
+        run(py, a.numel(), move || ops::eigh(&a, b.as_ref(), lower, eigvals_only, itype, subset, check_finite))?;
     match v {
         Some(v) => wrap_all(py, &library, vec![w, v]),
         None => wrap(py, &library, w, false),
@@ -169,7 +178,14 @@ fn eigh(
 }
 
 #[pyfunction]
-fn eig(py: Python<'_>, a: &Bound<'_, PyAny>, left: bool, right: bool, homogeneous_eigvals: bool, check_finite: bool) -> PyResult<Py<PyAny>> {
+fn eig(
+    py: Python<'_>,
+    a: &Bound<'_, PyAny>,
+    left: bool,
+    right: bool,
+    homogeneous_eigvals: bool,
+    check_finite: bool,
+) -> PyResult<Py<PyAny>> {
     let (a, library) = import1(a)?;
     let result = run(py, a.numel(), move || ops::eig(&a, left, right, homogeneous_eigvals, check_finite))?;
     let mut out = vec![result.w];
@@ -182,7 +198,13 @@ fn eig(py: Python<'_>, a: &Bound<'_, PyAny>, left: bool, right: bool, homogeneou
 }
 
 #[pyfunction]
-fn svd(py: Python<'_>, a: &Bound<'_, PyAny>, full_matrices: bool, compute_uv: bool, check_finite: bool) -> PyResult<Py<PyAny>> {
+fn svd(
+    py: Python<'_>,
+    a: &Bound<'_, PyAny>,
+    full_matrices: bool,
+    compute_uv: bool,
+    check_finite: bool,
+) -> PyResult<Py<PyAny>> {
     let (a, library) = import1(a)?;
     let (u, s, vh) = run(py, a.numel(), move || ops::svd(&a, full_matrices, compute_uv, check_finite))?;
     match (u, vh) {
@@ -207,14 +229,27 @@ fn orth(py: Python<'_>, a: &Bound<'_, PyAny>, rcond: Option<f64>) -> PyResult<Py
 
 /// `pinv`: returns `(B, rank)` (rank a 0-d numpy scalar for one matrix).
 #[pyfunction]
-fn pinv(py: Python<'_>, a: &Bound<'_, PyAny>, atol: Option<f64>, rtol: Option<f64>, check_finite: bool) -> PyResult<Py<PyAny>> {
+fn pinv(
+    py: Python<'_>,
+    a: &Bound<'_, PyAny>,
+    atol: Option<f64>,
+    rtol: Option<f64>,
+    check_finite: bool,
+) -> PyResult<Py<PyAny>> {
     let (a, library) = import1(a)?;
     let (b, rank) = run(py, a.numel(), move || ops::pinv(&a, atol, rtol, check_finite))?;
     tuple(py, vec![wrap(py, &library, b, false)?, wrap(py, &library, rank, true)?])
 }
 
 #[pyfunction]
-fn pinvh(py: Python<'_>, a: &Bound<'_, PyAny>, atol: Option<f64>, rtol: Option<f64>, lower: bool, check_finite: bool) -> PyResult<Py<PyAny>> {
+fn pinvh(
+    py: Python<'_>,
+    a: &Bound<'_, PyAny>,
+    atol: Option<f64>,
+    rtol: Option<f64>,
+    lower: bool,
+    check_finite: bool,
+) -> PyResult<Py<PyAny>> {
     let (a, library) = import1(a)?;
     let (b, rank) = run(py, a.numel(), move || ops::pinvh(&a, atol, rtol, lower, check_finite))?;
     tuple(py, vec![wrap(py, &library, b, false)?, wrap(py, &library, rank, true)?])
@@ -235,7 +270,12 @@ fn subspace_angles(py: Python<'_>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -
 }
 
 #[pyfunction]
-fn orthogonal_procrustes(py: Python<'_>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>, check_finite: bool) -> PyResult<Py<PyAny>> {
+fn orthogonal_procrustes(
+    py: Python<'_>,
+    a: &Bound<'_, PyAny>,
+    b: &Bound<'_, PyAny>,
+    check_finite: bool,
+) -> PyResult<Py<PyAny>> {
     let (a, b, library) = import2(a, b)?;
     let (r, scale) = run(py, a.numel() + b.numel(), move || ops::orthogonal_procrustes(&a, &b, check_finite))?;
     tuple(py, vec![wrap(py, &library, r, false)?, wrap(py, &library, scale, true)?])
@@ -254,14 +294,26 @@ fn cholesky(py: Python<'_>, a: &Bound<'_, PyAny>, lower: bool, clean: bool, chec
 }
 
 #[pyfunction]
-fn cho_solve(py: Python<'_>, c: &Bound<'_, PyAny>, lower: bool, b: &Bound<'_, PyAny>, check_finite: bool) -> PyResult<Py<PyAny>> {
+fn cho_solve(
+    py: Python<'_>,
+    c: &Bound<'_, PyAny>,
+    lower: bool,
+    b: &Bound<'_, PyAny>,
+    check_finite: bool,
+) -> PyResult<Py<PyAny>> {
     let (c, b, library) = import2(c, b)?;
     let x = run(py, c.numel() + b.numel(), move || ops::cho_solve(&c, lower, &b, check_finite))?;
     wrap(py, &library, x, false)
 }
 
 #[pyfunction]
-fn lu(py: Python<'_>, a: &Bound<'_, PyAny>, permute_l: bool, p_indices: bool, check_finite: bool) -> PyResult<Py<PyAny>> {
+fn lu(
+    py: Python<'_>,
+    a: &Bound<'_, PyAny>,
+    permute_l: bool,
+    p_indices: bool,
+    check_finite: bool,
+) -> PyResult<Py<PyAny>> {
     let (a, library) = import1(a)?;
     let parts = run(py, a.numel(), move || ops::lu(&a, permute_l, p_indices, check_finite))?;
     wrap_all(py, &library, parts)
@@ -276,7 +328,14 @@ fn lu_factor(py: Python<'_>, a: &Bound<'_, PyAny>, check_finite: bool) -> PyResu
 }
 
 #[pyfunction]
-fn lu_solve(py: Python<'_>, lu: &Bound<'_, PyAny>, piv: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>, trans: i64, check_finite: bool) -> PyResult<Py<PyAny>> {
+fn lu_solve(
+    py: Python<'_>,
+    lu: &Bound<'_, PyAny>,
+    piv: &Bound<'_, PyAny>,
+    b: &Bound<'_, PyAny>,
+    trans: i64,
+    check_finite: bool,
+) -> PyResult<Py<PyAny>> {
     let (mut tensors, library) = import_all(&[lu, piv, b])?;
     let b = tensors.remove(2);
     let piv = tensors.remove(1);
@@ -435,7 +494,6 @@ fn block_diag(py: Python<'_>, arrays: &Bound<'_, PyList>) -> PyResult<Py<PyAny>>
     wrap(py, &library, m, false)
 }
 
-
 // ---------------------------------------------------------------------------
 // More special matrices, structure tests, banded and structured solvers
 // ---------------------------------------------------------------------------
@@ -481,7 +539,11 @@ fn convolution_matrix(py: Python<'_>, a: &Bound<'_, PyAny>, n: i64, mode: &str) 
         "full" => ops::ConvolutionMode::Full,
         "valid" => ops::ConvolutionMode::Valid,
         "same" => ops::ConvolutionMode::Same,
-        _ => return Err(to_py(crate::Error::InvalidArgument("'mode' argument must be one of ('full', 'valid', 'same')".into()))),
+        _ => {
+            return Err(to_py(crate::Error::InvalidArgument(
+                "'mode' argument must be one of ('full', 'valid', 'same')".into(),
+            )))
+        }
     };
     let (a, library) = import1(a)?;
     let c = run(py, a.numel(), move || ops::convolution_matrix(&a, n, mode))?;
@@ -497,21 +559,40 @@ fn bandwidth(py: Python<'_>, a: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
 }
 
 #[pyfunction]
-fn is_symmetric(py: Python<'_>, a: &Bound<'_, PyAny>, atol: Option<f64>, rtol: Option<f64>, hermitian: bool) -> PyResult<Py<PyAny>> {
+fn is_symmetric(
+    py: Python<'_>,
+    a: &Bound<'_, PyAny>,
+    atol: Option<f64>,
+    rtol: Option<f64>,
+    hermitian: bool,
+) -> PyResult<Py<PyAny>> {
     let (a, library) = import1(a)?;
     let r = run(py, a.numel(), move || ops::is_symmetric(&a, atol, rtol, hermitian))?;
     wrap(py, &library, r, false)
 }
 
 #[pyfunction]
-fn solve_banded(py: Python<'_>, l: i64, u: i64, ab: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>, check_finite: bool) -> PyResult<Py<PyAny>> {
+fn solve_banded(
+    py: Python<'_>,
+    l: i64,
+    u: i64,
+    ab: &Bound<'_, PyAny>,
+    b: &Bound<'_, PyAny>,
+    check_finite: bool,
+) -> PyResult<Py<PyAny>> {
     let (ab, b, library) = import2(ab, b)?;
     let x = run(py, ab.numel() + b.numel(), move || ops::solve_banded(l, u, &ab, &b, check_finite))?;
     wrap(py, &library, x, false)
 }
 
 #[pyfunction]
-fn solveh_banded(py: Python<'_>, ab: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>, lower: bool, check_finite: bool) -> PyResult<Py<PyAny>> {
+fn solveh_banded(
+    py: Python<'_>,
+    ab: &Bound<'_, PyAny>,
+    b: &Bound<'_, PyAny>,
+    lower: bool,
+    check_finite: bool,
+) -> PyResult<Py<PyAny>> {
     let (ab, b, library) = import2(ab, b)?;
     let x = run(py, ab.numel() + b.numel(), move || ops::solveh_banded(&ab, &b, lower, check_finite))?;
     wrap(py, &library, x, false)
@@ -549,7 +630,11 @@ fn eigh_tridiagonal(
 }
 
 /// Imports `(c, r or None, b)`; `r` defaults to `conj(c)` (SciPy's default).
-fn import_toeplitz(c: &Bound<'_, PyAny>, r: Option<&Bound<'_, PyAny>>, b: &Bound<'_, PyAny>) -> PyResult<(Tensor, Tensor, Tensor, Library)> {
+fn import_toeplitz(
+    c: &Bound<'_, PyAny>,
+    r: Option<&Bound<'_, PyAny>>,
+    b: &Bound<'_, PyAny>,
+) -> PyResult<(Tensor, Tensor, Tensor, Library)> {
     match r.filter(|r| !r.is_none()) {
         Some(r) => {
             let (mut t, library) = import_all(&[c, r, b])?;
@@ -565,14 +650,26 @@ fn import_toeplitz(c: &Bound<'_, PyAny>, r: Option<&Bound<'_, PyAny>>, b: &Bound
 }
 
 #[pyfunction]
-fn solve_toeplitz(py: Python<'_>, c: &Bound<'_, PyAny>, r: Option<&Bound<'_, PyAny>>, b: &Bound<'_, PyAny>, check_finite: bool) -> PyResult<Py<PyAny>> {
+fn solve_toeplitz(
+    py: Python<'_>,
+    c: &Bound<'_, PyAny>,
+    r: Option<&Bound<'_, PyAny>>,
+    b: &Bound<'_, PyAny>,
+    check_finite: bool,
+) -> PyResult<Py<PyAny>> {
     let (c, r, b, library) = import_toeplitz(c, r, b)?;
     let x = run(py, c.numel() * r.numel() + b.numel(), move || ops::solve_toeplitz(&c, &r, &b, check_finite))?;
     wrap(py, &library, x, false)
 }
 
 #[pyfunction]
-fn matmul_toeplitz(py: Python<'_>, c: &Bound<'_, PyAny>, r: Option<&Bound<'_, PyAny>>, x: &Bound<'_, PyAny>, check_finite: bool) -> PyResult<Py<PyAny>> {
+fn matmul_toeplitz(
+    py: Python<'_>,
+    c: &Bound<'_, PyAny>,
+    r: Option<&Bound<'_, PyAny>>,
+    x: &Bound<'_, PyAny>,
+    check_finite: bool,
+) -> PyResult<Py<PyAny>> {
     let (c, r, x, library) = import_toeplitz(c, r, x)?;
     let y = run(py, c.numel() + r.numel() + x.numel(), move || ops::matmul_toeplitz(&c, &r, &x, check_finite))?;
     wrap(py, &library, y, false)
@@ -591,7 +688,9 @@ fn solve_circulant(
     outaxis: i64,
 ) -> PyResult<Py<PyAny>> {
     let (c, b, library) = import2(c, b)?;
-    let x = run(py, c.numel() + b.numel(), move || ops::solve_circulant(&c, &b, least_squares, tol, caxis, baxis, outaxis))?;
+    let x = run(py, c.numel() + b.numel(), move || {
+        ops::solve_circulant(&c, &b, least_squares, tol, caxis, baxis, outaxis)
+    })?;
     wrap(py, &library, x, false)
 }
 

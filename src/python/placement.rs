@@ -67,9 +67,9 @@ fn parse(device: &Bound<'_, PyAny>) -> PyResult<Requested> {
         }
     } else if let (Ok(kind), Ok(index)) = (device.getattr("type"), device.getattr("index")) {
         // torch.device (and look-alikes): `type` and an optional `index`.
-        let kind = kind.extract::<String>().map_err(|_| {
-            Class::Device.err(format!("device={device:?} has a non-string `type`; {ACCEPTED}"))
-        })?;
+        let kind = kind
+            .extract::<String>()
+            .map_err(|_| Class::Device.err(format!("device={device:?} has a non-string `type`; {ACCEPTED}")))?;
         (kind, index.extract::<Option<i64>>()?)
     } else {
         let type_name = device.get_type().name().map(|n| n.to_string()).unwrap_or_default();

@@ -23,16 +23,13 @@ fn reject_ufunc_options(
     kwargs: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<()> {
     if out.is_some_and(|out| !out.is_none()) {
-        return Err(Class::UnsupportedParameter.err(format!(
-            "special.{routine}: out= is not supported; use the returned array"
-        )));
+        return Err(Class::UnsupportedParameter
+            .err(format!("special.{routine}: out= is not supported; use the returned array")));
     }
     if let Some(kwargs) = kwargs.filter(|k| !k.is_empty()) {
         let names: Vec<String> = kwargs.keys().iter().map(|k| k.to_string()).collect();
-        return Err(Class::UnsupportedParameter.err(format!(
-            "special.{routine}: ufunc keyword(s) {} are not supported",
-            names.join(", ")
-        )));
+        return Err(Class::UnsupportedParameter
+            .err(format!("special.{routine}: ufunc keyword(s) {} are not supported", names.join(", "))));
     }
     Ok(())
 }
@@ -224,9 +221,7 @@ fn zeta(
             reject_ufunc_options("zeta", out, None)?;
             let (tensors, library) = binary_inputs("hurwitz_zeta", x, q)?;
             let elements = tensors.iter().map(|t| t.numel()).max().unwrap_or(0);
-            let result = compute(py, elements, move || {
-                ops::special::hurwitz_zeta(&tensors[0], &tensors[1])
-            })?;
+            let result = compute(py, elements, move || ops::special::hurwitz_zeta(&tensors[0], &tensors[1]))?;
             wrap(py, &library, result, true)
         }
     }
@@ -255,9 +250,7 @@ fn multigammaln(py: Python<'_>, a: &Bound<'_, PyAny>, d: &Bound<'_, PyAny>) -> P
         .ok_or_else(|| Class::InvalidArgument.err("d should be a positive integer (dimension)"))?;
     let arg = classify(a)?;
     let tensor = import(&arg)?.tensor;
-    let result = compute(py, tensor.numel(), move || {
-        ops::special::multigammaln(&tensor, dimension as i64)
-    })?;
+    let result = compute(py, tensor.numel(), move || ops::special::multigammaln(&tensor, dimension as i64))?;
     wrap(py, &arg.library, result, true)
 }
 
@@ -281,9 +274,9 @@ fn _factorial_array(py: Python<'_>, n: &Bound<'_, PyAny>, exact: bool, extend: &
         ));
     }
     if exact && (dtype.is_float() || dtype.is_complex()) {
-        return Err(Class::InvalidArgument.err(format!(
-            "`exact=True` only supports integers, cannot use data type {dtype}"
-        )));
+        return Err(
+            Class::InvalidArgument.err(format!("`exact=True` only supports integers, cannot use data type {dtype}"))
+        );
     }
     if tensor.numel() == 0 {
         return Ok(arg.array.clone().unbind());
@@ -390,9 +383,7 @@ fn softmax(py: Python<'_>, x: &Bound<'_, PyAny>, axis: Option<&Bound<'_, PyAny>>
     let axis = parse_axis(axis)?;
     let arg = classify(x)?;
     let tensor = import(&arg)?.tensor;
-    let result = compute(py, tensor.numel(), move || {
-        ops::special::softmax(&tensor, axis.as_deref())
-    })?;
+    let result = compute(py, tensor.numel(), move || ops::special::softmax(&tensor, axis.as_deref()))?;
     wrap(py, &arg.library, result, true)
 }
 
@@ -403,9 +394,7 @@ fn log_softmax(py: Python<'_>, x: &Bound<'_, PyAny>, axis: Option<&Bound<'_, PyA
     let axis = parse_axis(axis)?;
     let arg = classify(x)?;
     let tensor = import(&arg)?.tensor;
-    let result = compute(py, tensor.numel(), move || {
-        ops::special::log_softmax(&tensor, axis.as_deref())
-    })?;
+    let result = compute(py, tensor.numel(), move || ops::special::log_softmax(&tensor, axis.as_deref()))?;
     wrap(py, &arg.library, result, true)
 }
 
