@@ -66,14 +66,85 @@ pub enum Error {
     #[error("{0}")]
     NotImplemented(String),
 
+    /// An axis outside an array's dimensions (NumPy's `AxisError`, also an
+    /// `IndexError` in Python).
+    #[error("axis {axis} is out of bounds for array of dimension {ndim}")]
+    AxisOutOfBounds {
+        /// The axis as the caller gave it.
+        axis: i64,
+        /// The array's number of dimensions.
+        ndim: usize,
+    },
+
+    /// A linear-algebra failure SciPy raises as `numpy.linalg.LinAlgError`
+    /// (singular matrix, not positive definite, no convergence).
+    #[error("{0}")]
+    LinAlg(String),
+
+    /// An allocation that cannot be made: a size taken from the caller that
+    /// does not fit in memory (Python's `MemoryError`, as NumPy raises it).
+    #[error("{0}")]
+    OutOfMemory(String),
+
     /// libtorch raised an error (a C++ exception, caught in the shim or by tch).
     #[error("libtorch error: {0}")]
     Torch(String),
 }
 
+impl Error {
+    /// The error for `bytes` that cannot be allocated for `what`.
+    #[allow(dead_code)] // until the families' size checks use it
+    pub(crate) fn out_of_memory(bytes: u128, what: &str) -> Error {
+        Error::OutOfMemory(format!("Unable to allocate {} for {what}", ByteCount(bytes)))
+    }
+
+    /// Whether a libtorch message reports a failed allocation (its CPU and
+    /// CUDA allocators' wording).
+    fn is_allocation_failure(message: &str) -> bool {
+        message.contains("can't allocate memory") || message.contains("out of memory")
+    }
+}
+
+/// A `Vec` with room for `len` elements, or [`Error::OutOfMemory`]: Rust's
+/// infallible allocation aborts the process, so every buffer whose size comes
+/// from the caller is reserved through here.
+#[allow(dead_code)] // until the families' size checks use it
+pub(crate) fn try_vec<T>(len: usize, what: &str) -> Result<Vec<T>> {
+    let mut buffer = Vec::new();
+    buffer
+        .try_reserve_exact(len)
+        .map_err(|_| Error::out_of_memory(len as u128 * std::mem::size_of::<T>().max(1) as u128, what))?;
+    Ok(buffer)
+}
+
+/// Bytes in NumPy's wording (`7.28 TiB`).
+struct ByteCount(u128);
+
+impl fmt::Display for ByteCount {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        const UNITS: [&str; 7] = ["bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
+        let mut value = self.0 as f64;
+        let mut unit = 0;
+        while value >= 1024.0 && unit + 1 < UNITS.len() {
+            value /= 1024.0;
+            unit += 1;
+        }
+        if unit == 0 {
+            write!(f, "{} bytes", self.0)
+        } else {
+            write!(f, "{value:.2} {}", UNITS[unit])
+        }
+    }
+}
+
 impl From<tch::TchError> for Error {
     fn from(err: tch::TchError) -> Self {
-        Error::Torch(err.to_string())
+        let message = err.to_string();
+        if Error::is_allocation_failure(&message) {
+            Error::OutOfMemory(message)
+        } else {
+            Error::Torch(message)
+        }
     }
 }
 

@@ -2,10 +2,14 @@
 
 Every error torchbridge raises derives from :class:`TorchbridgeError` and
 also from the built-in exception a caller would expect, so ``except TypeError``
-and ``except ValueError`` keep working when torchbridge replaces SciPy.
+and ``except ValueError`` keep working when torchbridge replaces SciPy. The
+one exception is :data:`LinAlgError`, which is ``numpy.linalg.LinAlgError``
+itself, as in SciPy.
 """
 
 from __future__ import annotations
+
+import numpy as _np
 
 __all__ = [
     "TorchbridgeError",
@@ -15,6 +19,9 @@ __all__ = [
     "InputTypeError",
     "MixedContainersError",
     "InvalidArgumentError",
+    "AxisError",
+    "LinAlgError",
+    "OutOfMemoryError",
     "TorchError",
     "UnsupportedParameterError",
 ]
@@ -46,6 +53,21 @@ class MixedContainersError(TorchbridgeError, TypeError):
 
 class InvalidArgumentError(TorchbridgeError, ValueError):
     """An argument value outside what the routine accepts."""
+
+
+class AxisError(InvalidArgumentError, _np.exceptions.AxisError):
+    """An axis outside an array's dimensions: NumPy's ``AxisError`` (hence
+    also an ``IndexError``, what SciPy raises for it), with ``.axis`` and ``.ndim``."""
+
+
+#: A singular matrix, a matrix that is not positive definite, or no
+#: convergence. It is ``numpy.linalg.LinAlgError`` itself, as
+#: ``scipy.linalg.LinAlgError`` is: code that catches SciPy's catches ours.
+LinAlgError = _np.linalg.LinAlgError
+
+
+class OutOfMemoryError(TorchbridgeError, MemoryError):
+    """An allocation that does not fit in memory, as NumPy raises ``MemoryError``."""
 
 
 class TorchError(TorchbridgeError, RuntimeError):

@@ -69,10 +69,6 @@ __all__ = [
 ]
 
 
-class _AxisError(_InvalidArgumentError, IndexError):
-    """An axis outside the input's dimensions (SciPy raises IndexError, NumPy AxisError)."""
-
-
 # ---------------------------------------------------------------------------
 # Option parsing, as scipy.fft's helpers do it
 # ---------------------------------------------------------------------------

@@ -1,7 +1,6 @@
 from collections.abc import Sequence
 from typing import Any, Literal
 
-from .errors import InvalidArgumentError
 from ._device import DeviceLike
 
 __all__ = [
@@ -44,7 +43,6 @@ _Shape = int | Sequence[int] | None
 _Axes = int | Sequence[int] | None
 _Type = Literal[1, 2, 3, 4]
 
-class _AxisError(InvalidArgumentError, IndexError): ...
 
 def fft(x: Any, n: int | None = None, axis: int = -1, norm: _Norm = None, overwrite_x: bool = False,
         workers: int | None = None, *, plan: None = None, device: DeviceLike = None) -> Any: ...

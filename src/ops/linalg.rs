@@ -13,9 +13,8 @@
 //!   `_apply_over_batch` treats them (libtorch's linear algebra is batched
 //!   natively). Right-hand sides `b` are 1-D vectors or `(..., N, K)` stacks.
 //! - **singular input.** Where SciPy raises `numpy.linalg.LinAlgError` these
-//!   routines return [`Error::InvalidArgument`] whose message starts with
-//!   [`LINALG_ERROR_PREFIX`] ([`linalg_error`], [`is_linalg_error`]); the
-//!   Python layer raises `LinAlgError` for them.
+//!   routines return [`Error::LinAlg`]; the Python layer raises
+//!   `torchbridge.LinAlgError` (a `numpy.linalg.LinAlgError`) for it.
 //! - **non-finite input.** With `check_finite`, NaN or infinity raises
 //!   [`Error::InvalidArgument`] ("array must not contain infs or NaNs").
 
@@ -27,18 +26,15 @@ use crate::{dlpack, DType, Error, Result};
 // Errors
 // ---------------------------------------------------------------------------
 
-/// The message prefix that marks an error SciPy reports as `LinAlgError`.
-pub const LINALG_ERROR_PREFIX: &str = "LinAlgError: ";
-
 /// An error SciPy raises as `numpy.linalg.LinAlgError` (singular matrix, not
 /// positive definite, no convergence).
 pub fn linalg_error(message: impl std::fmt::Display) -> Error {
-    Error::InvalidArgument(format!("{LINALG_ERROR_PREFIX}{message}"))
+    Error::LinAlg(message.to_string())
 }
 
 /// Whether `err` came from [`linalg_error`].
 pub fn is_linalg_error(err: &Error) -> bool {
-    matches!(err, Error::InvalidArgument(message) if message.starts_with(LINALG_ERROR_PREFIX))
+    matches!(err, Error::LinAlg(_))
 }
 
 fn invalid(message: impl Into<String>) -> Error {

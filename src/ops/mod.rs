@@ -7,29 +7,14 @@ pub use crate::aten::{call, schema, Arg, Value};
 
 pub mod fft;
 pub mod linalg;
+pub mod numpy;
 pub mod special;
+
+pub(crate) use numpy::scipy_float_input;
 
 use tch::Tensor;
 
-use crate::{dlpack, DType, Error, Result};
-
-/// Casts `x` to the floating dtype SciPy's ufunc loops would pick.
-///
-/// `complex_in_scipy`: SciPy has complex loops for this routine; a complex
-/// input is then "not implemented here" rather than "not accepted".
-pub(crate) fn scipy_float_input(routine: &'static str, x: &Tensor, complex_in_scipy: bool) -> Result<Tensor> {
-    let dtype = dlpack::dtype_of(x)?;
-    match dtype.scipy_float_loop(false) {
-        Some(target) if target == dtype => Ok(x.shallow_clone()),
-        Some(target) => Ok(x.f_to_kind(target.kind().expect("float dtypes have a tch kind"))?),
-        None if complex_in_scipy => Err(Error::NotImplemented(format!(
-            "{routine} on {dtype} input is not implemented (libtorch has no complex kernel for it)"
-        ))),
-        None => {
-            Err(Error::DtypeNotAccepted { routine, dtype, accepted: "bool, integer and real floating-point input" })
-        }
-    }
-}
+use crate::{dlpack, DType, Result};
 
 /// The dtype of `x` (re-exported for the routines' callers).
 pub fn dtype(x: &Tensor) -> Result<DType> {

@@ -332,11 +332,11 @@ fn unwritable(arrays: Vec<Bound<'_, PyAny>>) -> PyResult<Vec<Option<String>>> {
 
 /// Adds the `aten` submodule to `_core`.
 pub(crate) fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
-    let module = PyModule::new(parent.py(), "aten")?;
+    let module = super::submodule(parent, "aten")?;
     module.add_function(wrap_pyfunction!(call, &module)?)?;
     module.add_function(wrap_pyfunction!(schema, &module)?)?;
     module.add_function(wrap_pyfunction!(overloads, &module)?)?;
     module.add_function(wrap_pyfunction!(operators, &module)?)?;
     module.add_function(wrap_pyfunction!(unwritable, &module)?)?;
-    parent.add_submodule(&module)
+    super::attach(parent, &module)
 }

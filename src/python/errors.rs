@@ -19,18 +19,24 @@ pub(crate) enum Class {
     InputType,
     MixedContainers,
     InvalidArgument,
+    Axis,
+    LinAlg,
+    OutOfMemory,
     Torch,
     UnsupportedParameter,
 }
 
 impl Class {
-    const ALL: [Class; 8] = [
+    const ALL: [Class; 11] = [
         Class::DLPack,
         Class::Dtype,
         Class::Device,
         Class::InputType,
         Class::MixedContainers,
         Class::InvalidArgument,
+        Class::Axis,
+        Class::LinAlg,
+        Class::OutOfMemory,
         Class::Torch,
         Class::UnsupportedParameter,
     ];
@@ -43,6 +49,9 @@ impl Class {
             Class::InputType => "InputTypeError",
             Class::MixedContainers => "MixedContainersError",
             Class::InvalidArgument => "InvalidArgumentError",
+            Class::Axis => "AxisError",
+            Class::LinAlg => "LinAlgError",
+            Class::OutOfMemory => "OutOfMemoryError",
             Class::Torch => "TorchError",
             Class::UnsupportedParameter => "UnsupportedParameterError",
         }
@@ -70,7 +79,8 @@ impl Class {
     }
 }
 
-/// The class each [`Error`] variant maps to.
+/// The class each [`Error`] variant maps to: one exhaustive match, so a new
+/// variant cannot reach Python without a class chosen for it.
 fn class_of(err: &Error) -> Class {
     match err {
         Error::UnsupportedDtype { .. } | Error::DtypeNotAccepted { .. } => Class::Dtype,
@@ -78,12 +88,22 @@ fn class_of(err: &Error) -> Class {
         Error::InvalidTensor(_) => Class::DLPack,
         Error::InvalidArgument(_) => Class::InvalidArgument,
         Error::NotImplemented(_) => Class::UnsupportedParameter,
-        _ => Class::Torch,
+        Error::AxisOutOfBounds { .. } => Class::Axis,
+        Error::LinAlg(_) => Class::LinAlg,
+        Error::OutOfMemory(_) => Class::OutOfMemory,
+        Error::Torch(_) => Class::Torch,
     }
 }
 
 impl From<Error> for PyErr {
     fn from(err: Error) -> PyErr {
-        class_of(&err).err(err.to_string())
+        match err {
+            // NumPy's AxisError(axis, ndim) sets `.axis` and `.ndim` and words the message itself.
+            Error::AxisOutOfBounds { axis, ndim } => Python::attach(|py| match Class::Axis.type_object(py) {
+                Ok(class) => PyErr::from_type(class.clone(), (axis, ndim)),
+                Err(lookup_failed) => lookup_failed,
+            }),
+            err => class_of(&err).err(err.to_string()),
+        }
     }
 }

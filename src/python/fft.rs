@@ -9,37 +9,15 @@
 use std::sync::Arc;
 
 use pyo3::prelude::*;
-use pyo3::sync::PyOnceLock;
-use pyo3::types::PyType;
 use tch::{Device, Kind, Tensor};
 
 use super::container::{classify, compute, import, wrap, Library};
 use crate::ops::fft::{self as ops, Norm};
 use crate::Result;
 
-/// The exception SciPy's IndexError becomes here: `torchbridge.fft._AxisError`
-/// (an `InvalidArgumentError`, hence a `ValueError`, and an `IndexError`).
-fn axis_error(py: Python<'_>, axis: i64, ndim: usize) -> PyErr {
-    static CLASS: PyOnceLock<Py<PyType>> = PyOnceLock::new();
-    let class = CLASS.get_or_try_init(py, || {
-        Ok::<_, PyErr>(py.import("torchbridge.fft")?.getattr("_AxisError")?.cast_into::<PyType>()?.unbind())
-    });
-    match class {
-        Ok(class) => PyErr::from_type(
-            class.bind(py).clone(),
-            format!("axis {axis} is out of bounds for array of dimension {ndim}"),
-        ),
-        Err(lookup_failed) => lookup_failed,
-    }
-}
-
-fn check_axis(py: Python<'_>, axis: i64, ndim: usize) -> PyResult<()> {
-    let n = ndim as i64;
-    if (-n..n).contains(&axis) {
-        Ok(())
-    } else {
-        Err(axis_error(py, axis, ndim))
-    }
+fn check_axis(axis: i64, ndim: usize) -> PyResult<()> {
+    crate::ops::numpy::normalize_axis(axis, ndim)?;
+    Ok(())
 }
 
 fn norm(name: &str) -> PyResult<Norm> {
@@ -57,7 +35,7 @@ fn run(
     let arg = classify(x)?;
     let tensor = import(&arg)?.tensor;
     if let Some(axis) = axis {
-        check_axis(py, axis, tensor.dim())?;
+        check_axis(axis, tensor.dim())?;
     }
     let result = compute(py, tensor.numel(), move || op(&tensor))?;
     wrap(py, &arg.library, result, false)
@@ -195,7 +173,7 @@ fn shift(py: Python<'_>, x: &Bound<'_, PyAny>, axes: Option<Vec<i64>>, inverse: 
     let arg = classify(x)?;
     let tensor = import(&arg)?.tensor;
     for &axis in axes.iter().flatten() {
-        check_axis(py, axis, tensor.dim())?;
+        check_axis(axis, tensor.dim())?;
     }
     let result = compute(py, tensor.numel(), move || {
         if inverse {
@@ -253,7 +231,7 @@ fn fast_len(target: i64, real: bool, prev: bool) -> PyResult<u64> {
 
 /// Adds the `fft` submodule to `_core`.
 pub(crate) fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
-    let module = PyModule::new(parent.py(), "fft")?;
+    let module = super::submodule(parent, "fft")?;
     module.add_function(wrap_pyfunction!(transform_1d, &module)?)?;
     module.add_function(wrap_pyfunction!(transform_nd, &module)?)?;
     module.add_function(wrap_pyfunction!(real_transform, &module)?)?;
@@ -261,5 +239,5 @@ pub(crate) fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(shift, &module)?)?;
     module.add_function(wrap_pyfunction!(frequencies, &module)?)?;
     module.add_function(wrap_pyfunction!(fast_len, &module)?)?;
-    parent.add_submodule(&module)
+    super::attach(parent, &module)
 }

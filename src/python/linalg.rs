@@ -6,39 +6,15 @@
 //! Errors SciPy raises as `numpy.linalg.LinAlgError` are raised as that class.
 
 use pyo3::prelude::*;
-use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyList, PyTuple, PyType};
+use pyo3::types::{PyList, PyTuple};
 use tch::Tensor;
 
 use super::container::{compute, import_all, wrap, wrap_tuple as wrap_all, Library};
 use crate::ops::linalg::{self as ops, MatrixFunction, NormOrder, QrMode, Structure, Subset};
 
-/// `numpy.linalg.LinAlgError` (what `scipy.linalg.LinAlgError` is).
-fn linalg_error_class(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
-    static CLASS: PyOnceLock<Py<PyType>> = PyOnceLock::new();
-    Ok(CLASS
-        .get_or_try_init(py, || {
-            Ok::<_, PyErr>(py.import("numpy.linalg")?.getattr("LinAlgError")?.cast_into::<PyType>()?.unbind())
-        })?
-        .bind(py))
-}
-
-/// Maps an ops error to Python: LinAlgError for the routines' LinAlgErrors,
-/// the crate's one mapping for everything else.
-fn to_py(err: crate::Error) -> PyErr {
-    if ops::is_linalg_error(&err) {
-        let message = err.to_string().trim_start_matches(ops::LINALG_ERROR_PREFIX).to_string();
-        return Python::attach(|py| match linalg_error_class(py) {
-            Ok(class) => PyErr::from_type(class.clone(), message),
-            Err(lookup_failed) => lookup_failed,
-        });
-    }
-    err.into()
-}
-
 /// Runs `work` (GIL released for large inputs), mapping its errors.
 fn run<T: Send>(py: Python<'_>, elements: usize, work: impl FnOnce() -> crate::Result<T> + Send) -> PyResult<T> {
-    compute(py, elements, work).map_err(to_py)
+    Ok(compute(py, elements, work)?)
 }
 
 fn import1(a: &Bound<'_, PyAny>) -> PyResult<(Tensor, Library)> {
@@ -92,7 +68,7 @@ fn solve(
     transposed: bool,
     check_finite: bool,
 ) -> PyResult<(Py<PyAny>, f64)> {
-    let structure = Structure::from_scipy(assume_a.as_deref()).map_err(to_py)?;
+    let structure = Structure::from_scipy(assume_a.as_deref()).map_err(PyErr::from)?;
     let (a, b, library) = import2(a, b)?;
     let n = a.numel() + b.numel();
     let (x, rcond) = run(py, n, move || {
@@ -112,7 +88,7 @@ fn inv(
     lower: bool,
     check_finite: bool,
 ) -> PyResult<(Py<PyAny>, f64)> {
-    let structure = Structure::from_scipy(assume_a.as_deref()).map_err(to_py)?;
+    let structure = Structure::from_scipy(assume_a.as_deref()).map_err(PyErr::from)?;
     let (a, library) = import1(a)?;
     let (x, rcond) = run(py, a.numel(), move || {
         let solved = ops::inv(&a, structure, lower, check_finite)?;
@@ -350,7 +326,7 @@ fn qr_mode(mode: &str) -> PyResult<QrMode> {
         "economic" => QrMode::Economic,
         "r" => QrMode::R,
         "raw" => QrMode::Raw,
-        other => return Err(to_py(crate::Error::InvalidArgument(format!("unknown mode {other:?}")))),
+        other => return Err(PyErr::from(crate::Error::InvalidArgument(format!("unknown mode {other:?}")))),
     })
 }
 
@@ -441,7 +417,7 @@ fn matrix_function(py: Python<'_>, a: &Bound<'_, PyAny>, name: &str) -> PyResult
         "coshm" => MatrixFunction::Cosh,
         "sinhm" => MatrixFunction::Sinh,
         "tanhm" => MatrixFunction::Tanh,
-        other => return Err(to_py(crate::Error::InvalidArgument(format!("unknown matrix function {other}")))),
+        other => return Err(PyErr::from(crate::Error::InvalidArgument(format!("unknown matrix function {other}")))),
     };
     let (a, library) = import1(a)?;
     let (x, rcond) = run(py, a.numel(), move || {
@@ -540,7 +516,7 @@ fn convolution_matrix(py: Python<'_>, a: &Bound<'_, PyAny>, n: i64, mode: &str) 
         "valid" => ops::ConvolutionMode::Valid,
         "same" => ops::ConvolutionMode::Same,
         _ => {
-            return Err(to_py(crate::Error::InvalidArgument(
+            return Err(PyErr::from(crate::Error::InvalidArgument(
                 "'mode' argument must be one of ('full', 'valid', 'same')".into(),
             )))
         }
@@ -643,7 +619,7 @@ fn import_toeplitz(
         }
         None => {
             let (c, b, library) = import2(c, b)?;
-            let r = c.f_conj().and_then(|r| r.f_resolve_conj()).map_err(|e| to_py(e.into()))?;
+            let r = c.f_conj().and_then(|r| r.f_resolve_conj()).map_err(|e| PyErr::from(crate::Error::from(e)))?;
             Ok((c, r, b, library))
         }
     }
@@ -711,7 +687,7 @@ fn special_matrix(py: Python<'_>, name: &str, n: i64, flag: bool, option: Option
             Some("symmetric") => Ok(ops::PascalKind::Symmetric),
             Some("lower") => Ok(ops::PascalKind::Lower),
             Some("upper") => Ok(ops::PascalKind::Upper),
-            _ => Err(to_py(crate::Error::InvalidArgument("kind must be 'symmetric', 'lower', or 'upper'".into()))),
+            _ => Err(PyErr::from(crate::Error::InvalidArgument("kind must be 'symmetric', 'lower', or 'upper'".into()))),
         }
     };
     let m = match name {
@@ -724,13 +700,13 @@ fn special_matrix(py: Python<'_>, name: &str, n: i64, flag: bool, option: Option
         "invpascal" => ops::invpascal(n, pascal_kind(option.as_deref())?, flag),
         other => Err(crate::Error::InvalidArgument(format!("unknown special matrix {other}"))),
     }
-    .map_err(to_py)?;
+    .map_err(PyErr::from)?;
     wrap(py, &Library::NumPy, m, false)
 }
 
 /// Adds the `linalg` submodule to `_core`.
 pub(crate) fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
-    let module = PyModule::new(parent.py(), "linalg")?;
+    let module = super::submodule(parent, "linalg")?;
     module.add_function(wrap_pyfunction!(solve, &module)?)?;
     module.add_function(wrap_pyfunction!(inv, &module)?)?;
     module.add_function(wrap_pyfunction!(solve_triangular, &module)?)?;
@@ -778,5 +754,5 @@ pub(crate) fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(solve_circulant, &module)?)?;
     module.add_function(wrap_pyfunction!(matrix_balance, &module)?)?;
     module.add_function(wrap_pyfunction!(special_matrix, &module)?)?;
-    parent.add_submodule(&module)
+    super::attach(parent, &module)
 }

@@ -40,6 +40,23 @@ fn set_num_threads(threads: i32) -> PyResult<()> {
     Ok(())
 }
 
+/// A new submodule `torchbridge._core.<name>`. Its functions take that
+/// dotted name as their `__module__`, so that pickle finds them by reference
+/// once [`attach`] has registered the module in `sys.modules`.
+fn submodule<'py>(parent: &Bound<'py, PyModule>, name: &str) -> PyResult<Bound<'py, PyModule>> {
+    PyModule::new(parent.py(), &format!("torchbridge._core.{name}"))
+}
+
+/// Adds `module` (made by [`submodule`]) to `parent` under its last name and
+/// to `sys.modules` under its full one.
+fn attach(parent: &Bound<'_, PyModule>, module: &Bound<'_, PyModule>) -> PyResult<()> {
+    let full = module.name()?;
+    let full = full.to_cow()?;
+    let short = full.rsplit('.').next().unwrap_or(&full);
+    parent.add(short, module)?;
+    parent.py().import("sys")?.getattr("modules")?.set_item(full.as_ref(), module)
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

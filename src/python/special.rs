@@ -406,7 +406,7 @@ fn _ufunc_types(name: &str) -> Option<Vec<&'static str>> {
 
 /// Adds the `special` submodule to `_core`.
 pub(crate) fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
-    let module = PyModule::new(parent.py(), "special")?;
+    let module = super::submodule(parent, "special")?;
     add_unary(&module)?;
     add_binary(&module)?;
     for function in [
@@ -424,5 +424,5 @@ pub(crate) fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     }
     module.add("_UNARY", UNARY.to_vec())?;
     module.add("_BINARY", BINARY.to_vec())?;
-    parent.add_submodule(&module)
+    super::attach(parent, &module)
 }
