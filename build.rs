@@ -1,4 +1,5 @@
-//! Build script: compiles the C++ DLPack shim (`csrc/shim.cpp`) against the
+//! Build script: compiles the C++ shim (`csrc/dlpack.cpp`: DLPack and
+//! streams; `csrc/aten.cpp`: operators by name) against the
 //! libtorch that `torch-sys` found, and emits rpaths so that tests, examples,
 //! benches and the installed Python extension find libtorch at run time.
 //!
@@ -18,7 +19,7 @@ fn env_var_rerun(name: &str) -> Option<String> {
 }
 
 fn main() {
-    println!("cargo:rerun-if-changed=csrc/shim.cpp");
+    println!("cargo:rerun-if-changed=csrc");
     println!("cargo:rerun-if-changed=build.rs");
     // torch-sys reads these; rerun when they change so the rpath follows.
     for name in ["LIBTORCH", "LIBTORCH_USE_PYTORCH", "LIBTORCH_LIB", "VIRTUAL_ENV"] {
@@ -51,7 +52,8 @@ fn main() {
         .flag("-DGLOG_USE_GLOG_EXPORT")
         .include(&include)
         .include(include.join("torch/csrc/api/include"))
-        .file("csrc/shim.cpp")
+        .file("csrc/dlpack.cpp")
+        .file("csrc/aten.cpp")
         .compile("torchbridge_shim");
 
     // libtorch_cuda is not referenced by any symbol we use, but a Rust binary

@@ -43,117 +43,13 @@
 //! (in-place `add_`, `out=`) is refused with [`Error::InvalidArgument`].
 
 use std::collections::BTreeMap;
-use std::ffi::{c_char, CStr, CString};
-use std::ptr;
+use std::ffi::{CStr, CString};
 use std::sync::{Arc, RwLock};
 
 use tch::Tensor;
-use torch_sys::C_tensor;
 
+use crate::ffi::aten::{self as ffi, tag, ArgList, CallFailure, OutputList, Push};
 use crate::{DType, Error, Result};
-
-/// The shim's argument list (opaque).
-#[repr(C)]
-struct RawArgs {
-    _private: [u8; 0],
-}
-
-/// The shim's output list (opaque).
-#[repr(C)]
-struct RawOutputs {
-    _private: [u8; 0],
-}
-
-extern "C" {
-    fn tb_aten_args_new(out: *mut *mut RawArgs) -> *mut c_char;
-    fn tb_aten_args_free(args: *mut RawArgs);
-    fn tb_aten_args_push(
-        args: *mut RawArgs,
-        keyword: *const c_char,
-        keyword_len: usize,
-        tag: i32,
-        i: i64,
-        j: i64,
-        f: f64,
-        im: f64,
-        s: *const c_char,
-        s_len: usize,
-        tensors: *const *const C_tensor,
-        n_tensors: usize,
-        ints: *const i64,
-        floats: *const f64,
-        n: usize,
-        read_only: i32,
-    ) -> *mut c_char;
-    fn tb_aten_call(
-        name: *const c_char,
-        overload: *const c_char,
-        args: *const RawArgs,
-        lenient: i32,
-        out: *mut *mut RawOutputs,
-        status: *mut i32,
-    ) -> *mut c_char;
-    fn tb_aten_outputs_free(outputs: *mut RawOutputs);
-    fn tb_aten_outputs_len(outputs: *const RawOutputs) -> usize;
-    fn tb_aten_output_get(
-        outputs: *const RawOutputs,
-        k: usize,
-        i: *mut i64,
-        j: *mut i64,
-        f: *mut f64,
-        im: *mut f64,
-        len: *mut usize,
-    ) -> i32;
-    fn tb_aten_output_tensor(outputs: *const RawOutputs, k: usize, e: usize, out: *mut *mut C_tensor) -> *mut c_char;
-    fn tb_aten_output_ints(outputs: *const RawOutputs, k: usize, buf: *mut i64);
-    fn tb_aten_output_floats(outputs: *const RawOutputs, k: usize, buf: *mut f64);
-    fn tb_aten_output_str(outputs: *const RawOutputs, k: usize, len: *mut usize) -> *const c_char;
-    fn tb_aten_schema(
-        name: *const c_char,
-        overload: *const c_char,
-        out: *mut *mut c_char,
-        status: *mut i32,
-    ) -> *mut c_char;
-    fn tb_aten_op_names(out: *mut *mut c_char) -> *mut c_char;
-    fn tb_free_error(message: *mut c_char);
-}
-
-/// Value tags shared with the shim (`tb_aten::Tag` in csrc/shim.cpp).
-mod tag {
-    pub const NONE: i32 = 0;
-    pub const BOOL: i32 = 1;
-    pub const INT: i32 = 2;
-    pub const FLOAT: i32 = 3;
-    pub const COMPLEX: i32 = 4;
-    pub const STR: i32 = 5;
-    pub const TENSOR: i32 = 6;
-    pub const TENSOR_LIST: i32 = 7;
-    pub const OPT_TENSOR_LIST: i32 = 8;
-    pub const INT_LIST: i32 = 9;
-    pub const FLOAT_LIST: i32 = 10;
-    pub const BOOL_LIST: i32 = 11;
-    pub const SCALAR_TYPE: i32 = 12;
-    pub const DEVICE: i32 = 13;
-    pub const LAYOUT: i32 = 14;
-    pub const MEMORY_FORMAT: i32 = 15;
-}
-
-/// Takes ownership of a malloc'ed C string from the shim.
-///
-/// # Safety
-///
-/// - `message` is null or a NUL-terminated string the shim allocated with
-///   `malloc` and nobody has freed; it is freed here.
-unsafe fn take_string(message: *mut c_char) -> Option<String> {
-    if message.is_null() {
-        return None;
-    }
-    // SAFETY: non-null, NUL-terminated and live (caller contract).
-    let text = unsafe { CStr::from_ptr(message) }.to_string_lossy().into_owned();
-    // SAFETY: allocated by the shim with malloc, freed exactly once here.
-    unsafe { tb_free_error(message) };
-    Some(text)
-}
 
 /// A tensor layout (`c10::Layout`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -456,31 +352,6 @@ impl Value {
     }
 }
 
-/// The shim's argument list, freed on drop.
-struct ArgList(*mut RawArgs);
-
-impl Drop for ArgList {
-    fn drop(&mut self) {
-        // SAFETY: made by tb_aten_args_new, freed exactly once here.
-        unsafe { tb_aten_args_free(self.0) };
-    }
-}
-
-/// The fields of one `tb_aten_args_push` call.
-#[derive(Default)]
-struct Push<'a> {
-    tag: i32,
-    i: i64,
-    j: i64,
-    f: f64,
-    im: f64,
-    s: &'a str,
-    tensors: Vec<*const C_tensor>,
-    ints: Vec<i64>,
-    floats: Vec<f64>,
-    read_only: bool,
-}
-
 fn dtype_code(dtype: DType) -> i64 {
     match dtype {
         DType::UInt8 => 0,
@@ -513,118 +384,75 @@ pub(crate) fn dtype_named(name: &str) -> Option<DType> {
     .find(|d| d.name() == name)
 }
 
-impl ArgList {
-    fn build(args: &[Arg], kwargs: &[(&str, Arg)]) -> Result<ArgList> {
-        let mut raw = ptr::null_mut();
-        // SAFETY: the shim writes a fresh list or returns an error message.
-        if let Some(message) = unsafe { take_string(tb_aten_args_new(&mut raw)) } {
-            return Err(Error::Torch(message));
-        }
-        let list = ArgList(raw);
-        for arg in args {
-            list.push(None, arg)?;
-        }
-        for (keyword, arg) in kwargs {
-            list.push(Some(keyword), arg)?;
-        }
-        Ok(list)
+/// Builds the shim's argument list for `args` and `kwargs`.
+fn build_args(args: &[Arg], kwargs: &[(&str, Arg)]) -> Result<ArgList> {
+    let list = ArgList::new()?;
+    for arg in args {
+        list.push(None, &push_of(arg)?)?;
     }
-
-    fn push(&self, keyword: Option<&str>, arg: &Arg) -> Result<()> {
-        let mut p = Push { j: -1, ..Push::default() };
-        let tensor_list = |ts: &[Tensor]| ts.iter().map(Tensor::as_ptr).collect::<Vec<_>>();
-        match arg {
-            Arg::None => p.tag = tag::NONE,
-            Arg::Bool(b) => (p.tag, p.i) = (tag::BOOL, i64::from(*b)),
-            Arg::Int(i) => (p.tag, p.i) = (tag::INT, *i),
-            Arg::Float(f) => (p.tag, p.f) = (tag::FLOAT, *f),
-            Arg::Complex(re, im) => (p.tag, p.f, p.im) = (tag::COMPLEX, *re, *im),
-            Arg::Str(s) => (p.tag, p.s) = (tag::STR, s.as_str()),
-            Arg::Tensor(t) => (p.tag, p.tensors) = (tag::TENSOR, vec![t.as_ptr()]),
-            Arg::ConstTensor(t) => (p.tag, p.tensors, p.read_only) = (tag::TENSOR, vec![t.as_ptr()], true),
-            Arg::TensorList(ts) => (p.tag, p.tensors) = (tag::TENSOR_LIST, tensor_list(ts)),
-            Arg::ConstTensorList(ts) => (p.tag, p.tensors, p.read_only) = (tag::TENSOR_LIST, tensor_list(ts), true),
-            Arg::OptionalTensorList(ts) => {
-                p.tag = tag::OPT_TENSOR_LIST;
-                p.tensors = ts.iter().map(|t| t.as_ref().map_or(ptr::null(), Tensor::as_ptr)).collect();
-            }
-            Arg::IntList(v) => (p.tag, p.ints) = (tag::INT_LIST, v.clone()),
-            Arg::FloatList(v) => (p.tag, p.floats) = (tag::FLOAT_LIST, v.clone()),
-            Arg::BoolList(v) => (p.tag, p.ints) = (tag::BOOL_LIST, v.iter().map(|&b| i64::from(b)).collect()),
-            Arg::Dtype(d) => (p.tag, p.i) = (tag::SCALAR_TYPE, dtype_code(*d)),
-            Arg::Device(d) => {
-                p.tag = tag::DEVICE;
-                (p.i, p.j) = match *d {
-                    tch::Device::Cpu => (0, -1),
-                    tch::Device::Cuda(index) => (
-                        1,
-                        i64::try_from(index).ok().filter(|&i| i <= i64::from(i8::MAX)).ok_or_else(|| {
-                            Error::InvalidArgument(format!("CUDA device index {index} is out of range"))
-                        })?,
-                    ),
-                    tch::Device::Mps => (13, -1),
-                    tch::Device::Vulkan => (10, -1),
-                };
-            }
-            Arg::Layout(l) => (p.tag, p.i) = (tag::LAYOUT, l.code()),
-            Arg::MemoryFormat(m) => (p.tag, p.i) = (tag::MEMORY_FORMAT, m.code()),
-        }
-        let (keyword_ptr, keyword_len) = keyword.map_or((ptr::null(), 0), |k| (k.as_ptr().cast::<c_char>(), k.len()));
-        let n = p.ints.len().max(p.floats.len());
-        let ints = if p.ints.is_empty() { ptr::null() } else { p.ints.as_ptr() };
-        let floats = if p.floats.is_empty() { ptr::null() } else { p.floats.as_ptr() };
-        // SAFETY: every pointer addresses as many live elements as its length
-        // says (the keyword and string by byte length); tensor pointers are
-        // live tch tensors (C_tensor is `at::Tensor*`), copied by the shim
-        // before this returns. `self.0` is a live list.
-        let message = unsafe {
-            tb_aten_args_push(
-                self.0,
-                keyword_ptr,
-                keyword_len,
-                p.tag,
-                p.i,
-                p.j,
-                p.f,
-                p.im,
-                p.s.as_ptr().cast::<c_char>(),
-                p.s.len(),
-                p.tensors.as_ptr(),
-                p.tensors.len(),
-                ints,
-                floats,
-                n,
-                i32::from(p.read_only),
-            )
-        };
-        // SAFETY: a shim message or null.
-        match unsafe { take_string(message) } {
-            Some(message) => Err(Error::Torch(message)),
-            None => Ok(()),
-        }
+    for (keyword, arg) in kwargs {
+        list.push(Some(keyword), &push_of(arg)?)?;
     }
+    Ok(list)
+}
 
-    /// Calls `op.overload` with this list.
-    fn call(&self, op: &CStr, overload: &CStr, lenient: bool) -> std::result::Result<Vec<Value>, Failure> {
-        let mut out = ptr::null_mut();
-        let mut status = 0i32;
-        // SAFETY: NUL-terminated names, a live list, valid out-pointers.
-        let message =
-            unsafe { tb_aten_call(op.as_ptr(), overload.as_ptr(), self.0, i32::from(lenient), &mut out, &mut status) };
-        // SAFETY: a shim message or null.
-        if let Some(message) = unsafe { take_string(message) } {
-            return Err(match status {
-                1 => Failure::Mismatch(message),
-                2 => Failure::Fatal(Error::InvalidArgument(message)),
-                3 => Failure::Fatal(Error::InvalidArgument(message)),
-                _ => Failure::Fatal(Error::Torch(message)),
-            });
+/// One argument as the shim's tagged value.
+fn push_of(arg: &Arg) -> Result<Push<'_>> {
+    fn tensor_list(ts: &[Tensor]) -> Vec<Option<&Tensor>> {
+        ts.iter().map(Some).collect()
+    }
+    let mut p = Push { j: -1, ..Push::default() };
+    match arg {
+        Arg::None => p.tag = tag::NONE,
+        Arg::Bool(b) => (p.tag, p.i) = (tag::BOOL, i64::from(*b)),
+        Arg::Int(i) => (p.tag, p.i) = (tag::INT, *i),
+        Arg::Float(f) => (p.tag, p.f) = (tag::FLOAT, *f),
+        Arg::Complex(re, im) => (p.tag, p.f, p.im) = (tag::COMPLEX, *re, *im),
+        Arg::Str(s) => (p.tag, p.s) = (tag::STR, s.as_str()),
+        Arg::Tensor(t) => (p.tag, p.tensors) = (tag::TENSOR, vec![Some(t)]),
+        Arg::ConstTensor(t) => (p.tag, p.tensors, p.read_only) = (tag::TENSOR, vec![Some(t)], true),
+        Arg::TensorList(ts) => (p.tag, p.tensors) = (tag::TENSOR_LIST, tensor_list(ts)),
+        Arg::ConstTensorList(ts) => (p.tag, p.tensors, p.read_only) = (tag::TENSOR_LIST, tensor_list(ts), true),
+        Arg::OptionalTensorList(ts) => {
+            (p.tag, p.tensors) = (tag::OPT_TENSOR_LIST, ts.iter().map(Option::as_ref).collect())
         }
-        if out.is_null() {
-            return Err(Failure::Fatal(Error::Torch("the operator call returned no outputs".into())));
+        Arg::IntList(v) => (p.tag, p.ints) = (tag::INT_LIST, v.clone()),
+        Arg::FloatList(v) => (p.tag, p.floats) = (tag::FLOAT_LIST, v.clone()),
+        Arg::BoolList(v) => (p.tag, p.ints) = (tag::BOOL_LIST, v.iter().map(|&b| i64::from(b)).collect()),
+        Arg::Dtype(d) => (p.tag, p.i) = (tag::SCALAR_TYPE, dtype_code(*d)),
+        Arg::Device(d) => {
+            p.tag = tag::DEVICE;
+            (p.i, p.j) = match *d {
+                tch::Device::Cpu => (0, -1),
+                tch::Device::Cuda(index) => (
+                    1,
+                    i64::try_from(index)
+                        .ok()
+                        .filter(|&i| i <= i64::from(i8::MAX))
+                        .ok_or_else(|| Error::InvalidArgument(format!("CUDA device index {index} is out of range")))?,
+                ),
+                tch::Device::Mps => (13, -1),
+                tch::Device::Vulkan => (10, -1),
+            };
         }
-        let outputs = OutputList(out);
-        outputs.read().map_err(Failure::Fatal)
+        Arg::Layout(l) => (p.tag, p.i) = (tag::LAYOUT, l.code()),
+        Arg::MemoryFormat(m) => (p.tag, p.i) = (tag::MEMORY_FORMAT, m.code()),
+    }
+    Ok(p)
+}
+
+/// Calls `op.overload` with `list`.
+fn call_overload(
+    list: &ArgList,
+    op: &CStr,
+    overload: &CStr,
+    lenient: bool,
+) -> std::result::Result<Vec<Value>, Failure> {
+    match list.call(op, overload, lenient) {
+        Ok(outputs) => read_outputs(&outputs).map_err(Failure::Fatal),
+        Err(CallFailure { status: 1, message }) => Err(Failure::Mismatch(message)),
+        Err(CallFailure { status: 2 | 3, message }) => Err(Failure::Fatal(Error::InvalidArgument(message))),
+        Err(CallFailure { message, .. }) => Err(Failure::Fatal(Error::from_torch_message(message))),
     }
 }
 
@@ -636,86 +464,43 @@ enum Failure {
     Fatal(Error),
 }
 
-/// The shim's outputs, freed on drop.
-struct OutputList(*mut RawOutputs);
-
-impl Drop for OutputList {
-    fn drop(&mut self) {
-        // SAFETY: made by tb_aten_call, freed exactly once here.
-        unsafe { tb_aten_outputs_free(self.0) };
+/// An operator's outputs as [`Value`]s, in schema order.
+fn read_outputs(outputs: &OutputList) -> Result<Vec<Value>> {
+    let count = outputs.len();
+    let mut values = crate::error::try_vec(count, "an operator's outputs")?;
+    for k in 0..count {
+        let entry = outputs.entry(k)?;
+        values.push(match entry.tag {
+            tag::NONE => Value::None,
+            tag::BOOL => Value::Bool(entry.i != 0),
+            tag::INT => Value::Int(entry.i),
+            tag::FLOAT => Value::Float(entry.f),
+            tag::COMPLEX => Value::Complex(entry.f, entry.im),
+            tag::STR => Value::Str(outputs.string(k)?),
+            tag::TENSOR => match outputs.tensor(k, 0)? {
+                Some(t) => Value::Tensor(t),
+                None => Value::None,
+            },
+            tag::TENSOR_LIST => Value::TensorList(
+                (0..entry.len)
+                    .map(|e| {
+                        outputs
+                            .tensor(k, e)?
+                            .ok_or_else(|| Error::Torch("undefined tensor in a Tensor[] output".into()))
+                    })
+                    .collect::<Result<_>>()?,
+            ),
+            tag::OPT_TENSOR_LIST => {
+                Value::OptionalTensorList((0..entry.len).map(|e| outputs.tensor(k, e)).collect::<Result<_>>()?)
+            }
+            tag::INT_LIST => Value::IntList(outputs.ints(k)?),
+            tag::BOOL_LIST => Value::BoolList(outputs.ints(k)?.into_iter().map(|b| b != 0).collect()),
+            tag::FLOAT_LIST => Value::FloatList(outputs.floats(k)?),
+            tag::DEVICE => Value::Device(outputs.string(k)?),
+            _ => Value::Other(outputs.string(k)?),
+        });
     }
-}
-
-impl OutputList {
-    fn tensor(&self, k: usize, e: usize) -> Result<Option<Tensor>> {
-        let mut out = ptr::null_mut();
-        // SAFETY: k and e are in range (from tb_aten_output_get); valid out-pointer.
-        if let Some(message) = unsafe { take_string(tb_aten_output_tensor(self.0, k, e, &mut out)) } {
-            return Err(Error::Torch(message));
-        }
-        // SAFETY: a non-null result is a `new at::Tensor`, tch's C_tensor, now ours.
-        Ok((!out.is_null()).then(|| unsafe { Tensor::from_ptr(out) }))
-    }
-
-    fn read(&self) -> Result<Vec<Value>> {
-        // SAFETY: a live output list.
-        let count = unsafe { tb_aten_outputs_len(self.0) };
-        let mut values = Vec::with_capacity(count);
-        for k in 0..count {
-            let (mut i, mut j, mut f, mut im, mut len) = (0i64, 0i64, 0f64, 0f64, 0usize);
-            // SAFETY: k < count; valid out-pointers.
-            let tag = unsafe { tb_aten_output_get(self.0, k, &mut i, &mut j, &mut f, &mut im, &mut len) };
-            let string = || {
-                let mut n = 0usize;
-                // SAFETY: k < count; the string lives until the list is freed,
-                // and is copied before that.
-                let p = unsafe { tb_aten_output_str(self.0, k, &mut n) };
-                // SAFETY: `p` addresses `n` bytes (the shim's std::string).
-                let bytes = unsafe { std::slice::from_raw_parts(p.cast::<u8>(), n) };
-                String::from_utf8_lossy(bytes).into_owned()
-            };
-            let ints = || {
-                let mut buf = vec![0i64; len];
-                // SAFETY: the list has exactly `len` ints.
-                unsafe { tb_aten_output_ints(self.0, k, buf.as_mut_ptr()) };
-                buf
-            };
-            values.push(match tag {
-                tag::NONE => Value::None,
-                tag::BOOL => Value::Bool(i != 0),
-                tag::INT => Value::Int(i),
-                tag::FLOAT => Value::Float(f),
-                tag::COMPLEX => Value::Complex(f, im),
-                tag::STR => Value::Str(string()),
-                tag::TENSOR => match self.tensor(k, 0)? {
-                    Some(t) => Value::Tensor(t),
-                    None => Value::None,
-                },
-                tag::TENSOR_LIST => Value::TensorList(
-                    (0..len)
-                        .map(|e| {
-                            self.tensor(k, e)?
-                                .ok_or_else(|| Error::Torch("undefined tensor in a Tensor[] output".into()))
-                        })
-                        .collect::<Result<_>>()?,
-                ),
-                tag::OPT_TENSOR_LIST => {
-                    Value::OptionalTensorList((0..len).map(|e| self.tensor(k, e)).collect::<Result<_>>()?)
-                }
-                tag::INT_LIST => Value::IntList(ints()),
-                tag::BOOL_LIST => Value::BoolList(ints().into_iter().map(|b| b != 0).collect()),
-                tag::FLOAT_LIST => {
-                    let mut buf = vec![0f64; len];
-                    // SAFETY: the list has exactly `len` floats.
-                    unsafe { tb_aten_output_floats(self.0, k, buf.as_mut_ptr()) };
-                    Value::FloatList(buf)
-                }
-                tag::DEVICE => Value::Device(string()),
-                _ => Value::Other(string()),
-            });
-        }
-        Ok(values)
-    }
+    Ok(values)
 }
 
 /// An operator name split into `ns::name` and an optional overload.
@@ -751,13 +536,7 @@ fn index(refresh: bool) -> Result<Arc<Index>> {
             return Ok(index);
         }
     }
-    let mut raw = ptr::null_mut();
-    // SAFETY: valid out-pointer; the shim returns a message or fills `raw`.
-    if let Some(message) = unsafe { take_string(tb_aten_op_names(&mut raw)) } {
-        return Err(Error::Torch(message));
-    }
-    // SAFETY: the shim's malloc'ed listing, taken over here.
-    let text = unsafe { take_string(raw) }.unwrap_or_default();
+    let text = ffi::op_names()?;
     let mut map = Index::new();
     for line in text.lines() {
         if let Some((name, overload)) = line.split_once('\t') {
@@ -855,16 +634,11 @@ pub fn schema(name: &str) -> Result<String> {
         }
     };
     let (op, overload_c) = c_names(&parsed.op, &overload)?;
-    let mut out = ptr::null_mut();
-    let mut status = 0i32;
-    // SAFETY: NUL-terminated names and valid out-pointers.
-    let message = unsafe { tb_aten_schema(op.as_ptr(), overload_c.as_ptr(), &mut out, &mut status) };
-    // SAFETY: a shim message or null.
-    if let Some(message) = unsafe { take_string(message) } {
-        return Err(if status == 3 { no_overload(&parsed.op, &overload) } else { Error::Torch(message) });
+    match ffi::schema(&op, &overload_c)? {
+        Ok(schema) => Ok(schema),
+        Err((3, _)) => Err(no_overload(&parsed.op, &overload)),
+        Err((_, message)) => Err(Error::from_torch_message(message)),
     }
-    // SAFETY: the shim's malloc'ed schema string, taken over here.
-    unsafe { take_string(out) }.ok_or_else(|| Error::Torch("no schema returned".into()))
 }
 
 fn c_names(op: &str, overload: &str) -> Result<(CString, CString)> {
@@ -900,13 +674,13 @@ pub fn call(name: &str, args: &[Arg], kwargs: &[(&str, Arg)]) -> Result<Vec<Valu
         Some(overload) => vec![overload.clone()],
         None => lookup(&parsed.op)?.ok_or_else(|| unknown_operator(&parsed.op))?,
     };
-    let list = ArgList::build(args, kwargs)?;
+    let list = build_args(args, kwargs)?;
     let mut reasons = Vec::new();
     for lenient in [false, true] {
         reasons.clear();
         for overload in &candidates {
             let (op, overload_c) = c_names(&parsed.op, overload)?;
-            match list.call(&op, &overload_c, lenient) {
+            match call_overload(&list, &op, &overload_c, lenient) {
                 Ok(values) => return Ok(values),
                 Err(Failure::Mismatch(reason)) => reasons.push(reason),
                 Err(Failure::Fatal(Error::InvalidArgument(message))) if message.starts_with("no operator ") => {

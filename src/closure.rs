@@ -57,17 +57,13 @@
 //! catches such writes after the fact: the call then fails with
 //! [`Error::InvalidArgument`]; use [`with_tensors_mut`] to write.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
-
-use dlpark::ffi::DLManagedTensorVersioned;
-use dlpark::metadata::Dynamic;
-use dlpark::DlpackFlags;
-use ndarray::{ArrayBase, Data, DataMut, Dimension, RawData};
+use ndarray::{ArrayBase, Data, DataMut, Dimension};
 use tch::Tensor;
 
-use crate::dlpack::{self, ManagedDlpack};
-use crate::{DType, Device, Element, Error, Result};
+use crate::dlpack::loan::Loan;
+#[doc(hidden)]
+pub use crate::dlpack::loan::RawView;
+use crate::{Element, Error, Result};
 
 mod sealed {
     pub trait Sealed {}
@@ -76,40 +72,22 @@ mod sealed {
     impl<T: Sealed + ?Sized> Sealed for &mut T {}
 }
 
-/// Where an array's elements are, as `with_tensors` hands them to libtorch.
-#[doc(hidden)]
-pub struct RawView {
-    data: *mut std::ffi::c_void,
-    shape: Vec<i64>,
-    strides: Vec<i64>,
-    dtype: DType,
-}
-
-fn raw_view<S: RawData, D: Dimension>(array: &ArrayBase<S, D>, data: *mut std::ffi::c_void, dtype: DType) -> RawView {
-    RawView {
-        data,
-        shape: array.shape().iter().map(|&n| n as i64).collect(),
-        strides: array.strides().iter().map(|&s| s as i64).collect(),
-        dtype,
-    }
-}
-
 /// An array [`with_tensors`] can lend to libtorch read-only: any `ndarray`
 /// array or view of an [`Element`] type (`ArrayView`, `&Array`, ...), or a
 /// reference to one (`&dyn InputArray` mixes element types in one call).
 pub trait InputArray: sealed::Sealed {
     #[doc(hidden)]
-    fn raw_view(&self) -> RawView;
+    fn raw_view(&self) -> RawView<'_>;
 }
 
 impl<A: Element, S: Data<Elem = A>, D: Dimension> InputArray for ArrayBase<S, D> {
-    fn raw_view(&self) -> RawView {
-        raw_view(self, self.as_ptr().cast_mut().cast(), <A as Element>::DTYPE)
+    fn raw_view(&self) -> RawView<'_> {
+        RawView::of(self)
     }
 }
 
 impl<T: InputArray + ?Sized> InputArray for &T {
-    fn raw_view(&self) -> RawView {
+    fn raw_view(&self) -> RawView<'_> {
         (**self).raw_view()
     }
 }
@@ -119,16 +97,15 @@ impl<T: InputArray + ?Sized> InputArray for &T {
 /// `Array`), or a mutable reference to one.
 pub trait InputArrayMut: sealed::Sealed {
     #[doc(hidden)]
-    fn raw_view_mut(&mut self) -> RawView;
+    fn raw_view_mut(&mut self) -> RawView<'_>;
     /// Copies `tensor` (same shape and dtype) into the array.
     #[doc(hidden)]
     fn write_back(&mut self, tensor: &Tensor) -> Result<()>;
 }
 
 impl<A: Element, S: DataMut<Elem = A>, D: Dimension> InputArrayMut for ArrayBase<S, D> {
-    fn raw_view_mut(&mut self) -> RawView {
-        let data = self.as_mut_ptr().cast();
-        raw_view(self, data, <A as Element>::DTYPE)
+    fn raw_view_mut(&mut self) -> RawView<'_> {
+        RawView::of_mut(self)
     }
 
     fn write_back(&mut self, tensor: &Tensor) -> Result<()> {
@@ -144,7 +121,7 @@ impl<A: Element, S: DataMut<Elem = A>, D: Dimension> InputArrayMut for ArrayBase
 }
 
 impl<T: InputArrayMut + ?Sized> InputArrayMut for &mut T {
-    fn raw_view_mut(&mut self) -> RawView {
+    fn raw_view_mut(&mut self) -> RawView<'_> {
         (**self).raw_view_mut()
     }
 
@@ -202,90 +179,6 @@ macro_rules! plain_outputs {
 }
 plain_outputs!((), bool, i64, f64, f32, usize, Vec<f64>, Vec<i64>);
 
-/// Raises its flag when dropped: the DLPack deleter of a borrowed view ran.
-struct ReleaseFlag(Arc<AtomicBool>);
-
-impl Drop for ReleaseFlag {
-    fn drop(&mut self) {
-        self.0.store(true, Ordering::Release);
-    }
-}
-
-/// What stays known about one lent input.
-struct Lent {
-    released: Arc<AtomicBool>,
-    /// The import copied (negative strides): the tensor does not alias the array.
-    copied: bool,
-}
-
-/// Views `raw` in libtorch. The returned flag rises once no tensor views it.
-///
-/// # Safety
-///
-/// - `raw` describes the live, aligned elements of an `ndarray` array of
-///   dtype `raw.dtype` (its data pointer, shape and strides in elements).
-/// - The caller keeps the array borrowed (shared when `read_only`,
-///   exclusively otherwise) until the flag has risen.
-unsafe fn lend(raw: RawView, read_only: bool) -> Result<(Tensor, Lent)> {
-    let released = Arc::new(AtomicBool::new(false));
-    let prepared = Dynamic::new(raw.shape.as_slice(), raw.strides.as_slice())
-        .prepare_as::<DLManagedTensorVersioned>()
-        .map_err(|err| Error::InvalidTensor(err.to_string()))?;
-    let mut initialized = prepared.initialize(Box::new(ReleaseFlag(Arc::clone(&released))));
-    initialized.set_data(raw.data).set_dtype(raw.dtype.to_dlpack()).set_device(Device::Cpu.to_dlpack());
-    if read_only {
-        initialized.set_flags(DlpackFlags::READ_ONLY)?;
-    }
-    // SAFETY: the descriptor's data, shape and strides describe the array's
-    // elements (caller contract); dlpark copied shape and strides into the
-    // allocation; the flags are honest (READ_ONLY for shared borrows); the
-    // memory stays valid until the deleter runs, because the caller keeps the
-    // borrow until `released` rises (and aborts the process otherwise).
-    let managed = unsafe { initialized.finish() };
-    let imported = dlpack::import(ManagedDlpack::Versioned(managed))?;
-    Ok((imported.tensor, Lent { released, copied: imported.copied.is_some() }))
-}
-
-/// The lent inputs of one call. Dropping it drops the tensors and aborts the
-/// process if any view of the borrowed memory is still alive.
-struct Loan {
-    lent: Vec<Lent>,
-    tensors: Vec<Tensor>,
-}
-
-impl Loan {
-    fn new(raws: Vec<RawView>, read_only: bool) -> Result<Loan> {
-        let mut loan = Loan { lent: Vec::with_capacity(raws.len()), tensors: Vec::with_capacity(raws.len()) };
-        for raw in raws {
-            // SAFETY: `raw` comes from an InputArray(Mut) borrowed (shared when
-            // read_only, exclusively otherwise) by with_tensors(_mut) for longer
-            // than `loan` lives, and `loan` drops only once all views are gone.
-            let (tensor, lent) = unsafe { lend(raw, read_only)? };
-            loan.tensors.push(tensor);
-            loan.lent.push(lent);
-        }
-        Ok(loan)
-    }
-
-    fn all_released(&self) -> bool {
-        self.lent.iter().all(|lent| lent.released.load(Ordering::Acquire))
-    }
-}
-
-impl Drop for Loan {
-    fn drop(&mut self) {
-        self.tensors.clear();
-        if !self.all_released() {
-            eprintln!(
-                "torchbridge::with_tensors: a tensor viewing a borrowed ndarray array is still alive after \
-                 the closure returned: it was stored outside the closure's result (a captured variable, a \
-                 static, another thread). It would read memory whose borrow has ended; aborting the process."
-            );
-            std::process::abort();
-        }
-    }
-}
-
 /// A detached copy of `t` in fresh memory.
 fn detached_copy(t: &Tensor) -> Result<Tensor> {
     crate::ops::deep_copy(&t.f_detach()?)
@@ -293,9 +186,8 @@ fn detached_copy(t: &Tensor) -> Result<Tensor> {
 
 /// Finishes a call: drops the inputs, copies results that still view them,
 /// and checks that nothing else does (the loan's drop aborts otherwise).
-fn settle<O: Outputs>(mut loan: Loan, mut output: Result<O>) -> Result<O> {
-    loan.tensors.clear();
-    if !loan.all_released() {
+fn settle<O: Outputs>(mut loan: Loan<'_>, mut output: Result<O>) -> Result<O> {
+    if !loan.release_inputs() {
         if let Ok(value) = &mut output {
             let copied = value.tensors_mut().into_iter().try_for_each(|t| {
                 *t = detached_copy(t)?;
@@ -324,16 +216,16 @@ where
     E: Into<Error>,
     F: FnOnce(&[Tensor]) -> std::result::Result<O, E>,
 {
-    let loan = Loan::new(arrays.iter().map(InputArray::raw_view).collect(), true)?;
+    let loan = Loan::new(arrays.iter().map(InputArray::raw_view).collect())?;
     let versions = loan
-        .tensors
+        .tensors()
         .iter()
-        .zip(&loan.lent)
-        .map(|(t, lent)| if lent.copied { Ok(None) } else { t.f_internal_version().map(Some) })
+        .enumerate()
+        .map(|(k, t)| if loan.copied(k) { Ok(None) } else { t.f_internal_version().map(Some) })
         .collect::<Result<Vec<_>, _>>()?;
-    let output = f(&loan.tensors).map_err(Into::into);
+    let output = f(loan.tensors()).map_err(Into::into);
     let mut written = None;
-    for (k, (t, before)) in loan.tensors.iter().zip(&versions).enumerate() {
+    for (k, (t, before)) in loan.tensors().iter().zip(&versions).enumerate() {
         if before.is_some() && t.f_internal_version().ok() != *before {
             written = Some(k);
         }
@@ -361,14 +253,17 @@ where
     E: Into<Error>,
     F: FnOnce(&mut [Tensor]) -> std::result::Result<O, E>,
 {
-    let mut loan = Loan::new(arrays.iter_mut().map(InputArrayMut::raw_view_mut).collect(), false)?;
-    let mut output = f(&mut loan.tensors).map_err(Into::into);
-    for (k, array) in arrays.iter_mut().enumerate() {
-        if loan.lent[k].copied {
-            if let Err(err) = array.write_back(&loan.tensors[k]) {
-                output = Err(err);
-            }
+    let mut loan = Loan::new(arrays.iter_mut().map(InputArrayMut::raw_view_mut).collect())?;
+    let output = f(loan.tensors_mut()).map_err(Into::into);
+    // Inputs lent as copies (negative strides) are not views of the arrays:
+    // keep them past the loan and write them back once the borrows are free.
+    let copies: Vec<(usize, Tensor)> =
+        (0..loan.tensors().len()).filter(|&k| loan.copied(k)).map(|k| (k, loan.tensors()[k].shallow_clone())).collect();
+    let mut output = settle(loan, output);
+    for (k, copy) in copies {
+        if let Err(err) = arrays[k].write_back(&copy) {
+            output = Err(err);
         }
     }
-    settle(loan, output)
+    output
 }

@@ -98,10 +98,15 @@ impl Error {
         Error::OutOfMemory(format!("Unable to allocate {} for {what}", ByteCount(bytes)))
     }
 
-    /// Whether a libtorch message reports a failed allocation (its CPU and
-    /// CUDA allocators' wording).
-    fn is_allocation_failure(message: &str) -> bool {
-        message.contains("can't allocate memory") || message.contains("out of memory")
+    /// A libtorch error message as an error: [`Error::OutOfMemory`] when it
+    /// reports a failed allocation (its CPU and CUDA allocators' wording),
+    /// [`Error::Torch`] otherwise.
+    pub(crate) fn from_torch_message(message: String) -> Error {
+        if message.contains("can't allocate memory") || message.contains("out of memory") {
+            Error::OutOfMemory(message)
+        } else {
+            Error::Torch(message)
+        }
     }
 }
 
@@ -139,12 +144,7 @@ impl fmt::Display for ByteCount {
 
 impl From<tch::TchError> for Error {
     fn from(err: tch::TchError) -> Self {
-        let message = err.to_string();
-        if Error::is_allocation_failure(&message) {
-            Error::OutOfMemory(message)
-        } else {
-            Error::Torch(message)
-        }
+        Error::from_torch_message(err.to_string())
     }
 }
 

@@ -1042,7 +1042,7 @@ fn imports_computes_and_drops_across_threads() {
         handle.join().expect("a worker panicked");
     }
     // Views still queued die here, on the main thread.
-    let receiver = Arc::try_unwrap(receiver).ok().expect("workers are done").into_inner().unwrap();
+    let receiver = Arc::try_unwrap(receiver).expect("workers are done").into_inner().unwrap();
     for (tensor, sum) in receiver.try_iter() {
         assert_eq!(tensor.f_sum(Kind::Double).unwrap().f_double_value(&[]).unwrap(), sum);
     }

@@ -6,7 +6,7 @@ use dlpark::ffi::{DLDataType, DLManagedTensor, DLManagedTensorVersioned};
 use dlpark::Managed;
 use tch::Tensor;
 
-use super::ffi;
+use crate::ffi::{self, dlpack as shim};
 use crate::{DType, Error, Result};
 
 /// The tensor as a consumer must see it: no autograd history, conjugate and
@@ -25,7 +25,7 @@ pub fn export_versioned(tensor: &Tensor) -> Result<Managed<DLManagedTensorVersio
     let mut out: *mut DLManagedTensorVersioned = ptr::null_mut();
     // SAFETY: `ready` is a live tensor; the shim catches exceptions and on
     // success hands us sole ownership of a fresh managed tensor.
-    unsafe { ffi::check(ffi::tb_to_dlpack_versioned(ready.as_ptr(), &mut out))? };
+    unsafe { ffi::check(shim::tb_to_dlpack_versioned(ready.as_ptr(), &mut out))? };
     // SAFETY: `out` is owned by us, initialised by libtorch, with a deleter
     // callable once from any thread.
     unsafe { Managed::from_raw(out) }.map_err(|err| Error::Torch(err.to_string()))
@@ -36,7 +36,7 @@ pub fn export_legacy(tensor: &Tensor) -> Result<Managed<DLManagedTensor>> {
     let ready = exportable(tensor)?;
     let mut out: *mut DLManagedTensor = ptr::null_mut();
     // SAFETY: as in `export_versioned`.
-    unsafe { ffi::check(ffi::tb_to_dlpack_legacy(ready.as_ptr(), &mut out))? };
+    unsafe { ffi::check(shim::tb_to_dlpack_legacy(ready.as_ptr(), &mut out))? };
     // SAFETY: as in `export_versioned`.
     unsafe { Managed::from_raw(out) }.map_err(|err| Error::Torch(err.to_string()))
 }
@@ -46,6 +46,6 @@ pub fn export_legacy(tensor: &Tensor) -> Result<Managed<DLManagedTensor>> {
 pub fn dtype_of(tensor: &Tensor) -> Result<DType> {
     let mut out = DLDataType::default();
     // SAFETY: `tensor` is live; the shim writes `out` or returns an error.
-    unsafe { ffi::check(ffi::tb_dlpack_dtype(tensor.as_ptr(), &mut out))? };
+    unsafe { ffi::check(shim::tb_dlpack_dtype(tensor.as_ptr(), &mut out))? };
     DType::from_dlpack(out)
 }

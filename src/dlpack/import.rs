@@ -9,7 +9,7 @@ use dlpark::ffi::{DLDataType, DLDevice, DLManagedTensor, DLManagedTensorVersione
 use dlpark::{DlpackFlags, Managed};
 use tch::Tensor;
 
-use super::ffi;
+use crate::ffi::{self, dlpack as shim};
 use crate::{DType, Device, Error, Result};
 
 /// An owning DLPack tensor in either ABI, as a producer handed it over.
@@ -191,7 +191,7 @@ pub(crate) unsafe fn view_in_torch(layout: Layout, owner: Owner, read_only: bool
     let mut out: *mut torch_sys::C_tensor = ptr::null_mut();
     // SAFETY: `managed` is a well-formed descriptor (caller contract for the
     // memory; shape/strides/deleter set above). The shim catches exceptions.
-    let status = unsafe { ffi::check(ffi::tb_from_dlpack_versioned(managed, &mut out)) };
+    let status = unsafe { ffi::check(shim::tb_from_dlpack_versioned(managed, &mut out)) };
     match status {
         // SAFETY: on success `out` is a `new at::Tensor`, which is tch's C_tensor.
         Ok(()) if !out.is_null() => Ok((unsafe { Tensor::from_ptr(out) }, released)),

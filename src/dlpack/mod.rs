@@ -19,13 +19,14 @@
 //! libtorch only ever receives a descriptor that torchbridge built itself.
 
 pub mod export;
-mod ffi;
 pub mod import;
+pub(crate) mod loan;
 pub(crate) mod ndarray_view;
 #[cfg(feature = "python")]
 pub(crate) mod numpy_array;
 pub mod stream;
 
+#[cfg(feature = "python")]
 pub(crate) use export::exportable;
 pub use export::{dtype_of, export_legacy, export_versioned};
 pub use import::{import, import_ordered, CopyReason, Imported, ManagedDlpack};

@@ -16,13 +16,14 @@
 
 use std::ptr;
 
-use super::ffi::{self, TbStream};
+use crate::ffi;
+use crate::ffi::dlpack::{self as shim, TbStream};
 use crate::{Device, Error, Result};
 
 /// The number of CUDA devices libtorch sees (0 without CUDA support or GPU).
 pub fn cuda_device_count() -> usize {
     // SAFETY: takes no arguments and catches every exception.
-    usize::try_from(unsafe { ffi::tb_cuda_device_count() }).unwrap_or(0)
+    usize::try_from(unsafe { shim::tb_cuda_device_count() }).unwrap_or(0)
 }
 
 /// One libtorch CUDA stream: c10's packed identity and its `cudaStream_t`.
@@ -51,7 +52,7 @@ impl CudaStream {
         let mut out = TbStream { id: 0, device_index: 0, device_type: 0, handle: ptr::null_mut() };
         let index = i64::try_from(index).unwrap_or(i64::MAX);
         // SAFETY: `out` is a valid, writable TbStream; the shim catches exceptions.
-        unsafe { ffi::check(ffi::tb_cuda_current_stream(index, &mut out)) }.map_err(|err| match err {
+        unsafe { ffi::check(shim::tb_cuda_current_stream(index, &mut out)) }.map_err(|err| match err {
             Error::Torch(message) => Error::DeviceUnavailable(message),
             other => other,
         })?;
@@ -108,13 +109,13 @@ impl CudaStream {
             v => return Err(Error::InvalidArgument(format!("{v} names no CUDA stream in the DLPack protocol"))),
         };
         // SAFETY: `self.0` came from `current`; the shim catches exceptions.
-        unsafe { ffi::check(ffi::tb_cuda_stream_wait(&self.0, handle)) }
+        unsafe { ffi::check(shim::tb_cuda_stream_wait(&self.0, handle)) }
     }
 
     /// Blocks the calling thread until all work queued on this stream is done.
     pub fn synchronize(&self) -> Result<()> {
         // SAFETY: the stream came from `current`; the shim catches exceptions.
-        unsafe { ffi::check(ffi::tb_cuda_stream_synchronize(&self.0)) }
+        unsafe { ffi::check(shim::tb_cuda_stream_synchronize(&self.0)) }
     }
 }
 

@@ -1,193 +1,5 @@
-// torchbridge's C++ shim: the only C++ in the crate.
-//
-// It converts between DLPack managed tensors and `at::Tensor` with libtorch's
-// own converter (ATen/DLConvertor.h). Every entry point is `noexcept` from the
-// caller's point of view: C++ exceptions are caught here and returned as a
-// heap-allocated message (free it with tb_free_error), never thrown across
-// the FFI boundary.
-//
-// Tensors are handed to Rust as `at::Tensor*` allocated with `new`, which is
-// exactly the representation of tch's `C_tensor` (`tch::Tensor::from_ptr`).
-
-#include <ATen/ATen.h>
-#include <ATen/DLConvertor.h>
-#include <c10/core/Event.h>
-#include <c10/core/Stream.h>
-#include <c10/core/impl/DeviceGuardImplInterface.h>
-
-#include <cstring>
-#include <exception>
-#include <string>
-
-namespace {
-
-char* copy_message(const char* what) noexcept {
-  const size_t len = std::strlen(what);
-  char* out = static_cast<char*>(std::malloc(len + 1));
-  if (out != nullptr) {
-    std::memcpy(out, what, len + 1);
-  }
-  return out;
-}
-
-char* describe_current_exception() noexcept {
-  try {
-    throw;
-  } catch (const c10::Error& e) {
-    return copy_message(e.what_without_backtrace());
-  } catch (const std::exception& e) {
-    return copy_message(e.what());
-  } catch (...) {
-    return copy_message("unknown C++ exception in libtorch");
-  }
-}
-
-}  // namespace
-
-extern "C" {
-
-// Takes a versioned DLPack tensor and returns a new `at::Tensor*` viewing its
-// memory. On success libtorch owns `src` and calls `src->deleter(src)` exactly
-// once, when the last view of the storage dies. On failure (non-null return)
-// ownership is unspecified: the Rust caller keeps a guard that tells whether
-// the deleter already ran (see src/dlpack/import.rs).
-char* tb_from_dlpack_versioned(DLManagedTensorVersioned* src,
-                               at::Tensor** out) noexcept {
-  *out = nullptr;
-  try {
-    at::Tensor tensor = at::fromDLPackVersioned(src);
-    *out = new at::Tensor(std::move(tensor));
-    return nullptr;
-  } catch (...) {
-    return describe_current_exception();
-  }
-}
-
-// Exports `tensor` as a new versioned DLPack tensor owned by the caller, who
-// must call its deleter exactly once. The export holds a reference to the
-// tensor's storage, so it outlives `tensor` safely.
-char* tb_to_dlpack_versioned(const at::Tensor* tensor,
-                             DLManagedTensorVersioned** out) noexcept {
-  *out = nullptr;
-  try {
-    *out = at::toDLPackVersioned(*tensor);
-    return nullptr;
-  } catch (...) {
-    return describe_current_exception();
-  }
-}
-
-// Legacy (unversioned) export for consumers that do not ask for a version.
-char* tb_to_dlpack_legacy(const at::Tensor* tensor,
-                          DLManagedTensor** out) noexcept {
-  *out = nullptr;
-  try {
-    *out = at::toDLPack(*tensor);
-    return nullptr;
-  } catch (...) {
-    return describe_current_exception();
-  }
-}
-
-// The DLPack dtype libtorch would export for `tensor`.
-char* tb_dlpack_dtype(const at::Tensor* tensor, DLDataType* out) noexcept {
-  try {
-    *out = at::getDLDataType(*tensor);
-    return nullptr;
-  } catch (...) {
-    return describe_current_exception();
-  }
-}
-
-// ---------------------------------------------------------------------------
-// CUDA streams, for the DLPack stream hand-off. Reached through c10's
-// device-generic interfaces (no CUDA headers, no link to c10_cuda): with a
-// CPU-only libtorch, or no visible GPU, these return an error, never throw.
-// A stream travels to Rust as c10's packed (id, device index, device type)
-// triple plus its native handle (`cudaStream_t`, 0 for the legacy default).
-// ---------------------------------------------------------------------------
-
-struct TbStream {
-  int64_t id;
-  int64_t device_index;
-  int64_t device_type;
-  void* handle;
-};
-
-// The number of CUDA devices libtorch sees (0 without CUDA support or driver).
-int64_t tb_cuda_device_count() noexcept {
-  try {
-    if (!c10::impl::hasDeviceGuardImpl(c10::DeviceType::CUDA)) {
-      return 0;
-    }
-    return c10::impl::getDeviceGuardImpl(c10::DeviceType::CUDA)->deviceCount();
-  } catch (...) {
-    return 0;
-  }
-}
-
-// libtorch's current stream for CUDA device `index` on the calling thread:
-// the stream its kernels for that device are queued on.
-char* tb_cuda_current_stream(int64_t index, TbStream* out) noexcept {
-  try {
-    const int64_t count = tb_cuda_device_count();
-    TORCH_CHECK(index >= 0 && index < count, "cuda:", index,
-                " is not a CUDA device libtorch sees (", count, " visible)");
-    const auto* impl = c10::impl::getDeviceGuardImpl(c10::DeviceType::CUDA);
-    const c10::Stream stream = impl->getStream(
-        c10::Device(c10::DeviceType::CUDA, static_cast<c10::DeviceIndex>(index)));
-    const c10::StreamData3 packed = stream.pack3();
-    out->id = packed.stream_id;
-    out->device_index = packed.device_index;
-    out->device_type = static_cast<int64_t>(packed.device_type);
-    out->handle = stream.native_handle();
-    return nullptr;
-  } catch (...) {
-    return describe_current_exception();
-  }
-}
-
-// Makes the consumer's stream wait (on the device, not the host) for the work
-// queued so far on `producer`: an event recorded on one, waited for by the
-// other. `consumer` is a native handle as the DLPack protocol passes it
-// (`cudaStream_t`, 2 for CUDA's per-thread default stream) or 0 for the
-// legacy default stream; c10 names a foreign stream by its handle.
-char* tb_cuda_stream_wait(const TbStream* producer, int64_t consumer) noexcept {
-  try {
-    const auto index = static_cast<c10::DeviceIndex>(producer->device_index);
-    const c10::Stream from = c10::Stream::unpack3(
-        producer->id, index, static_cast<c10::DeviceType>(producer->device_type));
-    const c10::Stream to =
-        c10::Stream::unpack3(consumer, index, c10::DeviceType::CUDA);
-    c10::Event event(c10::DeviceType::CUDA);
-    event.record(from);
-    event.block(to);
-    return nullptr;
-  } catch (...) {
-    return describe_current_exception();
-  }
-}
-
-// Blocks the calling thread until all work queued on `stream` has finished.
-char* tb_cuda_stream_synchronize(const TbStream* stream) noexcept {
-  try {
-    c10::Stream::unpack3(stream->id,
-                         static_cast<c10::DeviceIndex>(stream->device_index),
-                         static_cast<c10::DeviceType>(stream->device_type))
-        .synchronize();
-    return nullptr;
-  } catch (...) {
-    return describe_current_exception();
-  }
-}
-
-void tb_free_error(char* message) noexcept { std::free(message); }
-
-}  // extern "C"
-
-// ===========================================================================
-// Operators by name (torchbridge::aten, issue 4). Everything below this line
-// belongs to that feature; the DLPack functions above are unchanged.
+// torchbridge's C++ shim, operator-by-name half (torchbridge::aten),
+// declared in Rust in src/ffi/aten.rs.
 //
 // Rust hands over a flat list of tagged argument values (an `Args` built with
 // tb_aten_args_push); tb_aten_call finds the operator's schema in
@@ -196,8 +8,10 @@ void tb_free_error(char* message) noexcept { std::free(message); }
 // `callBoxed`, and returns the outputs as tagged values again (`Outputs`,
 // read with the tb_aten_output_* accessors). Every entry point catches every
 // C++ exception.
-// ===========================================================================
 
+#include "error.h"
+
+#include <ATen/ATen.h>
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <ATen/core/function_schema.h>
 #include <ATen/core/jit_type.h>
@@ -215,9 +29,12 @@ void tb_free_error(char* message) noexcept { std::free(message); }
 #include <utility>
 #include <vector>
 
+using tb_shim::copy_message;
+using tb_shim::describe_current_exception;
+
 namespace tb_aten {
 
-// Value tags; keep in sync with `Tag` in src/aten.rs.
+// Value tags; keep in sync with `tag` in src/ffi/aten.rs.
 enum Tag : int32_t {
   kNone = 0,
   kBool = 1,

@@ -1,0 +1,32 @@
+//! Declarations of `csrc/dlpack.cpp`: DLPack conversion and CUDA streams.
+//! Called by the DLPack layer (`crate::dlpack`) only.
+
+use std::ffi::{c_char, c_void};
+
+use dlpark::ffi::{DLDataType, DLManagedTensor, DLManagedTensorVersioned};
+use torch_sys::C_tensor;
+
+extern "C" {
+    pub(crate) fn tb_from_dlpack_versioned(src: *mut DLManagedTensorVersioned, out: *mut *mut C_tensor) -> *mut c_char;
+    pub(crate) fn tb_to_dlpack_versioned(
+        tensor: *const C_tensor,
+        out: *mut *mut DLManagedTensorVersioned,
+    ) -> *mut c_char;
+    pub(crate) fn tb_to_dlpack_legacy(tensor: *const C_tensor, out: *mut *mut DLManagedTensor) -> *mut c_char;
+    pub(crate) fn tb_dlpack_dtype(tensor: *const C_tensor, out: *mut DLDataType) -> *mut c_char;
+    pub(crate) fn tb_cuda_device_count() -> i64;
+    pub(crate) fn tb_cuda_current_stream(index: i64, out: *mut TbStream) -> *mut c_char;
+    pub(crate) fn tb_cuda_stream_synchronize(stream: *const TbStream) -> *mut c_char;
+    pub(crate) fn tb_cuda_stream_wait(producer: *const TbStream, consumer: i64) -> *mut c_char;
+}
+
+/// c10's packed stream (`StreamData3`) and its native handle, as the shim's
+/// `TbStream` lays it out.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TbStream {
+    pub id: i64,
+    pub device_index: i64,
+    pub device_type: i64,
+    pub handle: *mut c_void,
+}

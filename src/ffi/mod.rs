@@ -1,0 +1,53 @@
+//! The Rust side of the C++ shim in `csrc/`: every `extern "C"` declaration
+//! of the crate, in one place, with the error hand-off they share.
+//!
+//! - [`dlpack`] declares `csrc/dlpack.cpp` (DLPack conversion, CUDA streams);
+//!   the DLPack layer (`crate::dlpack`) is its only caller.
+//! - [`aten`] declares `csrc/aten.cpp` (operators by name) and wraps it in
+//!   safe handles, so that `crate::aten` holds no `unsafe` code.
+//!
+//! Every shim function catches C++ exceptions and returns them as a
+//! `malloc`ed C string (null on success), freed by `tb_free_error`.
+
+pub(crate) mod aten;
+pub(crate) mod dlpack;
+
+use std::ffi::{c_char, CStr};
+
+use crate::{Error, Result};
+
+extern "C" {
+    fn tb_free_error(message: *mut c_char);
+}
+
+/// Takes ownership of a shim string: `None` for null, else its text (the
+/// string is freed).
+///
+/// # Safety
+///
+/// - `message` is null or a NUL-terminated string the shim allocated with
+///   `malloc` that nobody has freed; it is freed here, exactly once.
+pub(crate) unsafe fn take_string(message: *mut c_char) -> Option<String> {
+    if message.is_null() {
+        return None;
+    }
+    // SAFETY: non-null, NUL-terminated and live (caller contract).
+    let text = unsafe { CStr::from_ptr(message) }.to_string_lossy().into_owned();
+    // SAFETY: allocated by the shim with malloc, freed exactly once here.
+    unsafe { tb_free_error(message) };
+    Some(text)
+}
+
+/// Turns a shim return value into a `Result`: a message is an [`Error::Torch`]
+/// (or [`Error::OutOfMemory`] when libtorch's allocator said so).
+///
+/// # Safety
+///
+/// - As for [`take_string`].
+pub(crate) unsafe fn check(message: *mut c_char) -> Result<()> {
+    // SAFETY: forwarded caller contract.
+    match unsafe { take_string(message) } {
+        None => Ok(()),
+        Some(text) => Err(Error::from_torch_message(text)),
+    }
+}
