@@ -248,7 +248,7 @@ def array_api_worker(selected_names: list[str], sizes: dict, rounds: int) -> Non
                 timing = time_interleaved({"array-API": lambda: case.native(*targs, **case.kwargs)}, rounds)
                 err = max_rel_error(as_numpy(got), case.pick(case.native(*args, **case.kwargs)))
                 rows.append({"key": f"{case.suite}.{case.routine}.{size}", "timing": timing["array-API"], "error": err})
-            except Exception as exc:  # noqa: BLE001 - reported in the cell, that is the point
+            except Exception as exc:
                 rows.append({"key": f"{case.suite}.{case.routine}.{size}",
                              "unsupported": f"{type(exc).__name__}: {str(exc)[:80]}"})
     json.dump(rows, sys.stdout)
@@ -259,7 +259,12 @@ def run_array_api(selected: list[Case], sizes_for, rounds: int) -> dict:
     sizes = {f"{c.suite}.{c.routine}": list(sizes_for(c)) for c in selected}
     env = dict(os.environ, SCIPY_ARRAY_API="1")
     done = subprocess.run(
-        [sys.executable, __file__, "--worker-array-api", json.dumps({"names": names, "sizes": sizes, "rounds": rounds})],
+        [
+            sys.executable,
+            __file__,
+            "--worker-array-api",
+            json.dumps({"names": names, "sizes": sizes, "rounds": rounds}),
+        ],
         capture_output=True, text=True, env=env, timeout=3600,
     )
     if done.returncode != 0:
@@ -273,7 +278,6 @@ def run_array_api(selected: list[Case], sizes_for, rounds: int) -> dict:
 def overhead(rounds: int) -> dict:
     import scipy.special as sc
     import torch
-
     import torchbridge as tb
 
     x = np.array([0.5])
@@ -297,7 +301,7 @@ def conversion(sizes: list[int], rounds: int) -> dict:
     out = {}
     for size in sizes:
         x = np.ones(size)
-        timing = time_interleaved({"round trip": lambda: tb.apply(lambda t: t, x)}, rounds)["round trip"]
+        timing = time_interleaved({"round trip": lambda x=x: tb.apply(lambda t: t, x)}, rounds)["round trip"]
         out[str(size)] = timing
         del x
     return out
@@ -306,7 +310,6 @@ def conversion(sizes: list[int], rounds: int) -> dict:
 def thread_scaling(size: int, calls: int) -> dict:
     """Two Python threads on separate arrays against one thread doing both."""
     import torch
-
     import torchbridge as tb
 
     rng = np.random.default_rng(5)
@@ -346,7 +349,6 @@ def import_times() -> dict:
 def environment(device: str) -> dict:
     import scipy
     import torch
-
     import torchbridge as tb
 
     cpu = "unknown"
@@ -391,13 +393,18 @@ def cell(row: dict, path: str) -> tuple[str, str, str]:
         return ("-", "", "")
     native = row["timings"]["native"]["median"]
     err = row["max_rel_error"].get(path)
-    spread = f"{fmt_time(t['median'])} ({fmt_time(t['min'])}-{fmt_time(t['max'])})" if t["rounds"] > 1 else fmt_time(t["median"])
+    spread = fmt_time(t["median"])
+    if t["rounds"] > 1:
+        spread += f" ({fmt_time(t['min'])}-{fmt_time(t['max'])})"
     return (spread, f"{native / t['median']:.2f}" if path != "native" else "1", "" if err is None else f"{err:.1e}")
 
 
 def markdown(results: dict) -> str:
     env = results["environment"]
-    paths = [p for p in PATHS + CUDA_PATHS if any(p in r["timings"] or p in r.get("unsupported", {}) for r in results["rows"])]
+    def shown(path: str) -> bool:
+        return any(path in r["timings"] or path in r.get("unsupported", {}) for r in results["rows"])
+
+    paths = [p for p in PATHS + CUDA_PATHS if shown(p)]
     lines = [
         f"# torchbridge benchmark, {env['date']}",
         "",
@@ -454,7 +461,10 @@ def plot(results: dict, path: Path) -> bool:
     height = 0.8 / max(1, len(paths))
     for i, p in enumerate(paths):
         ys = [j + i * height for j in range(len(rows))]
-        xs = [r["timings"]["native"]["median"] / r["timings"][p]["median"] if p in r["timings"] else np.nan for r in rows]
+        xs = [
+            r["timings"]["native"]["median"] / r["timings"][p]["median"] if p in r["timings"] else np.nan
+            for r in rows
+        ]
         ax.barh(ys, xs, height=height, label=p)
     ax.axvline(1.0, color="black", linewidth=0.8)
     ax.set_xscale("log")
@@ -497,7 +507,9 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="small and medium sizes, 3 rounds (about two minutes)")
     parser.add_argument("--suite", choices=["special", "fft", "linalg", "all"], default="all")
-    parser.add_argument("--sizes", help="comma-separated sizes for every routine: elements, or the matrix order for linalg")
+    parser.add_argument(
+        "--sizes", help="comma-separated sizes for every routine: elements, or the matrix order for linalg"
+    )
     parser.add_argument("--rounds", type=int, help="interleaved rounds per cell (default 7, quick 3)")
     parser.add_argument("--device", choices=["cpu", "cuda"], default="cpu")
     parser.add_argument("--out", default="bench-results", help="folder for report.md, results.json, speedup.png")

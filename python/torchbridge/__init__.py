@@ -16,14 +16,13 @@ from __future__ import annotations
 
 from . import errors, fft, linalg, ops, special, torch
 from ._apply import apply
-from ._core import __version__
-from ._core import set_num_threads
+from ._core import __version__, set_num_threads
 from .errors import (
+    AxisError,
     DeviceError,
     DLPackError,
     DtypeError,
     InputTypeError,
-    AxisError,
     InvalidArgumentError,
     LinAlgError,
     MixedContainersError,

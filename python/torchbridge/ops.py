@@ -162,7 +162,9 @@ class Namespace:
             names = [n.split("::", 1)[1] for n in _aten.operators(self._name)]
             close = difflib.get_close_matches(op, names, n=5)
             hint = f"; did you mean {', '.join(close)}?" if close else ""
-            raise AttributeError(f"torchbridge.ops.{self._name} has no operator {op!r} (not in libtorch's dispatcher){hint}")
+            raise AttributeError(
+                f"torchbridge.ops.{self._name} has no operator {op!r} (not in libtorch's dispatcher){hint}"
+            )
         packet = self._packets[op] = OpOverloadPacket(qualified, list(found))
         return packet
 

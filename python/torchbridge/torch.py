@@ -111,7 +111,10 @@ def _substitute(value, views, torch):
 #: Dunders that write into ``self``.
 _WRITING_DUNDERS = frozenset(
     f"__i{op}__"
-    for op in ("add", "sub", "mul", "matmul", "truediv", "floordiv", "div", "mod", "pow", "and", "or", "xor", "lshift", "rshift")
+    for op in (
+        "add", "sub", "mul", "matmul", "truediv", "floordiv", "div", "mod", "pow",
+        "and", "or", "xor", "lshift", "rshift",
+    )
 ) | {"__setitem__"}
 
 
@@ -130,7 +133,7 @@ def _check_writable(qualname, name, args, kwargs, torch):
     targets = [t for t in targets.values() if not isinstance(t, torch.Tensor)]
     if not targets:
         return
-    for target, reason in zip(targets, _tb_core.aten.unwritable(targets)):
+    for reason in _tb_core.aten.unwritable(targets):
         if reason is not None:
             from .errors import InvalidArgumentError
 

@@ -12,7 +12,7 @@ import pytest
 # leaving little for torch and CuPy in the same test process.
 os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
 
-import jax  # noqa: E402
+import jax
 
 jax.config.update("jax_enable_x64", True)  # int64/float64 arrays stay 64-bit
 

@@ -12,9 +12,9 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 import torch
-
 import torchbridge as tb
-import torchbridge.ops  # noqa: F401  (makes tb.ops available whatever __init__ imports)
+import torchbridge.ops
+from conftest import LIBRARIES, library_type, to_library, to_numpy
 from torchbridge.errors import (
     DtypeError,
     InputTypeError,
@@ -22,8 +22,6 @@ from torchbridge.errors import (
     MixedContainersError,
     TorchError,
 )
-
-from conftest import LIBRARIES, library_type, to_library, to_numpy
 
 
 @dataclass(frozen=True)
@@ -34,15 +32,15 @@ class Special:
     theirs: Callable[[], Any]
 
 
-def DT(ours: Any, name: str) -> Special:  # noqa: N802
+def DT(ours: Any, name: str) -> Special:
     return Special(ours, lambda: getattr(torch, name))
 
 
-def LAYOUT(name: str) -> Special:  # noqa: N802
+def LAYOUT(name: str) -> Special:
     return Special(name, lambda: getattr(torch, name))
 
 
-def MF(name: str) -> Special:  # noqa: N802
+def MF(name: str) -> Special:
     return Special(name, lambda: getattr(torch, name))
 
 
@@ -98,7 +96,9 @@ CASES = [
     Case("aten::std.correction", lambda d: (d.x2, [1]), lambda d: {"correction": 0, "keepdim": True}),
     Case("aten::var_mean.correction", lambda d: (d.x2, [0]), lambda d: {"correction": 1}),
     Case("aten::cumsum", lambda d: (d.x, 0), overload="default"),
-    Case("aten::cumprod", lambda d: (d.x, 0), lambda d: {"dtype": DT(np.dtype("float32"), "float32")}, overload="default"),
+    Case(
+        "aten::cumprod", lambda d: (d.x, 0), lambda d: {"dtype": DT(np.dtype("float32"), "float32")}, overload="default"
+    ),
     Case("aten::cat", lambda d: ([d.x, d.y],), overload="default"),
     Case("aten::cat", lambda d: ([d.x2, d.x2], 1), overload="default"),
     Case("aten::stack", lambda d: ([d.x, d.y], 1), overload="default"),
@@ -147,7 +147,12 @@ CASES = [
     Case("aten::searchsorted.Tensor", lambda d: (d.edges, d.x), lambda d: {"side": "left"}),
     Case("aten::histc", lambda d: (d.x, 5), overload="default"),
     Case("aten::diff", lambda d: (d.x, 2), overload="default"),
-    Case("aten::unique_consecutive", lambda d: (d.ints,), lambda d: {"return_inverse": True, "return_counts": True}, overload="default"),
+    Case(
+        "aten::unique_consecutive",
+        lambda d: (d.ints,),
+        lambda d: {"return_inverse": True, "return_counts": True},
+        overload="default",
+    ),
     Case("aten::split.Tensor", lambda d: (d.x, 5)),
     Case("aten::unbind.int", lambda d: (d.x2,)),
     Case("aten::chunk", lambda d: (d.x, 3), overload="default"),
@@ -242,7 +247,8 @@ def test_matches_torch_ops(case: Case, lib: str, rng):
     targs = _prepare(case.args(d), lambda a: torch.from_numpy(np.array(a)), "theirs")
     tkwargs = {k: _prepare(v, lambda a: torch.from_numpy(np.array(a)), "theirs") for k, v in case.kwargs(d).items()}
     expected = _torch_op(case)(*targs, **tkwargs)
-    has_arrays = any(isinstance(v, np.ndarray) for v in _flatten(case.args(d)) + _flatten(list(case.kwargs(d).values())))
+    flat = _flatten(case.args(d)) + _flatten(list(case.kwargs(d).values()))
+    has_arrays = any(isinstance(v, np.ndarray) for v in flat)
     _compare(got, expected, lib if has_arrays else "numpy")
 
 
@@ -259,14 +265,16 @@ class TestNamespace:
         np.testing.assert_array_equal(tb.ops.aten.add.Tensor(x, x, alpha=2), 3 * x)
         np.testing.assert_array_equal(tb.ops.aten.erf.default(x), tb.ops.aten.erf(x))
         assert tb.ops.aten.add.overloads()[:2] == ["Tensor", "Scalar"]
-        assert tb.ops.aten.add.Tensor.schema == "aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor"
+        schema = "aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor"
+        assert tb.ops.aten.add.Tensor.schema == schema
         assert tb.ops.aten.erf.default.name == "aten::erf"
         assert tb.ops.aten.add is tb.ops.aten.add
         assert "linalg_eigh" in dir(tb.ops.aten)
         assert any(s.startswith("aten::add.Scalar(") for s in tb.ops.aten.add.schemas())
 
     def test_schema_and_listing(self):
-        assert tb.ops.schema("aten::add.Tensor") == "aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor"
+        add = "aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor"
+        assert tb.ops.schema("aten::add.Tensor") == add
         assert tb.ops.schema("aten::erf") == "aten::erf(Tensor self) -> Tensor"
         assert tb.ops.schema("erf") == "aten::erf(Tensor self) -> Tensor"
         with pytest.raises(InvalidArgumentError, match="no default overload"):

@@ -17,7 +17,6 @@ import scipy.fft as sf
 import scipy.linalg as sl
 import scipy.special as sc
 import torch
-
 import torchbridge as tb
 from conftest import LIBRARIES, library_type, require_cuda, require_cupy, require_jax_gpu, to_library, to_numpy
 

@@ -9,7 +9,6 @@ import textwrap
 import numpy as np
 import pytest
 import torch
-
 import torchbridge as tb
 
 

@@ -9,7 +9,6 @@ import weakref
 
 import numpy as np
 import pytest
-
 import torchbridge as tb
 
 

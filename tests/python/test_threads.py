@@ -37,7 +37,6 @@ def _workload(threads: int, calls: int, watchdog_s: float) -> dict:
     import numpy as np
     import scipy.special as sc
     import torch
-
     import torchbridge as tb
 
     # A hang dumps every thread's stack to stderr and exits: the parent fails.
@@ -150,7 +149,7 @@ def _workload(threads: int, calls: int, watchdog_s: float) -> dict:
                 counts[index] += 1
             if not np.array_equal(own, np.arange(LARGE, dtype=np.float64) + index):
                 fail("owned array not restored")
-        except BaseException as err:  # noqa: BLE001
+        except BaseException as err:
             fail(f"thread {index}: {type(err).__name__}: {err}")
 
     start = time.perf_counter()

@@ -10,12 +10,10 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 import torch
-
 import torchbridge as tb
-import torchbridge.torch  # noqa: F401  (makes tb.torch available whatever __init__ imports)
-from torchbridge.errors import InvalidArgumentError, MixedContainersError
-
+import torchbridge.torch
 from conftest import LIBRARIES, library_type, to_library, to_numpy
+from torchbridge.errors import InvalidArgumentError, MixedContainersError
 
 
 def _data(rng: np.random.Generator) -> SimpleNamespace:

@@ -5,9 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import torch
-
 import torchbridge as tb
-
 from conftest import LIBRARIES, data_pointer, library_type, to_library
 
 
@@ -62,7 +60,7 @@ def test_pointer_equality_where_the_library_exposes_it(lib):
     if lib == "jax":
         # JAX arrays are immutable, so apply() hands torch a copy; the
         # routines, which never write, view them zero-copy.
-        original = tb._core.torch_views  # noqa: SLF001 - the documented internals
+        original = tb._core.torch_views
         views, _ = original([x])
         t = torch.from_dlpack(views[0])
         assert t.data_ptr() != data_pointer(x)
