@@ -12,6 +12,12 @@ import pytest
 pytest.importorskip("mypy", reason="mypy is in .ci/requirements.txt; install it to check the stubs")
 
 
+def test_generated_stubs_are_current():
+    script = Path(__file__).resolve().parents[2] / ".ci" / "stubs.py"
+    done = subprocess.run([sys.executable, str(script), "--check"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
 def test_stubs_match_the_runtime():
     package_dir = Path(__import__("torchbridge").__file__).parent.parent
     env = dict(os.environ, PYTHONPATH=str(package_dir))

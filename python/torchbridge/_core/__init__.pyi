@@ -1,7 +1,13 @@
-"""Type stubs for the Rust extension module ``torchbridge._core``."""
+"""Type stubs for the Rust extension module ``torchbridge._core``: its
+top-level classes and functions. The stubs of its submodules beside this file
+are generated from the runtime by ``.ci/stubs.py``."""
 
-from types import ModuleType
 from typing import Any, final
+
+from . import aten as aten
+from . import fft as fft
+from . import linalg as linalg
+from . import special as special
 
 __all__ = [
     "__version__",
@@ -47,8 +53,3 @@ def torch_views(arrays: list[Any], device: Any = None) -> tuple[list[Any], Conta
 def call_on(device: Any, function: Any, args: tuple[Any, ...], kwargs: dict[str, Any] | None = None) -> Any: ...
 def build_info() -> dict[str, object]: ...
 def set_num_threads(threads: int) -> None: ...
-
-special: ModuleType
-fft: ModuleType
-linalg: ModuleType
-aten: ModuleType
