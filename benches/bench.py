@@ -278,6 +278,7 @@ def run_array_api(selected: list[Case], sizes_for, rounds: int) -> dict:
 def overhead(rounds: int) -> dict:
     import scipy.special as sc
     import torch
+
     import torchbridge as tb
 
     x = np.array([0.5])
@@ -310,6 +311,7 @@ def conversion(sizes: list[int], rounds: int) -> dict:
 def thread_scaling(size: int, calls: int) -> dict:
     """Two Python threads on separate arrays against one thread doing both."""
     import torch
+
     import torchbridge as tb
 
     rng = np.random.default_rng(5)
@@ -349,6 +351,7 @@ def import_times() -> dict:
 def environment(device: str) -> dict:
     import scipy
     import torch
+
     import torchbridge as tb
 
     cpu = "unknown"

@@ -52,6 +52,7 @@ def soak(calls: int, seed: int = 20261201, progress=None, torch_threads: int = 1
     import jax.numpy as jnp
     import numpy as np
     import torch
+
     import torchbridge as tb
 
     # One intra-op thread by default: the soak looks for leaks, and on a

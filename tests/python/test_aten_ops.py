@@ -12,9 +12,10 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 import torch
+from conftest import LIBRARIES, library_type, to_library, to_numpy
+
 import torchbridge as tb
 import torchbridge.ops
-from conftest import LIBRARIES, library_type, to_library, to_numpy
 from torchbridge.errors import (
     DtypeError,
     InputTypeError,

@@ -17,8 +17,9 @@ import scipy.fft as sf
 import scipy.linalg as sl
 import scipy.special as sc
 import torch
-import torchbridge as tb
 from conftest import LIBRARIES, library_type, require_cuda, require_cupy, require_jax_gpu, to_library, to_numpy
+
+import torchbridge as tb
 
 SEED = 20261201
 CUDA = torch.cuda.is_available()

@@ -9,6 +9,7 @@ import textwrap
 import numpy as np
 import pytest
 import torch
+
 import torchbridge as tb
 
 

@@ -9,6 +9,7 @@ import weakref
 
 import numpy as np
 import pytest
+
 import torchbridge as tb
 
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-import torchbridge as tb
 from conftest import DTYPES, LIBRARIES, dtype_name, library_type, to_library, to_numpy
+
+import torchbridge as tb
 
 LAYOUTS = ["contiguous", "transposed", "stepped", "negative", "zero_d", "zero_size"]
 

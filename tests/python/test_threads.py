@@ -37,6 +37,7 @@ def _workload(threads: int, calls: int, watchdog_s: float) -> dict:
     import numpy as np
     import scipy.special as sc
     import torch
+
     import torchbridge as tb
 
     # A hang dumps every thread's stack to stderr and exits: the parent fails.

@@ -10,9 +10,10 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 import torch
+from conftest import LIBRARIES, library_type, to_library, to_numpy
+
 import torchbridge as tb
 import torchbridge.torch
-from conftest import LIBRARIES, library_type, to_library, to_numpy
 from torchbridge.errors import InvalidArgumentError, MixedContainersError
 
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import torch
-import torchbridge as tb
 from conftest import LIBRARIES, data_pointer, library_type, to_library
+
+import torchbridge as tb
 
 
 def test_numpy_identity_shares_memory():

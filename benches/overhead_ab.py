@@ -1,0 +1,110 @@
+"""Per-call overhead of two torchbridge builds, side by side in one run.
+
+    python benches/overhead_ab.py OLD_SITE NEW_SITE [--rounds R] [--out FILE]
+
+OLD_SITE and NEW_SITE are folders holding an installed ``torchbridge``
+(``pip install --no-deps --target DIR wheel``). Each round runs one short
+subprocess per build, alternating which goes first, and each subprocess times
+every call below (median of 7 batches, each batch as many calls as fill about
+20 ms). The report gives, per call, the median over rounds for both builds and
+their ratio (old / new: above 1, the new build is faster). Inputs are tiny, so
+the figures are the cost of crossing into torchbridge and back: argument
+parsing, import, dispatch and the return conversion.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+
+WORKER = r"""
+import json, time
+import numpy as np
+import torchbridge as tb
+
+x1 = np.array([0.5])
+x16 = np.linspace(0, 1, 16)
+a8 = np.eye(8) * 2.0 + 0.1
+b8 = np.ones(8)
+calls = {
+    "special.erf, 1 element": lambda: tb.special.erf(x1),
+    "special.xlogy, 1 element": lambda: tb.special.xlogy(x1, x1),
+    "special.logsumexp, 16": lambda: tb.special.logsumexp(x16),
+    "fft.fft, 16": lambda: tb.fft.fft(x16),
+    "fft.rfft, 16, norm='ortho'": lambda: tb.fft.rfft(x16, norm="ortho"),
+    "fft.dct, 16": lambda: tb.fft.dct(x16),
+    "fft.fftfreq(16)": lambda: tb.fft.fftfreq(16),
+    "linalg.det, 8x8": lambda: tb.linalg.det(a8),
+    "linalg.solve, 8x8": lambda: tb.linalg.solve(a8, b8),
+    "linalg.toeplitz, 16": lambda: tb.linalg.toeplitz(x16),
+    "apply(identity), 1 element": lambda: tb.apply(lambda t: t, x1),
+}
+
+def per_call(f):
+    f()
+    n = 1
+    while True:
+        start = time.perf_counter()
+        for _ in range(n):
+            f()
+        if time.perf_counter() - start > 0.02:
+            break
+        n *= 2
+    batches = []
+    for _ in range(7):
+        start = time.perf_counter()
+        for _ in range(n):
+            f()
+        batches.append((time.perf_counter() - start) / n)
+    batches.sort()
+    return batches[3]
+
+print(json.dumps({name: per_call(f) for name, f in calls.items()}))
+"""
+
+
+def run(site: str) -> dict[str, float]:
+    env = dict(os.environ, PYTHONPATH=site, OMP_NUM_THREADS="1")
+    done = subprocess.run(
+        [sys.executable, "-c", WORKER], env=env, capture_output=True, text=True, timeout=600, check=True, cwd="/"
+    )
+    return json.loads(done.stdout)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("old")
+    parser.add_argument("new")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--out", help="also write the markdown table here")
+    args = parser.parse_args(argv)
+    sides = {"old": args.old, "new": args.new}
+    samples: dict[str, dict[str, list[float]]] = {"old": {}, "new": {}}
+    for k in range(args.rounds):
+        order = ["old", "new"] if k % 2 == 0 else ["new", "old"]
+        for side in order:
+            for name, seconds in run(sides[side]).items():
+                samples[side].setdefault(name, []).append(seconds)
+    lines = [
+        f"Per-call time, median of {args.rounds} alternating rounds (OMP_NUM_THREADS=1); ratio = old / new.",
+        "",
+        "| call | old | new | ratio |",
+        "|---|---:|---:|---:|",
+    ]
+    for name in samples["old"]:
+        old, new = statistics.median(samples["old"][name]), statistics.median(samples["new"][name])
+        lines.append(f"| {name} | {old * 1e6:.1f} us | {new * 1e6:.1f} us | {old / new:.2f} |")
+    report = "\n".join(lines) + "\n"
+    print(report)
+    if args.out:
+        with open(args.out, "w") as f:
+            f.write(report)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
