@@ -447,3 +447,22 @@ fn float32_composites_stay_accurate() {
         assert_close(&vec_f64(&got), &vec_f64(&want), 2e-6);
     }
 }
+
+#[test]
+fn huge_sizes_are_clean_errors() {
+    let x = x4();
+    let oom = |r: torchbridge::Result<Tensor>| matches!(r, Err(Error::OutOfMemory(_)));
+    assert!(oom(fft::fft(&x, &FftOptions { n: Some(1 << 62), ..Default::default() })));
+    assert!(oom(fft::irfft(&x, &FftOptions { n: Some(i64::MAX), ..Default::default() })));
+    assert!(oom(fft::rfft(&x, &FftOptions { n: Some(1 << 40), ..Default::default() })));
+    let cube = Tensor::ones([2, 2, 2], (Kind::Double, CPU));
+    assert!(oom(fft::fftn(&cube, &FftnOptions { s: Some(vec![1 << 31; 3]), ..Default::default() })));
+    assert!(oom(fft::dctn(&cube, &DctnOptions { s: Some(vec![i64::MAX; 3]), ..Default::default() })));
+    assert!(oom(fft::dct(&x, &DctOptions { n: Some(1 << 62), ..Default::default() })));
+    assert!(oom(fft::fftfreq(1 << 62, 1.0, (Kind::Double, CPU))));
+    assert!(oom(fft::fftfreq(1 << 40, 1.0, (Kind::Double, CPU))));
+    assert!(oom(fft::rfftfreq(i64::MAX, 1.0, (Kind::Double, CPU))));
+    let axis = fft::fft(&x, &FftOptions { axis: i64::MIN, ..Default::default() }).unwrap_err();
+    assert!(matches!(axis, Error::AxisOutOfBounds { axis: i64::MIN, ndim: 1 }), "{axis}");
+    assert!(fft::next_fast_len(i64::MAX, LengthFor::Real).is_err());
+}

@@ -199,10 +199,12 @@ pub fn fftfreq_scaled(n: i64, scale: f64, options: (Kind, Device)) -> Result<Ten
         return Err(Error::InvalidArgument("negative dimensions are not allowed".into()));
     }
     check_size("fft.fftfreq", &[n], &[], &[])?;
+    frequency_kind(options.0)?;
     let positive = (n - 1).div_euclid(2) + 1;
-    let low = Tensor::f_arange(positive, (Kind::Int64, options.1))?;
-    let high = Tensor::f_arange_start(positive - n, 0, (Kind::Int64, options.1))?;
-    frequencies(&Tensor::f_cat(&[low, high], 0)?, scale, options.0)
+    let ks = arange(n, Kind::Double, options.1)?;
+    // [positive, n) becomes [positive - n, 0), in place
+    let _ = ks.f_narrow(0, positive, n - positive)?.f_sub_scalar_(n)?;
+    frequencies(ks, scale, options.0)
 }
 
 /// The non-negative sample frequencies for [`rfft`], `scipy.fft.rfftfreq`:
@@ -215,7 +217,8 @@ pub fn rfftfreq(n: i64, d: f64, options: (Kind, Device)) -> Result<Tensor> {
 pub fn rfftfreq_scaled(n: i64, scale: f64, options: (Kind, Device)) -> Result<Tensor> {
     let count = (n.div_euclid(2) + 1).max(0);
     check_size("fft.rfftfreq", &[count], &[], &[])?;
-    frequencies(&Tensor::f_arange(count, (Kind::Int64, options.1))?, scale, options.0)
+    frequency_kind(options.0)?;
+    frequencies(arange(count, Kind::Double, options.1)?, scale, options.0)
 }
 
 fn frequency_scale(n: i64, d: f64) -> Result<f64> {
@@ -226,11 +229,28 @@ fn frequency_scale(n: i64, d: f64) -> Result<f64> {
     Ok(1.0 / product)
 }
 
-fn frequencies(ks: &Tensor, scale: f64, kind: Kind) -> Result<Tensor> {
+fn frequency_kind(kind: Kind) -> Result<()> {
     if !matches!(kind, Kind::Float | Kind::Double | Kind::Half | Kind::BFloat16) {
         return Err(Error::InvalidArgument(format!("frequencies are real floating-point, not {kind:?}")));
     }
-    Ok(ks.f_to_kind(Kind::Double)?.f_mul_scalar(scale)?.f_to_kind(kind)?)
+    Ok(())
+}
+
+/// The integers `ks` (float64) times `scale`, as NumPy computes them, cast to `kind`.
+fn frequencies(mut ks: Tensor, scale: f64, kind: Kind) -> Result<Tensor> {
+    let _ = ks.f_mul_scalar_(scale)?;
+    Ok(ks.f_to_kind(kind)?)
+}
+
+/// `[0, 1, ..., n - 1]` in `kind` (float64 is exact to 2^53), built without
+/// tch's allocating scalar-argument wrappers (`f_arange` and the like panic
+/// when their call fails, e.g. for want of memory): libtorch allocates ones
+/// (a failure is a clean error), summed and shifted in place.
+pub(super) fn arange(n: i64, kind: Kind, device: Device) -> Result<Tensor> {
+    let mut ks = Tensor::f_ones([n], (kind, device))?;
+    let _ = ks.f_cumsum_(0, kind)?;
+    let _ = ks.f_sub_scalar_(1)?;
+    Ok(ks)
 }
 
 /// `scipy.fft.fftshift`: rolls each of `axes` (default all) by half its

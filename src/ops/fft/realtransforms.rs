@@ -6,7 +6,7 @@ use std::f64::consts::{FRAC_1_SQRT_2, PI, SQRT_2};
 
 use tch::{Device, Kind, Tensor};
 
-use super::helper::{check_size, fft_input, length_1d, nd_shape_and_axes, nonempty, resize_axis};
+use super::helper::{arange, check_size, fft_input, length_1d, nd_shape_and_axes, nonempty, resize_axis};
 use super::Norm;
 use crate::{Error, Result};
 
@@ -280,7 +280,12 @@ fn r2r_last(x: &Tensor, trig: Trig, type_: i64, norm: Norm, orthogonalize: bool)
 /// A fresh `x * factor` whose first and last elements along the last axis
 /// are further multiplied by `ends.0` and `ends.1` (never in place on `x`).
 fn scaled(x: &Tensor, factor: f64, ends: (f64, f64)) -> Result<Tensor> {
-    let y = x.f_mul_scalar(factor)?;
+    // A fresh copy scaled in place: tch's allocating scalar-argument
+    // wrappers (`f_mul_scalar`) panic when their call fails.
+    let mut y = crate::ops::deep_copy(x)?;
+    if factor != 1.0 {
+        let _ = y.f_mul_scalar_(factor)?;
+    }
     let n = y.size().last().copied().unwrap_or(0);
     if n > 0 {
         // In place on views of `y`: this function's own fresh tensor.
@@ -296,14 +301,17 @@ fn scaled(x: &Tensor, factor: f64, ends: (f64, f64)) -> Result<Tensor> {
 
 /// `[1, -1, 1, -1, ...]` of length `n`.
 fn alternating(n: i64, kind: Kind, device: Device) -> Result<Tensor> {
-    let parity = Tensor::f_arange(n, (Kind::Int64, device))?.f_remainder(2)?;
-    Ok(parity.f_mul_scalar(-2)?.f_add_scalar(1)?.f_to_kind(kind)?)
+    let signs = Tensor::f_ones([n], (kind, device))?;
+    let _ = signs.f_slice(0, 1, n, 2)?.f_neg_()?;
+    Ok(signs)
 }
 
 /// `exp(i * (start + step * k))` for `k` in `0..len`, computed in float64 and
 /// returned in the complex dtype matching real `kind`.
 fn twiddle(len: i64, start: f64, step: f64, kind: Kind, device: Device) -> Result<Tensor> {
-    let angle = Tensor::f_arange(len, (Kind::Double, device))?.f_mul_scalar(step)?.f_add_scalar(start)?;
+    let mut angle = arange(len, Kind::Double, device)?;
+    let _ = angle.f_mul_scalar_(step)?;
+    let _ = angle.f_add_scalar_(start)?;
     let unit = Tensor::f_complex(&angle.f_cos()?, &angle.f_sin()?)?;
     let complex = if kind == Kind::Float { Kind::ComplexFloat } else { Kind::ComplexDouble };
     Ok(unit.f_to_kind(complex)?)
