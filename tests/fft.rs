@@ -57,12 +57,12 @@ fn fft_of_a_ramp_has_known_values() {
 fn real_transforms_round_trip_and_hermitian_values() {
     let x = random(&[3, 10]);
     for norm in [Norm::Backward, Norm::Ortho, Norm::Forward] {
-        let spectrum = fft::rfft(&x, &FftOptions { n: None, axis: -1, norm: norm }).unwrap();
+        let spectrum = fft::rfft(&x, &FftOptions { n: None, axis: -1, norm }).unwrap();
         assert_eq!(spectrum.size(), vec![3, 6]);
-        let back = fft::irfft(&spectrum, &FftOptions { n: Some(10), axis: -1, norm: norm }).unwrap();
+        let back = fft::irfft(&spectrum, &FftOptions { n: Some(10), axis: -1, norm }).unwrap();
         assert_close(&vec_f64(&back), &vec_f64(&x), 1e-14);
-        let inverse = fft::ihfft(&x, &FftOptions { n: None, axis: 1, norm: norm }).unwrap();
-        let back = fft::hfft(&inverse, &FftOptions { n: Some(10), axis: 1, norm: norm }).unwrap();
+        let inverse = fft::ihfft(&x, &FftOptions { n: None, axis: 1, norm }).unwrap();
+        let back = fft::hfft(&inverse, &FftOptions { n: Some(10), axis: 1, norm }).unwrap();
         assert_close(&vec_f64(&back), &vec_f64(&x), 1e-14);
     }
     let z = Tensor::complex(&Tensor::from_slice(&[1.0f64, 0.0, 3.0]), &Tensor::from_slice(&[0.0f64, 2.0, 0.0]));
@@ -228,37 +228,18 @@ fn inverses_undo_the_transforms_in_every_norm() {
     for type_ in 1..=4 {
         for norm in [Norm::Backward, Norm::Ortho, Norm::Forward] {
             for orthogonalize in [None, Some(true), Some(false)] {
-                let y = fft::dct(
-                    &x,
-                    &DctOptions { type_: ty(type_), n: None, axis: 1, norm: norm, orthogonalize: orthogonalize },
-                )
-                .unwrap();
-                let back = fft::idct(
-                    &y,
-                    &DctOptions { type_: ty(type_), n: None, axis: 1, norm: norm, orthogonalize: orthogonalize },
-                )
-                .unwrap();
+                let y = fft::dct(&x, &DctOptions { type_: ty(type_), n: None, axis: 1, norm, orthogonalize }).unwrap();
+                let back =
+                    fft::idct(&y, &DctOptions { type_: ty(type_), n: None, axis: 1, norm, orthogonalize }).unwrap();
                 assert_close(&vec_f64(&back), &vec_f64(&x), 1e-13);
                 let y = fft::dstn(
                     &x,
-                    &DctnOptions {
-                        type_: ty(type_),
-                        s: None,
-                        axes: Some(vec![0, -1]),
-                        norm: norm,
-                        orthogonalize: orthogonalize,
-                    },
+                    &DctnOptions { type_: ty(type_), s: None, axes: Some(vec![0, -1]), norm, orthogonalize },
                 )
                 .unwrap();
                 let back = fft::idstn(
                     &y,
-                    &DctnOptions {
-                        type_: ty(type_),
-                        s: None,
-                        axes: Some(vec![0, -1]),
-                        norm: norm,
-                        orthogonalize: orthogonalize,
-                    },
+                    &DctnOptions { type_: ty(type_), s: None, axes: Some(vec![0, -1]), norm, orthogonalize },
                 )
                 .unwrap();
                 assert_close(&vec_f64(&back), &vec_f64(&x), 1e-13);
