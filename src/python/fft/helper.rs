@@ -9,7 +9,7 @@ use pyo3::types::{PyBool, PyFloat, PyInt, PyType};
 use tch::{Device, Kind};
 
 use super::super::container::{wrap, Library};
-use super::{run, Truthy};
+use super::{push, run, Truthy};
 use crate::ops::fft::{self as ops, LengthFor};
 use crate::Error;
 
@@ -192,10 +192,14 @@ impl<'a, 'py> FromPyObject<'a, 'py> for ShiftAxes {
     type Error = PyErr;
 
     fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<ShiftAxes> {
-        match obj.try_iter() {
-            Ok(items) => Ok(ShiftAxes(items.map(|item| item?.extract::<i64>()).collect::<PyResult<_>>()?)),
-            Err(_) => Ok(ShiftAxes(vec![obj.extract::<i64>()?])),
+        let Ok(items) = obj.try_iter() else {
+            return Ok(ShiftAxes(vec![obj.extract::<i64>()?]));
+        };
+        let mut axes = Vec::new();
+        for item in items {
+            push(&mut axes, item?.extract::<i64>()?, "axes")?;
         }
+        Ok(ShiftAxes(axes))
     }
 }
 

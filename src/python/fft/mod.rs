@@ -133,9 +133,20 @@ fn iterable_of_int(obj: Borrowed<'_, '_, PyAny>, name: &str) -> PyResult<Vec<i64
     let items = obj.try_iter().map_err(refused)?;
     let mut values = Vec::new();
     for item in items {
-        values.push(item?.extract::<i64>().map_err(refused)?);
+        push(&mut values, item?.extract::<i64>().map_err(refused)?, name)?;
     }
     Ok(values)
+}
+
+/// `values.push(value)`, a MemoryError (not an abort) when the list of
+/// `what` cannot grow: an unbounded iterable grows it until memory runs out.
+pub(crate) fn push(values: &mut Vec<i64>, value: i64, what: &str) -> PyResult<()> {
+    values.try_reserve(1).map_err(|_| {
+        let bytes = (values.len() as u128 + 1) * std::mem::size_of::<i64>() as u128;
+        Error::out_of_memory(bytes, &format!("the {what} list"))
+    })?;
+    values.push(value);
+    Ok(())
 }
 
 /// `s`: a transform shape, a scalar or an iterable of integers.
