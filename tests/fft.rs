@@ -3,7 +3,7 @@
 //! shapes and errors.
 
 use tch::{Device, Kind, Tensor};
-use torchbridge::ops::fft::{self, Norm};
+use torchbridge::ops::fft::{self, DctOptions, DctType, DctnOptions, FftOptions, FftnOptions, LengthFor, Norm};
 use torchbridge::Error;
 
 const CPU: Device = Device::Cpu;
@@ -25,6 +25,11 @@ fn assert_close(got: &[f64], want: &[f64], tol: f64) {
     }
 }
 
+/// SciPy's `type` number as a [`DctType`].
+fn ty(type_: i64) -> DctType {
+    DctType::for_dct(type_).unwrap()
+}
+
 fn x4() -> Tensor {
     Tensor::from_slice(&[1.0f64, 2.0, 3.0, 4.0])
 }
@@ -36,15 +41,15 @@ fn random(shape: &[i64]) -> Tensor {
 
 #[test]
 fn fft_of_a_ramp_has_known_values() {
-    let y = fft::fft(&x4(), None, -1, Norm::Backward).unwrap();
+    let y = fft::fft(&x4(), &FftOptions { n: None, axis: -1, norm: Norm::Backward }).unwrap();
     assert_eq!(y.kind(), Kind::ComplexDouble);
     let (re, im) = complex_parts(&y);
     assert_close(&re, &[10.0, -2.0, -2.0, -2.0], 1e-15);
     assert_close(&im, &[0.0, 2.0, 0.0, -2.0], 1e-15);
     // n pads with zeros, ortho scales by 1/sqrt(n)
-    let (re, _) = complex_parts(&fft::fft(&x4(), Some(8), 0, Norm::Ortho).unwrap());
+    let (re, _) = complex_parts(&fft::fft(&x4(), &FftOptions { n: Some(8), axis: 0, norm: Norm::Ortho }).unwrap());
     assert_close(&re[..1], &[10.0 / 8f64.sqrt()], 1e-15);
-    let (re, _) = complex_parts(&fft::fft(&x4(), Some(2), 0, Norm::Forward).unwrap());
+    let (re, _) = complex_parts(&fft::fft(&x4(), &FftOptions { n: Some(2), axis: 0, norm: Norm::Forward }).unwrap());
     assert_close(&re, &[1.5, -0.5], 1e-15);
 }
 
@@ -52,17 +57,21 @@ fn fft_of_a_ramp_has_known_values() {
 fn real_transforms_round_trip_and_hermitian_values() {
     let x = random(&[3, 10]);
     for norm in [Norm::Backward, Norm::Ortho, Norm::Forward] {
-        let spectrum = fft::rfft(&x, None, -1, norm).unwrap();
+        let spectrum = fft::rfft(&x, &FftOptions { n: None, axis: -1, norm }).unwrap();
         assert_eq!(spectrum.size(), vec![3, 6]);
-        let back = fft::irfft(&spectrum, Some(10), -1, norm).unwrap();
+        let back = fft::irfft(&spectrum, &FftOptions { n: Some(10), axis: -1, norm }).unwrap();
         assert_close(&vec_f64(&back), &vec_f64(&x), 1e-14);
-        let inverse = fft::ihfft(&x, None, 1, norm).unwrap();
-        let back = fft::hfft(&inverse, Some(10), 1, norm).unwrap();
+        let inverse = fft::ihfft(&x, &FftOptions { n: None, axis: 1, norm }).unwrap();
+        let back = fft::hfft(&inverse, &FftOptions { n: Some(10), axis: 1, norm }).unwrap();
         assert_close(&vec_f64(&back), &vec_f64(&x), 1e-14);
     }
     let z = Tensor::complex(&Tensor::from_slice(&[1.0f64, 0.0, 3.0]), &Tensor::from_slice(&[0.0f64, 2.0, 0.0]));
-    assert_close(&vec_f64(&fft::hfft(&z, None, -1, Norm::Backward).unwrap()), &[4.0, 2.0, 4.0, -6.0], 1e-15);
-    let (re, im) = complex_parts(&fft::ihfft(&x4(), None, -1, Norm::Backward).unwrap());
+    assert_close(
+        &vec_f64(&fft::hfft(&z, &FftOptions { n: None, axis: -1, norm: Norm::Backward }).unwrap()),
+        &[4.0, 2.0, 4.0, -6.0],
+        1e-15,
+    );
+    let (re, im) = complex_parts(&fft::ihfft(&x4(), &FftOptions { n: None, axis: -1, norm: Norm::Backward }).unwrap());
     assert_close(&re, &[2.5, -0.5, -0.5], 1e-15);
     assert_close(&im, &[0.0, -0.5, 0.0], 1e-15);
 }
@@ -70,34 +79,62 @@ fn real_transforms_round_trip_and_hermitian_values() {
 #[test]
 fn c2r_lengths_follow_scipy() {
     let z = Tensor::ones([5], (Kind::ComplexDouble, CPU));
-    assert_eq!(fft::irfft(&z, None, -1, Norm::Backward).unwrap().size(), vec![8]);
-    assert_eq!(fft::irfft(&z, Some(0), -1, Norm::Backward).unwrap().size(), vec![1]);
-    assert_eq!(fft::hfft(&z, Some(7), -1, Norm::Backward).unwrap().size(), vec![7]);
-    let err = fft::irfft(&z.narrow(0, 0, 1), None, -1, Norm::Backward).unwrap_err();
+    assert_eq!(fft::irfft(&z, &FftOptions { n: None, axis: -1, norm: Norm::Backward }).unwrap().size(), vec![8]);
+    assert_eq!(fft::irfft(&z, &FftOptions { n: Some(0), axis: -1, norm: Norm::Backward }).unwrap().size(), vec![1]);
+    assert_eq!(fft::hfft(&z, &FftOptions { n: Some(7), axis: -1, norm: Norm::Backward }).unwrap().size(), vec![7]);
+    let err = fft::irfft(&z.narrow(0, 0, 1), &FftOptions { n: None, axis: -1, norm: Norm::Backward }).unwrap_err();
     assert!(err.to_string().contains("Invalid number of data points (0)"), "{err}");
-    assert!(fft::hfft(&z, Some(-1), -1, Norm::Backward).is_err());
+    assert!(fft::hfft(&z, &FftOptions { n: Some(-1), axis: -1, norm: Norm::Backward }).is_err());
     // real input to a complex-to-real transform is taken as complex
-    let real = fft::irfft(&x4(), None, -1, Norm::Backward).unwrap();
+    let real = fft::irfft(&x4(), &FftOptions { n: None, axis: -1, norm: Norm::Backward }).unwrap();
     assert_eq!((real.kind(), real.size()), (Kind::Double, vec![6]));
-    let nd = fft::irfftn(&Tensor::ones([2, 1], (Kind::ComplexFloat, CPU)), None, None, Norm::Backward).unwrap();
+    let nd = fft::irfftn(
+        &Tensor::ones([2, 1], (Kind::ComplexFloat, CPU)),
+        &FftnOptions { s: None, axes: None, norm: Norm::Backward },
+    )
+    .unwrap();
     assert_eq!((nd.kind(), nd.size()), (Kind::Float, vec![2, 1]));
 }
 
 #[test]
 fn dtypes_follow_scipy() {
     let ints = Tensor::from_slice(&[1i64, 2, 3]);
-    assert_eq!(fft::fft(&ints, None, -1, Norm::Backward).unwrap().kind(), Kind::ComplexDouble);
+    assert_eq!(
+        fft::fft(&ints, &FftOptions { n: None, axis: -1, norm: Norm::Backward }).unwrap().kind(),
+        Kind::ComplexDouble
+    );
     let half = Tensor::from_slice(&[1.0f32, 2.0]).to_kind(Kind::Half);
-    assert_eq!(fft::fft(&half, None, -1, Norm::Backward).unwrap().kind(), Kind::ComplexFloat);
-    assert_eq!(fft::dct(&half, 2, None, -1, Norm::Backward, None).unwrap().kind(), Kind::Float);
+    assert_eq!(
+        fft::fft(&half, &FftOptions { n: None, axis: -1, norm: Norm::Backward }).unwrap().kind(),
+        Kind::ComplexFloat
+    );
+    assert_eq!(
+        fft::dct(&half, &DctOptions { type_: ty(2), n: None, axis: -1, norm: Norm::Backward, orthogonalize: None })
+            .unwrap()
+            .kind(),
+        Kind::Float
+    );
     let bools = Tensor::from_slice(&[true, false, true]);
-    assert_eq!(fft::dst(&bools, 1, None, -1, Norm::Backward, None).unwrap().kind(), Kind::Double);
+    assert_eq!(
+        fft::dst(&bools, &DctOptions { type_: ty(1), n: None, axis: -1, norm: Norm::Backward, orthogonalize: None })
+            .unwrap()
+            .kind(),
+        Kind::Double
+    );
     let single = Tensor::from_slice(&[1.0f32, 2.0, 3.0]);
-    assert_eq!(fft::rfftn(&single, None, None, Norm::Ortho).unwrap().kind(), Kind::ComplexFloat);
-    assert_eq!(fft::hfft(&single, None, -1, Norm::Ortho).unwrap().kind(), Kind::Float);
+    assert_eq!(
+        fft::rfftn(&single, &FftnOptions { s: None, axes: None, norm: Norm::Ortho }).unwrap().kind(),
+        Kind::ComplexFloat
+    );
+    assert_eq!(fft::hfft(&single, &FftOptions { n: None, axis: -1, norm: Norm::Ortho }).unwrap().kind(), Kind::Float);
     let complex = Tensor::ones([3], (Kind::ComplexFloat, CPU));
-    assert_eq!(fft::idct(&complex, 4, None, -1, Norm::Backward, None).unwrap().kind(), Kind::ComplexFloat);
-    let err = fft::rfft(&complex, None, -1, Norm::Backward).unwrap_err();
+    assert_eq!(
+        fft::idct(&complex, &DctOptions { type_: ty(4), n: None, axis: -1, norm: Norm::Backward, orthogonalize: None })
+            .unwrap()
+            .kind(),
+        Kind::ComplexFloat
+    );
+    let err = fft::rfft(&complex, &FftOptions { n: None, axis: -1, norm: Norm::Backward }).unwrap_err();
     assert!(matches!(err, Error::DtypeNotAccepted { routine: "fft.rfft", .. }), "{err}");
 }
 
@@ -123,12 +160,37 @@ fn dct_and_dst_of_a_ramp_have_scipys_values() {
         ),
     ];
     for (type_, dct, dst) in known {
-        assert_close(&vec_f64(&fft::dct(&x, type_, None, -1, Norm::Backward, None).unwrap()), &dct, 1e-14);
-        assert_close(&vec_f64(&fft::dst(&x, type_, None, -1, Norm::Backward, None).unwrap()), &dst, 1e-14);
+        assert_close(
+            &vec_f64(
+                &fft::dct(
+                    &x,
+                    &DctOptions { type_: ty(type_), n: None, axis: -1, norm: Norm::Backward, orthogonalize: None },
+                )
+                .unwrap(),
+            ),
+            &dct,
+            1e-14,
+        );
+        assert_close(
+            &vec_f64(
+                &fft::dst(
+                    &x,
+                    &DctOptions { type_: ty(type_), n: None, axis: -1, norm: Norm::Backward, orthogonalize: None },
+                )
+                .unwrap(),
+            ),
+            &dst,
+            1e-14,
+        );
     }
-    let ortho = fft::dct(&x, 2, None, -1, Norm::Ortho, None).unwrap();
+    let ortho =
+        fft::dct(&x, &DctOptions { type_: ty(2), n: None, axis: -1, norm: Norm::Ortho, orthogonalize: None }).unwrap();
     assert_close(&vec_f64(&ortho), &[5.000000000000001, -2.2304424973876635, 0.0, -0.15851266778110706], 1e-14);
-    let forward = fft::dst(&Tensor::from_slice(&[1.0f64, 2.0, 3.0]), 3, None, 0, Norm::Forward, None).unwrap();
+    let forward = fft::dst(
+        &Tensor::from_slice(&[1.0f64, 2.0, 3.0]),
+        &DctOptions { type_: ty(3), n: None, axis: 0, norm: Norm::Forward, orthogonalize: None },
+    )
+    .unwrap();
     assert_close(&vec_f64(&forward), &[1.2440169358562922, -0.16666666666666663, 0.08931639747704097], 1e-14);
 }
 
@@ -142,9 +204,15 @@ fn orthonormal_transforms_have_orthonormal_matrices() {
                     continue;
                 }
                 let matrix = if cosine {
-                    fft::dct(&eye, type_, None, -1, Norm::Ortho, None)
+                    fft::dct(
+                        &eye,
+                        &DctOptions { type_: ty(type_), n: None, axis: -1, norm: Norm::Ortho, orthogonalize: None },
+                    )
                 } else {
-                    fft::dst(&eye, type_, None, -1, Norm::Ortho, None)
+                    fft::dst(
+                        &eye,
+                        &DctOptions { type_: ty(type_), n: None, axis: -1, norm: Norm::Ortho, orthogonalize: None },
+                    )
                 }
                 .unwrap();
                 let gram = matrix.matmul(&matrix.transpose(0, 1));
@@ -160,18 +228,27 @@ fn inverses_undo_the_transforms_in_every_norm() {
     for type_ in 1..=4 {
         for norm in [Norm::Backward, Norm::Ortho, Norm::Forward] {
             for orthogonalize in [None, Some(true), Some(false)] {
-                let y = fft::dct(&x, type_, None, 1, norm, orthogonalize).unwrap();
-                let back = fft::idct(&y, type_, None, 1, norm, orthogonalize).unwrap();
+                let y = fft::dct(&x, &DctOptions { type_: ty(type_), n: None, axis: 1, norm, orthogonalize }).unwrap();
+                let back =
+                    fft::idct(&y, &DctOptions { type_: ty(type_), n: None, axis: 1, norm, orthogonalize }).unwrap();
                 assert_close(&vec_f64(&back), &vec_f64(&x), 1e-13);
-                let y = fft::dstn(&x, type_, None, Some(&[0, -1]), norm, orthogonalize).unwrap();
-                let back = fft::idstn(&y, type_, None, Some(&[0, -1]), norm, orthogonalize).unwrap();
+                let y = fft::dstn(
+                    &x,
+                    &DctnOptions { type_: ty(type_), s: None, axes: Some(vec![0, -1]), norm, orthogonalize },
+                )
+                .unwrap();
+                let back = fft::idstn(
+                    &y,
+                    &DctnOptions { type_: ty(type_), s: None, axes: Some(vec![0, -1]), norm, orthogonalize },
+                )
+                .unwrap();
                 assert_close(&vec_f64(&back), &vec_f64(&x), 1e-13);
             }
         }
     }
-    let y = fft::fftn(&x, Some(&[5, -1]), Some(&[2, 0]), Norm::Ortho).unwrap();
+    let y = fft::fftn(&x, &FftnOptions { s: Some(vec![5, -1]), axes: Some(vec![2, 0]), norm: Norm::Ortho }).unwrap();
     assert_eq!(y.size(), vec![4, 7, 5]);
-    let back = fft::ifftn(&y, Some(&[6, 4]), Some(&[2, 0]), Norm::Ortho).unwrap();
+    let back = fft::ifftn(&y, &FftnOptions { s: Some(vec![6, 4]), axes: Some(vec![2, 0]), norm: Norm::Ortho }).unwrap();
     assert_eq!(back.size(), vec![4, 7, 6]);
 }
 
@@ -180,10 +257,14 @@ fn complex_input_to_dct_transforms_the_parts() {
     let re = random(&[2, 9]);
     let im = re.flip([1]).multiply_scalar(3.0);
     let z = Tensor::complex(&re, &im);
-    let got = fft::dct(&z, 3, None, -1, Norm::Ortho, Some(false)).unwrap();
+    let got =
+        fft::dct(&z, &DctOptions { type_: ty(3), n: None, axis: -1, norm: Norm::Ortho, orthogonalize: Some(false) })
+            .unwrap();
     // the parts keep the default orthogonalize (true for ortho), as SciPy
-    let want_re = fft::dct(&re, 3, None, -1, Norm::Ortho, None).unwrap();
-    let want_im = fft::dct(&im, 3, None, -1, Norm::Ortho, None).unwrap();
+    let want_re =
+        fft::dct(&re, &DctOptions { type_: ty(3), n: None, axis: -1, norm: Norm::Ortho, orthogonalize: None }).unwrap();
+    let want_im =
+        fft::dct(&im, &DctOptions { type_: ty(3), n: None, axis: -1, norm: Norm::Ortho, orthogonalize: None }).unwrap();
     assert_close(&vec_f64(&got.real()), &vec_f64(&want_re), 1e-15);
     assert_close(&vec_f64(&got.imag()), &vec_f64(&want_im), 1e-15);
 }
@@ -191,12 +272,24 @@ fn complex_input_to_dct_transforms_the_parts() {
 #[test]
 fn empty_batches_and_padded_empty_axes() {
     let empty = Tensor::zeros([0, 5], (Kind::Double, CPU));
-    assert_eq!(fft::fft(&empty, None, -1, Norm::Backward).unwrap().size(), vec![0, 5]);
-    assert_eq!(fft::rfftn(&empty, None, Some(&[1]), Norm::Backward).unwrap().size(), vec![0, 3]);
-    assert_eq!(fft::dct(&empty, 2, None, 1, Norm::Ortho, None).unwrap().size(), vec![0, 5]);
-    let padded = fft::dct(&Tensor::zeros([3, 0], (Kind::Float, CPU)), 2, Some(4), -1, Norm::Backward, None).unwrap();
+    assert_eq!(fft::fft(&empty, &FftOptions { n: None, axis: -1, norm: Norm::Backward }).unwrap().size(), vec![0, 5]);
+    assert_eq!(
+        fft::rfftn(&empty, &FftnOptions { s: None, axes: Some(vec![1]), norm: Norm::Backward }).unwrap().size(),
+        vec![0, 3]
+    );
+    assert_eq!(
+        fft::dct(&empty, &DctOptions { type_: ty(2), n: None, axis: 1, norm: Norm::Ortho, orthogonalize: None })
+            .unwrap()
+            .size(),
+        vec![0, 5]
+    );
+    let padded = fft::dct(
+        &Tensor::zeros([3, 0], (Kind::Float, CPU)),
+        &DctOptions { type_: ty(2), n: Some(4), axis: -1, norm: Norm::Backward, orthogonalize: None },
+    )
+    .unwrap();
     assert_eq!((padded.size(), padded.kind()), (vec![3, 4], Kind::Float));
-    let err = fft::fft(&empty, None, 0, Norm::Backward).unwrap_err();
+    let err = fft::fft(&empty, &FftOptions { n: None, axis: 0, norm: Norm::Backward }).unwrap_err();
     assert!(err.to_string().contains("invalid number of data points (0)"), "{err}");
 }
 
@@ -214,9 +307,9 @@ fn nd_shape_and_axes_follow_scipy() {
     assert!(message(Some(&[1]), Some(&[0, 1])).contains("same length"));
     assert_eq!(message(Some(&[0, 4]), None), "invalid number of data points ([0, 4]) specified");
     let x = Tensor::ones([2, 3], (Kind::Int64, CPU));
-    let same = fft::fftn(&x, None, Some(&[]), Norm::Backward).unwrap();
+    let same = fft::fftn(&x, &FftnOptions { s: None, axes: Some(vec![]), norm: Norm::Backward }).unwrap();
     assert_eq!(same.kind(), Kind::Int64, "no axes: the input, unconverted, as SciPy");
-    assert!(fft::rfftn(&x, None, Some(&[]), Norm::Backward).is_err());
+    assert!(fft::rfftn(&x, &FftnOptions { s: None, axes: Some(vec![]), norm: Norm::Backward }).is_err());
 }
 
 #[test]
@@ -224,15 +317,30 @@ fn argument_errors() {
     let x = x4();
     let invalid = |r: torchbridge::Result<Tensor>| match r {
         Err(Error::InvalidArgument(message)) => message,
+        // an axis out of range is NumPy's AxisError (ops::numpy::normalize_axis)
+        Err(err @ Error::AxisOutOfBounds { .. }) => err.to_string(),
         other => panic!("expected InvalidArgument, got {other:?}"),
     };
-    assert!(invalid(fft::fft(&x, None, 1, Norm::Backward)).contains("out of bounds"));
-    assert!(invalid(fft::dct(&x, 2, None, -2, Norm::Backward, None)).contains("out of bounds"));
-    assert!(invalid(fft::fft(&x, Some(0), 0, Norm::Backward)).contains("(0)"));
-    assert_eq!(invalid(fft::dct(&x, 5, None, -1, Norm::Backward, None)), "invalid DCT type");
-    assert_eq!(invalid(fft::idst(&x, 0, None, -1, Norm::Backward, None)), "invalid DST type");
-    assert!(invalid(fft::dct(&x, 1, Some(1), -1, Norm::Backward, None)).contains("DCT-I needs at least 2"));
-    assert!(fft::dst(&x, 1, Some(1), -1, Norm::Backward, None).is_ok());
+    assert!(invalid(fft::fft(&x, &FftOptions { n: None, axis: 1, norm: Norm::Backward })).contains("out of bounds"));
+    assert!(invalid(fft::dct(
+        &x,
+        &DctOptions { type_: ty(2), n: None, axis: -2, norm: Norm::Backward, orthogonalize: None }
+    ))
+    .contains("out of bounds"));
+    assert!(invalid(fft::fft(&x, &FftOptions { n: Some(0), axis: 0, norm: Norm::Backward })).contains("(0)"));
+    // SciPy's `type` is parsed into a DctType, with SciPy's messages
+    assert_eq!(invalid(DctType::for_dct(5).map(|_| x.shallow_clone())), "invalid DCT type");
+    assert_eq!(invalid(DctType::for_dst(0).map(|_| x.shallow_clone())), "invalid DST type");
+    assert!(invalid(fft::dct(
+        &x,
+        &DctOptions { type_: ty(1), n: Some(1), axis: -1, norm: Norm::Backward, orthogonalize: None }
+    ))
+    .contains("DCT-I needs at least 2"));
+    assert!(fft::dst(
+        &x,
+        &DctOptions { type_: ty(1), n: Some(1), axis: -1, norm: Norm::Backward, orthogonalize: None }
+    )
+    .is_ok());
     assert!(invalid(fft::fftshift(&Tensor::from(1.0f64), None)).contains("at least one dimension"));
     assert!(Norm::from_scipy(Some("bad")).unwrap_err().to_string().contains("Invalid norm value 'bad'"));
     assert_eq!(Norm::from_scipy(None).unwrap(), Norm::Backward);
@@ -264,17 +372,21 @@ fn frequencies_and_shifts() {
 
 #[test]
 fn fast_lengths_match_pocketfft() {
-    let next: Vec<u64> = [13, 97, 1021, 1_000_000_007].iter().map(|&t| fft::next_fast_len(t, false).unwrap()).collect();
+    let next: Vec<u64> =
+        [13, 97, 1021, 1_000_000_007].iter().map(|&t| fft::next_fast_len(t, LengthFor::Complex).unwrap()).collect();
     assert_eq!(next, vec![14, 98, 1024, 1_000_188_000]);
-    let next: Vec<u64> = [13, 97, 1021, 1_000_000_007].iter().map(|&t| fft::next_fast_len(t, true).unwrap()).collect();
+    let next: Vec<u64> =
+        [13, 97, 1021, 1_000_000_007].iter().map(|&t| fft::next_fast_len(t, LengthFor::Real).unwrap()).collect();
     assert_eq!(next, vec![15, 100, 1024, 1_006_632_960]);
-    let prev: Vec<u64> = [13, 97, 1021, 1_000_000_007].iter().map(|&t| fft::prev_fast_len(t, false).unwrap()).collect();
+    let prev: Vec<u64> =
+        [13, 97, 1021, 1_000_000_007].iter().map(|&t| fft::prev_fast_len(t, LengthFor::Complex).unwrap()).collect();
     assert_eq!(prev, vec![12, 96, 1008, 1_000_000_000]);
-    let prev: Vec<u64> = [13, 97, 1021, 1_000_000_007].iter().map(|&t| fft::prev_fast_len(t, true).unwrap()).collect();
+    let prev: Vec<u64> =
+        [13, 97, 1021, 1_000_000_007].iter().map(|&t| fft::prev_fast_len(t, LengthFor::Real).unwrap()).collect();
     assert_eq!(prev, vec![12, 96, 1000, 1_000_000_000]);
     for small in 0..=12 {
-        assert_eq!(fft::next_fast_len(small, false).unwrap(), small as u64);
-        assert_eq!(fft::prev_fast_len(small, false).unwrap(), small as u64);
+        assert_eq!(fft::next_fast_len(small, LengthFor::Complex).unwrap(), small as u64);
+        assert_eq!(fft::prev_fast_len(small, LengthFor::Complex).unwrap(), small as u64);
     }
     // definitions: 11-smooth (complex) and 5-smooth (real), brute force
     let smooth = |mut v: u64, primes: &[u64]| {
@@ -287,13 +399,16 @@ fn fast_lengths_match_pocketfft() {
     };
     for t in 13..3000i64 {
         let want = (t as u64..).find(|&v| smooth(v, &[2, 3, 5, 7, 11])).unwrap();
-        assert_eq!(fft::next_fast_len(t, false).unwrap(), want);
+        assert_eq!(fft::next_fast_len(t, LengthFor::Complex).unwrap(), want);
         let want = (1..=t as u64).rev().find(|&v| smooth(v, &[2, 3, 5])).unwrap();
-        assert_eq!(fft::prev_fast_len(t, true).unwrap(), want);
+        assert_eq!(fft::prev_fast_len(t, LengthFor::Real).unwrap(), want);
     }
-    assert_eq!(fft::next_fast_len(1_676_976_733_973_595_602, true).unwrap(), 1_677_721_600_000_000_000);
-    assert!(fft::next_fast_len(1_676_976_733_973_595_603, false).unwrap_err().to_string().contains("too large"));
-    assert!(fft::prev_fast_len(-1, false).unwrap_err().to_string().contains("must be positive"));
+    assert_eq!(fft::next_fast_len(1_676_976_733_973_595_602, LengthFor::Real).unwrap(), 1_677_721_600_000_000_000);
+    assert!(fft::next_fast_len(1_676_976_733_973_595_603, LengthFor::Complex)
+        .unwrap_err()
+        .to_string()
+        .contains("too large"));
+    assert!(fft::prev_fast_len(-1, LengthFor::Complex).unwrap_err().to_string().contains("must be positive"));
 }
 
 #[test]
@@ -301,9 +416,34 @@ fn float32_composites_stay_accurate() {
     let x = random(&[3, 50]);
     let single = x.to_kind(Kind::Float);
     for type_ in 1..=4 {
-        let want = fft::dst(&x, type_, None, -1, Norm::Ortho, None).unwrap();
-        let got = fft::dst(&single, type_, None, -1, Norm::Ortho, None).unwrap();
+        let want =
+            fft::dst(&x, &DctOptions { type_: ty(type_), n: None, axis: -1, norm: Norm::Ortho, orthogonalize: None })
+                .unwrap();
+        let got = fft::dst(
+            &single,
+            &DctOptions { type_: ty(type_), n: None, axis: -1, norm: Norm::Ortho, orthogonalize: None },
+        )
+        .unwrap();
         assert_eq!(got.kind(), Kind::Float);
         assert_close(&vec_f64(&got), &vec_f64(&want), 2e-6);
     }
+}
+
+#[test]
+fn huge_sizes_are_clean_errors() {
+    let x = x4();
+    let oom = |r: torchbridge::Result<Tensor>| matches!(r, Err(Error::OutOfMemory(_)));
+    assert!(oom(fft::fft(&x, &FftOptions { n: Some(1 << 62), ..Default::default() })));
+    assert!(oom(fft::irfft(&x, &FftOptions { n: Some(i64::MAX), ..Default::default() })));
+    assert!(oom(fft::rfft(&x, &FftOptions { n: Some(1 << 40), ..Default::default() })));
+    let cube = Tensor::ones([2, 2, 2], (Kind::Double, CPU));
+    assert!(oom(fft::fftn(&cube, &FftnOptions { s: Some(vec![1 << 31; 3]), ..Default::default() })));
+    assert!(oom(fft::dctn(&cube, &DctnOptions { s: Some(vec![i64::MAX; 3]), ..Default::default() })));
+    assert!(oom(fft::dct(&x, &DctOptions { n: Some(1 << 62), ..Default::default() })));
+    assert!(oom(fft::fftfreq(1 << 62, 1.0, (Kind::Double, CPU))));
+    assert!(oom(fft::fftfreq(1 << 40, 1.0, (Kind::Double, CPU))));
+    assert!(oom(fft::rfftfreq(i64::MAX, 1.0, (Kind::Double, CPU))));
+    let axis = fft::fft(&x, &FftOptions { axis: i64::MIN, ..Default::default() }).unwrap_err();
+    assert!(matches!(axis, Error::AxisOutOfBounds { axis: i64::MIN, ndim: 1 }), "{axis}");
+    assert!(fft::next_fast_len(i64::MAX, LengthFor::Real).is_err());
 }
