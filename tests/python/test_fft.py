@@ -19,13 +19,12 @@ import os
 import numpy as np
 import pytest
 import scipy.fft as sf
+from conftest import LIBRARIES, library_type, to_library, to_numpy, with_device
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import torchbridge as tb
 from torchbridge import fft as tf
-
-from conftest import LIBRARIES, library_type, to_library, to_numpy, with_device
 
 F64_TOL = 1e-13
 F32_TOL = 1e-5

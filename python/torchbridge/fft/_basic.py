@@ -7,25 +7,44 @@ reference as ``torchbridge._core.fft.<name>``).
 
 from __future__ import annotations
 
-from .._core import fft as _compiled
+from .._core.fft import (
+    fft,
+    fft2,
+    fftn,
+    hfft,
+    hfft2,
+    hfftn,
+    ifft,
+    ifft2,
+    ifftn,
+    ihfft,
+    ihfft2,
+    ihfftn,
+    irfft,
+    irfft2,
+    irfftn,
+    rfft,
+    rfft2,
+    rfftn,
+)
 
-fft = _compiled.fft
-ifft = _compiled.ifft
-fft2 = _compiled.fft2
-ifft2 = _compiled.ifft2
-fftn = _compiled.fftn
-ifftn = _compiled.ifftn
-rfft = _compiled.rfft
-irfft = _compiled.irfft
-rfft2 = _compiled.rfft2
-irfft2 = _compiled.irfft2
-rfftn = _compiled.rfftn
-irfftn = _compiled.irfftn
-hfft = _compiled.hfft
-ihfft = _compiled.ihfft
-hfft2 = _compiled.hfft2
-ihfft2 = _compiled.ihfft2
-hfftn = _compiled.hfftn
-ihfftn = _compiled.ihfftn
-
-__all__ = ["fft", "ifft", "fft2", "ifft2", "fftn", "ifftn", "rfft", "irfft", "rfft2", "irfft2", "rfftn", "irfftn", "hfft", "ihfft", "hfft2", "ihfft2", "hfftn", "ihfftn"]
+__all__ = [
+    "fft",
+    "ifft",
+    "fft2",
+    "ifft2",
+    "fftn",
+    "ifftn",
+    "rfft",
+    "irfft",
+    "rfft2",
+    "irfft2",
+    "rfftn",
+    "irfftn",
+    "hfft",
+    "ihfft",
+    "hfft2",
+    "ihfft2",
+    "hfftn",
+    "ihfftn",
+]

@@ -7,13 +7,20 @@ reference as ``torchbridge._core.fft.<name>``).
 
 from __future__ import annotations
 
-from .._core import fft as _compiled
+from .._core.fft import (
+    fftfreq,
+    fftshift,
+    ifftshift,
+    next_fast_len,
+    prev_fast_len,
+    rfftfreq,
+)
 
-fftfreq = _compiled.fftfreq
-rfftfreq = _compiled.rfftfreq
-fftshift = _compiled.fftshift
-ifftshift = _compiled.ifftshift
-next_fast_len = _compiled.next_fast_len
-prev_fast_len = _compiled.prev_fast_len
-
-__all__ = ["fftfreq", "rfftfreq", "fftshift", "ifftshift", "next_fast_len", "prev_fast_len"]
+__all__ = [
+    "fftfreq",
+    "rfftfreq",
+    "fftshift",
+    "ifftshift",
+    "next_fast_len",
+    "prev_fast_len",
+]

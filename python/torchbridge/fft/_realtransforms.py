@@ -7,15 +7,24 @@ reference as ``torchbridge._core.fft.<name>``).
 
 from __future__ import annotations
 
-from .._core import fft as _compiled
+from .._core.fft import (
+    dct,
+    dctn,
+    dst,
+    dstn,
+    idct,
+    idctn,
+    idst,
+    idstn,
+)
 
-dct = _compiled.dct
-idct = _compiled.idct
-dst = _compiled.dst
-idst = _compiled.idst
-dctn = _compiled.dctn
-idctn = _compiled.idctn
-dstn = _compiled.dstn
-idstn = _compiled.idstn
-
-__all__ = ["dct", "idct", "dst", "idst", "dctn", "idctn", "dstn", "idstn"]
+__all__ = [
+    "dct",
+    "idct",
+    "dst",
+    "idst",
+    "dctn",
+    "idctn",
+    "dstn",
+    "idstn",
+]
