@@ -86,15 +86,17 @@ pub(super) fn cosdg(x: &Tensor) -> Result<Tensor> {
 /// stays float16, integers and bool give float64, complex is supported), with
 /// `x = 0` replaced by the dtype's epsilon as NumPy does, so `sinc(0) = 1`.
 pub fn sinc(x: &Tensor) -> Result<Tensor> {
-    let dtype = dlpack::dtype_of(x)?;
-    let (target, eps) = match dtype {
-        DType::Float16 => (DType::Float16, 2f64.powi(-10)),
-        DType::BFloat16 => (DType::BFloat16, 2f64.powi(-7)),
-        DType::Float32 => (DType::Float32, f64::from(f32::EPSILON)),
-        DType::Complex64 | DType::Complex128 => (dtype, 1e-20),
-        _ => (DType::Float64, f64::EPSILON),
-    };
-    let y = cast(x, target)?.f_mul_scalar(PI)?;
-    let y = fill(&y, &y.f_eq(0.0)?, eps)?;
-    Ok(y.f_sin()?.f_div(&y)?)
+    guarded(|| {
+        let dtype = dlpack::dtype_of(x)?;
+        let (target, eps) = match dtype {
+            DType::Float16 => (DType::Float16, 2f64.powi(-10)),
+            DType::BFloat16 => (DType::BFloat16, 2f64.powi(-7)),
+            DType::Float32 => (DType::Float32, f64::from(f32::EPSILON)),
+            DType::Complex64 | DType::Complex128 => (dtype, 1e-20),
+            _ => (DType::Float64, f64::EPSILON),
+        };
+        let y = cast(x, target)?.f_mul_scalar(PI)?;
+        let y = fill(&y, &y.f_eq(0.0)?, eps)?;
+        Ok(y.f_sin()?.f_div(&y)?)
+    })
 }

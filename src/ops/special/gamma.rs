@@ -153,21 +153,24 @@ pub(super) fn psi(x: &Tensor) -> Result<Tensor> {
 /// SciPy's own formula, so non-integer `n` gives nan as there. The result is
 /// float32 only when `n` and `x` are both float32, as SciPy's.
 pub fn polygamma(n: &Tensor, x: &Tensor) -> Result<Tensor> {
-    let n_dtype = dlpack::dtype_of(n)?;
-    let x_dtype = dlpack::dtype_of(x)?;
-    for dtype in [n_dtype, x_dtype] {
-        if dtype.is_complex() {
-            return Err(complex_not_implemented("special.polygamma", dtype));
+    guarded(|| {
+        let n_dtype = dlpack::dtype_of(n)?;
+        let x_dtype = dlpack::dtype_of(x)?;
+        for dtype in [n_dtype, x_dtype] {
+            if dtype.is_complex() {
+                return Err(complex_not_implemented("special.polygamma", dtype));
+            }
         }
-    }
-    let output = if n_dtype == DType::Float32 && x_dtype == DType::Float32 { DType::Float32 } else { DType::Float64 };
-    let tensors = broadcast(same_device(vec![cast(n, DType::Float64)?, cast(x, DType::Float64)?])?)?;
-    let (n, x) = (&tensors[0], &tensors[1]);
-    let n1 = n.f_add_scalar(1.0)?;
-    let sign = Tensor::f_pow_scalar(-1.0, &n1)?;
-    let value = sign.f_mul(&gamma_f64(&n1)?)?.f_mul(&hurwitz_zeta_f64(&n1, x)?)?;
-    let out = pick(&n.f_eq(0.0)?, &digamma_f64(x)?, &value)?;
-    finish(out, output)
+        let output =
+            if n_dtype == DType::Float32 && x_dtype == DType::Float32 { DType::Float32 } else { DType::Float64 };
+        let tensors = broadcast(same_device(vec![cast(n, DType::Float64)?, cast(x, DType::Float64)?])?)?;
+        let (n, x) = (&tensors[0], &tensors[1]);
+        let n1 = n.f_add_scalar(1.0)?;
+        let sign = Tensor::f_pow_scalar(-1.0, &n1)?;
+        let value = sign.f_mul(&gamma_f64(&n1)?)?.f_mul(&hurwitz_zeta_f64(&n1, x)?)?;
+        let out = pick(&n.f_eq(0.0)?, &digamma_f64(x)?, &value)?;
+        finish(out, output)
+    })
 }
 
 /// The log of the multivariate gamma function, `scipy.special.multigammaln(a, d)`:
@@ -175,29 +178,37 @@ pub fn polygamma(n: &Tensor, x: &Tensor) -> Result<Tensor> {
 /// non-negative integer count, every `a > (d-1)/2` (else
 /// [`Error::InvalidArgument`], SciPy's `ValueError`). Always float64.
 pub fn multigammaln(a: &Tensor, d: i64) -> Result<Tensor> {
-    if let Some(dtype) = Some(dlpack::dtype_of(a)?).filter(|d| d.is_complex()) {
-        return Err(complex_not_implemented("special.multigammaln", dtype));
-    }
-    let a = cast(a, DType::Float64)?;
-    let bound = 0.5 * (d as f64 - 1.0);
-    if a.numel() > 0 && a.f_le(bound)?.f_any()?.f_int64_value(&[])? != 0 {
-        return Err(Error::InvalidArgument(format!("condition a > 0.5 * (d-1) ({bound}) not met")));
-    }
-    let constant = (d as f64) * (d as f64 - 1.0) * 0.25 * PI.ln();
-    if d <= 0 || a.numel() == 0 {
-        return Ok(a.f_zeros_like()?.f_add_scalar(constant)?);
-    }
-    // All d terms of every element at once, as SciPy holds them: a d too
-    // large for memory is SciPy's MemoryError (libtorch's allocation failure
-    // maps to it), and a product beyond i64 is refused before allocating.
-    let elements = i64::try_from(a.numel()).unwrap_or(i64::MAX);
-    d.checked_mul(elements)
-        .and_then(|n| n.checked_mul(8))
-        .ok_or_else(|| Error::out_of_memory(d as u128 * elements as u128 * 8, "multigammaln's terms"))?;
-    let halves = Tensor::f_arange(d, (Kind::Double, a.device()))?.f_mul_scalar(0.5)?;
-    let terms = a.f_reshape([-1, 1])?.f_sub(&halves.f_reshape([1, -1])?)?.f_lgamma()?;
-    let sum = terms.f_sum_dim_intlist([1i64].as_slice(), false, None::<Kind>)?;
-    Ok(sum.f_reshape(a.size())?.f_add_scalar(constant)?)
+    guarded(|| {
+        if let Some(dtype) = Some(dlpack::dtype_of(a)?).filter(|d| d.is_complex()) {
+            return Err(complex_not_implemented("special.multigammaln", dtype));
+        }
+        let a = cast(a, DType::Float64)?;
+        let bound = 0.5 * (d as f64 - 1.0);
+        if a.numel() > 0 && a.f_le(bound)?.f_any()?.f_int64_value(&[])? != 0 {
+            return Err(Error::InvalidArgument(format!("condition a > 0.5 * (d-1) ({bound}) not met")));
+        }
+        let constant = (d as f64) * (d as f64 - 1.0) * 0.25 * PI.ln();
+        if d <= 0 || a.numel() == 0 {
+            return Ok(a.f_zeros_like()?.f_add_scalar(constant)?);
+        }
+        // All d terms of every element at once, as SciPy holds them: a d too
+        // large for memory is SciPy's MemoryError (libtorch's allocation failure
+        // maps to it), and a product beyond i64 is refused before allocating.
+        let elements = i64::try_from(a.numel()).unwrap_or(i64::MAX);
+        d.checked_mul(elements)
+            .and_then(|n| n.checked_mul(8))
+            .ok_or_else(|| Error::out_of_memory(d as u128 * elements as u128 * 8, "multigammaln's terms"))?;
+        // No scalar-argument libtorch call touches the d-sized tensors: tch's
+        // `Scalar` is freed before the allocation error is read, which panics.
+        let device = a.device();
+        let counts = Tensor::f_ones([d], (Kind::Double, device))?.f_cumsum(0, Kind::Double)?;
+        let one = Tensor::f_from_slice(&[1.0f64])?.f_to(device)?;
+        let half = Tensor::f_from_slice(&[0.5f64])?.f_to(device)?;
+        let halves = counts.f_sub(&one)?.f_mul(&half)?; // (j - 1) / 2 for j = 1..=d
+        let terms = a.f_reshape([-1, 1])?.f_sub(&halves.f_reshape([1, -1])?)?.f_lgamma()?;
+        let sum = terms.f_sum_dim_intlist([1i64].as_slice(), false, None::<Kind>)?;
+        Ok(sum.f_reshape(a.size())?.f_add_scalar(constant)?)
+    })
 }
 
 /// How `factorial` extends to non-integers and negatives (SciPy's `extend`).
@@ -228,44 +239,48 @@ impl std::str::FromStr for FactorialExtend {
 /// extend)`: correctly rounded at the integers, nan kept, 0 for `n < 0` with
 /// [`FactorialExtend::Zero`], nan at `n = -1, -2, ...` with `Complex`.
 pub fn factorial(n: &Tensor, extend: FactorialExtend) -> Result<Tensor> {
-    if let Some(dtype) = Some(dlpack::dtype_of(n)?).filter(|d| d.is_complex()) {
-        return Err(complex_not_implemented("special.factorial", dtype));
-    }
-    let n = cast(n, DType::Float64)?;
-    let value = gamma_f64(&n.f_add_scalar(1.0)?)?;
-    match extend {
-        FactorialExtend::Zero => fill(&value, &n.f_lt(0.0)?, 0.0),
-        FactorialExtend::Complex => fill(&value, &and(&n.f_lt(0.0)?, &is_integral(&n)?)?, f64::NAN),
-    }
+    guarded(|| {
+        if let Some(dtype) = Some(dlpack::dtype_of(n)?).filter(|d| d.is_complex()) {
+            return Err(complex_not_implemented("special.factorial", dtype));
+        }
+        let n = cast(n, DType::Float64)?;
+        let value = gamma_f64(&n.f_add_scalar(1.0)?)?;
+        match extend {
+            FactorialExtend::Zero => fill(&value, &n.f_lt(0.0)?, 0.0),
+            FactorialExtend::Complex => fill(&value, &and(&n.f_lt(0.0)?, &is_integral(&n)?)?, f64::NAN),
+        }
+    })
 }
 
 /// `n!` exactly for integer `n` (`exact=True`), as int64: 0 for `n < 0`, and an
 /// error beyond 20! (SciPy returns Python integers there, which no array holds).
 pub fn factorial_exact(n: &Tensor) -> Result<Tensor> {
-    let dtype = dlpack::dtype_of(n)?;
-    if !is_integer(dtype) {
-        return Err(Error::InvalidArgument(format!(
-            "`exact=True` only supports integers, cannot use data type {dtype}"
-        )));
-    }
-    let n = cast(n, DType::Int64)?;
-    if n.numel() > 0 && n.f_gt(20)?.f_any()?.f_int64_value(&[])? != 0 {
-        return Err(Error::NotImplemented(
-            "special.factorial(exact=True) beyond 20! needs Python integers (SciPy returns an object array), \
+    guarded(|| {
+        let dtype = dlpack::dtype_of(n)?;
+        if !is_integer(dtype) {
+            return Err(Error::InvalidArgument(format!(
+                "`exact=True` only supports integers, cannot use data type {dtype}"
+            )));
+        }
+        let n = cast(n, DType::Int64)?;
+        if n.numel() > 0 && n.f_gt(20)?.f_any()?.f_int64_value(&[])? != 0 {
+            return Err(Error::NotImplemented(
+                "special.factorial(exact=True) beyond 20! needs Python integers (SciPy returns an object array), \
              which no DLPack array holds"
-                .into(),
-        ));
-    }
-    let table: Vec<i64> = (0..=20)
-        .scan(1i64, |acc, k| {
-            if k > 0 {
-                *acc *= k;
-            }
-            Some(*acc)
-        })
-        .collect();
-    let table = Tensor::f_from_slice(&table)?.f_to(n.device())?;
-    let index = n.f_clamp(0, 20)?;
-    let out = table.f_index_select(0, &index.f_reshape([-1])?)?.f_reshape(n.size())?;
-    Ok(out.f_masked_fill(&n.f_lt(0)?, 0)?)
+                    .into(),
+            ));
+        }
+        let table: Vec<i64> = (0..=20)
+            .scan(1i64, |acc, k| {
+                if k > 0 {
+                    *acc *= k;
+                }
+                Some(*acc)
+            })
+            .collect();
+        let table = Tensor::f_from_slice(&table)?.f_to(n.device())?;
+        let index = n.f_clamp(0, 20)?;
+        let out = table.f_index_select(0, &index.f_reshape([-1])?)?.f_reshape(n.size())?;
+        Ok(out.f_masked_fill(&n.f_lt(0)?, 0)?)
+    })
 }

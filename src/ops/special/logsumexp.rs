@@ -106,13 +106,13 @@ pub struct LogSumExp {
 /// # Ok(()) }
 /// ```
 pub fn logsumexp(a: &Tensor, opts: &LogsumexpOptions<'_>) -> Result<Tensor> {
-    Ok(logsumexp_signed(a, opts, false)?.0)
+    Ok(guarded(|| logsumexp_signed(a, opts, false))?.0)
 }
 
 /// `scipy.special.logsumexp(..., return_sign=True)`: `log|sum(b exp(a))|` and
 /// the sign of the sum, for weights that make the sum negative.
 pub fn logsumexp_with_sign(a: &Tensor, opts: &LogsumexpOptions<'_>) -> Result<LogSumExp> {
-    let (value, sign) = logsumexp_signed(a, opts, true)?;
+    let (value, sign) = guarded(|| logsumexp_signed(a, opts, true))?;
     Ok(LogSumExp { value, sign: sign.ok_or_else(|| Error::InvalidArgument("no sign computed".into()))? })
 }
 
@@ -250,21 +250,25 @@ pub(super) fn in_dtype(t: &Tensor, dtype: DType) -> Result<Tensor> {
 /// The softmax `exp(x - max) / sum(exp(x - max))` over `axis` (all axes for
 /// `None`), `scipy.special.softmax`, in the dtype NumPy's `exp` gives `x`.
 pub fn softmax(x: &Tensor, axis: Option<&[i64]>) -> Result<Tensor> {
-    let output = exp_dtype("special.softmax", dlpack::dtype_of(x)?)?;
-    let axes = normalize_axes(axis, x.dim())?;
-    let e = in_dtype(&shifted_by_max(x, &axes, false)?.f_exp()?, output)?;
-    let out = e.f_div(&sum_keep(&e, &axes)?)?;
-    Ok(out.f_to_kind(kind_of(output)?)?)
+    guarded(|| {
+        let output = exp_dtype("special.softmax", dlpack::dtype_of(x)?)?;
+        let axes = normalize_axes(axis, x.dim())?;
+        let e = in_dtype(&shifted_by_max(x, &axes, false)?.f_exp()?, output)?;
+        let out = e.f_div(&sum_keep(&e, &axes)?)?;
+        Ok(out.f_to_kind(kind_of(output)?)?)
+    })
 }
 
 /// The logarithm of the softmax, `scipy.special.log_softmax`:
 /// `(x - max) - log(sum(exp(x - max)))`, non-finite maxima taken as 0 (SciPy).
 pub fn log_softmax(x: &Tensor, axis: Option<&[i64]>) -> Result<Tensor> {
-    let output = exp_dtype("special.log_softmax", dlpack::dtype_of(x)?)?;
-    let axes = normalize_axes(axis, x.dim())?;
-    let shifted = shifted_by_max(x, &axes, true)?;
-    let log_sum = sum_keep(&in_dtype(&shifted.f_exp()?, output)?, &axes)?.f_log()?;
-    Ok(shifted.f_sub(&log_sum)?.f_to_kind(kind_of(output)?)?)
+    guarded(|| {
+        let output = exp_dtype("special.log_softmax", dlpack::dtype_of(x)?)?;
+        let axes = normalize_axes(axis, x.dim())?;
+        let shifted = shifted_by_max(x, &axes, true)?;
+        let log_sum = sum_keep(&in_dtype(&shifted.f_exp()?, output)?, &axes)?.f_log()?;
+        Ok(shifted.f_sub(&log_sum)?.f_to_kind(kind_of(output)?)?)
+    })
 }
 
 #[cfg(test)]

@@ -21,6 +21,7 @@
 
 use tch::Tensor;
 
+use super::helpers::guarded;
 use super::loops;
 use crate::Result;
 
@@ -197,13 +198,13 @@ pub(crate) use special_ufuncs;
 /// How a table row's kernel runs (see the module docs).
 macro_rules! run_kernel {
     (float64 $ufunc:expr, $kernel:path, $x:expr) => {
-        loops::unary($ufunc, $x, $kernel)
+        guarded(|| loops::unary($ufunc, $x, $kernel))
     };
     (float64 $ufunc:expr, $kernel:path, $x:expr, $y:expr) => {
-        loops::binary($ufunc, $x, $y, $kernel)
+        guarded(|| loops::binary($ufunc, $x, $y, $kernel))
     };
     (direct $ufunc:expr, $kernel:path, $($x:expr),+) => {
-        $kernel($ufunc, $($x),+)
+        guarded(|| $kernel($ufunc, $($x),+))
     };
 }
 
