@@ -23,8 +23,9 @@ themselves, generated from one table in the Rust sources
 
 from __future__ import annotations
 
+# `import *`: exactly the ufunc table's names (the compiled module's __all__ is its UFUNCS)
 from .._core import special as _special
-from .._core.special import *  # noqa: F403 - exactly the ufunc table's names (its __all__ is UFUNCS)
+from .._core.special import *
 from .._core.special import (
     log_softmax,
     logsumexp,
@@ -36,10 +37,9 @@ from .._core.special import (
 )
 from ._basic import factorial
 
-psi = digamma  # noqa: F405 - SciPy's psi is the digamma ufunc itself
+psi = digamma  # SciPy's psi is the digamma ufunc itself
 
-__all__ = [
-    *_special.UFUNCS,
+__all__ = list(_special.UFUNCS) + [
     "psi",
     "polygamma",
     "multigammaln",

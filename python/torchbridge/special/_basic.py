@@ -75,7 +75,9 @@ def factorial(n, exact=False, extend="zero", *, device=None):
             )
         return math.factorial(int(n))
     if exact:
-        raise ValueError(f"`exact=True` only supports integers, cannot use data type {type(n)}")
+        raise ValueError(
+            f"`exact=True` only supports integers, cannot use data type {type(n)}"
+        )
     if is_complex:
         from ..errors import UnsupportedParameterError
 

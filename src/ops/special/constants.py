@@ -51,7 +51,11 @@ def bernoulli(n_max: int) -> list[Fraction]:
     """B_0..B_n_max (B_1 = -1/2), exactly."""
     b = [Fraction(0)] * (n_max + 1)
     for m in range(n_max + 1):
-        b[m] = Fraction(1) if m == 0 else -sum(math.comb(m + 1, k) * b[k] for k in range(m)) / (m + 1)
+        b[m] = (
+            Fraction(1)
+            if m == 0
+            else -sum(math.comb(m + 1, k) * b[k] for k in range(m)) / (m + 1)
+        )
     return b
 
 
@@ -83,9 +87,9 @@ def temme(K: int = 25, N: int = 25) -> list[list[Fraction]]:
     s = [Fraction(1)] + [Fraction(0)] * (terms - 1)  # sqrt(q), q[0] = 1
     for k in range(1, terms):
         s[k] = (q[k] - sum(s[i] * s[k - i] for i in range(1, k))) / 2
-    eta = [Fraction(0)] + s[: terms - 1]  # eta = lambda * s(lambda)
+    # eta = lambda * s(lambda), so x / eta(x) = 1 / s(x)
     # Lagrange inversion: alpha_k = [x^(k-1)] (x / eta(x))^k / k
-    h = [Fraction(0)] * terms  # x / eta = 1 / s
+    h = [Fraction(0)] * terms
     h[0] = Fraction(1)
     for k in range(1, terms):
         h[k] = -sum(s[i] * h[k - i] for i in range(1, k + 1))
@@ -98,7 +102,12 @@ def temme(K: int = 25, N: int = 25) -> list[list[Fraction]]:
     d0 = [Fraction(-1, 3)] + [(n + 2) * alpha[n + 2] for n in range(1, M)]
     d = [d0]
     for k in range(1, K):
-        d.append([(-1) ** k * g[k] * d0[n] + (n + 2) * d[k - 1][n + 2] for n in range(M - 2 * k)])
+        d.append(
+            [
+                (-1) ** k * g[k] * d0[n] + (n + 2) * d[k - 1][n + 2]
+                for n in range(M - 2 * k)
+            ]
+        )
     return [row[:N] for row in d]
 
 
@@ -113,13 +122,19 @@ def printed(v) -> float:
 
 def digamma_taylor(root: float, n: int) -> list[float]:
     r = mp.mpf(root)
-    return [printed(mp.psi(0, r))] + [printed((-1) ** (k + 1) * mp.zeta(k + 1, r)) for k in range(1, n)]
+    return [printed(mp.psi(0, r))] + [
+        printed((-1) ** (k + 1) * mp.zeta(k + 1, r)) for k in range(1, n)
+    ]
 
 
 def borwein(n: int = 24) -> list[float]:
     def d(k: int) -> Fraction:
         return n * sum(
-            Fraction(math.factorial(n + i - 1) * 4**i, math.factorial(n - i) * math.factorial(2 * i)) for i in range(k + 1)
+            Fraction(
+                math.factorial(n + i - 1) * 4**i,
+                math.factorial(n - i) * math.factorial(2 * i),
+            )
+            for i in range(k + 1)
         )
 
     dn = d(n)
@@ -128,7 +143,9 @@ def borwein(n: int = 24) -> list[float]:
 
 def tables() -> dict[str, object]:
     b = bernoulli(20)
-    max_gamma = mp.findroot(lambda x: mp.loggamma(x) - mp.log(sys.float_info.max), 171.6)
+    max_gamma = mp.findroot(
+        lambda x: mp.loggamma(x) - mp.log(sys.float_info.max), 171.6
+    )
     return {
         "FRAC_1_SQRT_2_ERR": float(mp.sqrt(mp.mpf(1) / 2) - mp.mpf(math.sqrt(0.5))),
         "SQRT_2PI": float(mp.sqrt(2 * mp.pi)),
@@ -136,8 +153,10 @@ def tables() -> dict[str, object]:
         "MAX_GAMMA_ARG": float(max_gamma),
         "DBL_MIN": None,  # f64::MIN_POSITIVE, not a literal
         "STIRLING_GAMMA": [printed(v) for v in stirling(13)],
-        "DIGAMMA_ASYMPTOTIC": [0.0] + [printed(b[2 * k] / (2 * k)) for k in range(1, 10)],
-        "LGAMMA1P": [0.0, printed(-mp.euler)] + [printed((-1) ** k * mp.zeta(k) / k) for k in range(2, 28)],
+        "DIGAMMA_ASYMPTOTIC": [0.0]
+        + [printed(b[2 * k] / (2 * k)) for k in range(1, 10)],
+        "LGAMMA1P": [0.0, printed(-mp.euler)]
+        + [printed((-1) ** k * mp.zeta(k) / k) for k in range(2, 28)],
         "FACTORIALS": [float(math.factorial(n - 1)) for n in range(1, 172)],
         "TEMME": [[printed(v) for v in row] for row in temme()],
         "DIGAMMA_POS": digamma_taylor(1.4616321449683622, 30),
@@ -177,7 +196,9 @@ def main() -> int:
         for name, value in new.items():
             if isinstance(value, list):
                 rows = value if isinstance(value[0], list) else [value]
-                body = ",\n    ".join("[" + ", ".join(map(rust_float, r)) + "]" for r in rows)
+                body = ",\n    ".join(
+                    "[" + ", ".join(map(rust_float, r)) + "]" for r in rows
+                )
                 print(f"const {name} = {body};")
             elif value is not None:
                 print(f"const {name}: f64 = {value!r};")
@@ -191,20 +212,40 @@ def main() -> int:
             bad.append(f"{name}: not in constants.rs")
             continue
         want, got = value, old[name]
-        flat_w = [x for r in want for x in (r if isinstance(r, list) else [r])] if isinstance(want, list) else [want]
-        flat_g = [x for r in got for x in (r if isinstance(r, list) else [r])] if isinstance(got, list) else [got]
+        flat_w = (
+            [x for r in want for x in (r if isinstance(r, list) else [r])]
+            if isinstance(want, list)
+            else [want]
+        )
+        flat_g = (
+            [x for r in got for x in (r if isinstance(r, list) else [r])]
+            if isinstance(got, list)
+            else [got]
+        )
         if len(flat_w) != len(flat_g):
-            bad.append(f"{name}: {len(flat_g)} values committed, {len(flat_w)} generated")
+            bad.append(
+                f"{name}: {len(flat_g)} values committed, {len(flat_w)} generated"
+            )
             continue
         diff = [i for i, (w, g) in enumerate(zip(flat_w, flat_g)) if w != g]
         if diff:
             i = diff[0]
-            ulps = abs(flat_w[i] - flat_g[i]) / math.ulp(flat_w[i]) if flat_w[i] else float("inf")
-            bad.append(f"{name}: {len(diff)} of {len(flat_w)} differ, first at {i}: "
-                       f"committed {flat_g[i]!r}, generated {flat_w[i]!r} ({ulps:.0f} ulp)")
+            ulps = (
+                abs(flat_w[i] - flat_g[i]) / math.ulp(flat_w[i])
+                if flat_w[i]
+                else float("inf")
+            )
+            bad.append(
+                f"{name}: {len(diff)} of {len(flat_w)} differ, first at {i}: "
+                f"committed {flat_g[i]!r}, generated {flat_w[i]!r} ({ulps:.0f} ulp)"
+            )
     for line in bad:
         print(line)
-    print("constants.rs matches the generated tables" if not bad else f"{len(bad)} table(s) differ")
+    print(
+        "constants.rs matches the generated tables"
+        if not bad
+        else f"{len(bad)} table(s) differ"
+    )
     return 1 if bad else 0
 
 
