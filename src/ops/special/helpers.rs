@@ -50,7 +50,9 @@ pub(super) fn sign(x: &Tensor) -> Result<Tensor> {
 
 /// `sum_k c[k] x^k` by Horner's rule.
 pub(super) fn horner(x: &Tensor, coeffs: &[f64]) -> Result<Tensor> {
-    let (last, rest) = coeffs.split_last().expect("at least one coefficient");
+    let Some((last, rest)) = coeffs.split_last() else {
+        return Ok(x.f_zeros_like()?); // the empty sum
+    };
     let mut acc = full(x, *last)?;
     for &c in rest.iter().rev() {
         acc = acc.f_mul(x)?.f_add_scalar(c)?;

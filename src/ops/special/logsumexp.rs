@@ -128,7 +128,7 @@ fn logsumexp_signed(a: &Tensor, opts: &LogsumexpOptions<'_>, return_sign: bool) 
     if let Some(b) = b {
         tensors.push(cast(b, DType::Float64)?);
     }
-    let mut tensors = broadcast(same_device(tensors)?)?;
+    let tensors = broadcast(same_device(tensors)?)?;
     let atleast_1d = |t: Tensor| -> Result<Tensor> {
         if t.dim() == 0 {
             Ok(t.f_reshape([1])?)
@@ -136,8 +136,9 @@ fn logsumexp_signed(a: &Tensor, opts: &LogsumexpOptions<'_>, return_sign: bool) 
             Ok(t)
         }
     };
-    let b = if tensors.len() == 2 { Some(atleast_1d(tensors.pop().expect("two"))?) } else { None };
-    let a = atleast_1d(tensors.pop().expect("one"))?;
+    let mut inputs = tensors.into_iter();
+    let a = atleast_1d(inputs.next().ok_or_else(|| Error::InvalidArgument("logsumexp needs `a`".into()))?)?;
+    let b = inputs.next().map(atleast_1d).transpose()?;
     let axes = normalize_axes(opts.axis, a.dim())?;
     let (out, sign) = if a.numel() == 0 {
         let mut shape = a.size();

@@ -1,7 +1,7 @@
 //! THE table of `torchbridge.special`'s ufuncs, declared once: each row names
 //! the ufunc, SciPy's loop strings (`scipy.special.<name>.types`), what it
 //! accepts (in words, for the dtype error), how its kernel runs, the kernel,
-//! and its docstring. [`special_ufuncs!`] hands the table to a macro of the
+//! and its docstring. `special_ufuncs!` hands the table to a macro of the
 //! caller's; this module expands it into the [`Ufunc`] entries ([`ALL`]) and
 //! the public ops functions (`ops::special::erf`, ...), and the Python
 //! bindings expand it into one `#[pyfunction]` per ufunc and the names of
@@ -9,7 +9,7 @@
 //!
 //! Kernels run one of two ways: `float64` kernels compute on the inputs cast
 //! to the loop's dtypes with floating loops widened to float64, then round
-//! once to the loop's output dtype ([`super::loops::unary`]); `direct`
+//! once to the loop's output dtype (`loops::unary`); `direct`
 //! kernels take the caller's tensors and the row (erf, erfc, expit, logit and
 //! gammaln keep libtorch's float32 kernels; the polynomials resolve their
 //! integer-degree loops themselves).
