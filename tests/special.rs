@@ -4,7 +4,7 @@
 
 use tch::{Kind, Tensor};
 use torchbridge::dlpack::dtype_of;
-use torchbridge::ops::special::{self as sp, FactorialExtend, Loop, Operand};
+use torchbridge::ops::special::{self as sp, FactorialExtend, LogSumExp, LogsumexpOptions, Loop, Operand};
 use torchbridge::{DType, Error};
 
 fn t64(values: &[f64]) -> Tensor {
@@ -170,8 +170,10 @@ fn refusals_map_to_their_errors() {
     assert!(matches!(err, Error::InvalidArgument(m) if m.contains("not met")));
     let err = sp::factorial_exact(&Tensor::from_slice(&[21i64])).unwrap_err();
     assert!(matches!(err, Error::NotImplemented(_)));
-    let err = sp::logsumexp(&t64(&[1.0]), Some(&[1]), None, false, false).unwrap_err();
-    assert!(matches!(err, Error::InvalidArgument(m) if m.contains("out of bounds")));
+    let opts = LogsumexpOptions { axis: Some(&[1]), ..Default::default() };
+    let err = sp::logsumexp(&t64(&[1.0]), &opts).unwrap_err();
+    assert!(err.to_string().contains("out of bounds"), "{err}");
+    assert!(matches!(err, Error::AxisOutOfBounds { axis: 1, ndim: 1 }));
     assert!(matches!(sp::loop_for("no_such_ufunc", &[]), Err(Error::InvalidArgument(_))));
 }
 
@@ -207,14 +209,17 @@ fn inputs_are_not_written() {
 #[test]
 fn reductions() {
     let a = t64(&[1.0, 2.0, 3.0]);
-    let (out, sign) = sp::logsumexp(&a, None, None, false, false).unwrap();
-    assert!(sign.is_none());
+    // without return_sign there is no sign (the type says so: a bare Tensor)
+    let out: Tensor = sp::logsumexp(&a, &LogsumexpOptions::default()).unwrap();
     assert_rel(scalar(&out), 3.40760596444438, 2e-16, "logsumexp");
     let b = t64(&[1.0, -1.0, 0.0]);
-    let (out, sign) = sp::logsumexp(&a, Some(&[0]), Some(&b), true, true).unwrap();
+    let opts = LogsumexpOptions { axis: Some(&[0]), b: Some(&b), keepdims: true };
+    let LogSumExp { value: out, sign } = sp::logsumexp_with_sign(&a, &opts).unwrap();
     assert_eq!(out.size(), [1]);
     assert_rel(values(&out)[0], (1f64.exp() - 2f64.exp()).abs().ln(), 1e-15, "weighted");
-    assert_eq!(values(&sign.unwrap()), [-1.0]);
+    assert_eq!(values(&sign), [-1.0]);
+    // the same weights without return_sign: a negative sum is nan, as SciPy
+    assert!(values(&sp::logsumexp(&a, &opts).unwrap())[0].is_nan());
     let m = t64(&[1.0, 2.0, 3.0, 4.0]).view([2, 2]);
     let s = sp::softmax(&m, Some(&[1])).unwrap();
     let row = values(&s);

@@ -9,9 +9,14 @@ disagree by more than that, a test below says which one is right, with mpmath
 
 from __future__ import annotations
 
+import importlib
 import inspect
+import pickle
+import subprocess
+import sys
 import warnings
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable
 
 import numpy as np
@@ -1101,3 +1106,89 @@ def test_cuda_reductions_and_functions(rng):
     np.testing.assert_allclose(tb.special.zeta(x).cpu().numpy(), sc.zeta(x.cpu().numpy()), rtol=1e-13)
     np.testing.assert_allclose(tb.special.gammaincc(2.5, x).cpu().numpy(),
                                sc.gammaincc(2.5, x.cpu().numpy()), rtol=1e-13)
+
+
+# ---------------------------------------------------------------------------
+# The layout: one ufunc table, picklable routines, generated constants
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(tb.special.__all__))
+def test_every_routine_pickles_by_reference(name):
+    f = getattr(tb.special, name)
+    assert pickle.loads(pickle.dumps(f)) is f
+    module = importlib.import_module(f.__module__)
+    assert getattr(module, f.__qualname__) is f
+
+
+def test_the_ufunc_table_gives_the_bindings_and_all():
+    ufuncs = tb._core.special.UFUNCS
+    assert len(ufuncs) == len(set(ufuncs)) >= 60
+    assert set(ufuncs) <= set(tb.special.__all__)
+    assert set(tb.special.__all__) - set(ufuncs) == set(FUNCTIONS) | {"psi"}
+    for name in ufuncs:
+        f = getattr(tb.special, name)
+        assert f is getattr(tb._core.special, name), name  # the builtin itself, no wrapper
+        assert f.__doc__ and "scipy.special" in f.__doc__, name
+        assert inspect.signature(f).parameters["device"].kind is inspect.Parameter.KEYWORD_ONLY
+    for name in FUNCTIONS:
+        assert inspect.signature(getattr(tb.special, name)).parameters["device"].default is None, name
+
+
+def test_factorial_takes_device():
+    assert tb.special.factorial(np.array([3.0, 4.0]), device="cpu").tolist() == [6.0, 24.0]
+    assert tb.special.factorial(5.0, device="cpu") == 120.0
+
+
+def test_constant_tables_regenerate():
+    script = Path(__file__).resolve().parents[2] / "src" / "ops" / "special" / "constants.py"
+    proc = subprocess.run([sys.executable, str(script)], check=False, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "matches" in proc.stdout
+
+
+# Calls whose size, length, degree or axis comes from the caller, made huge:
+# each must raise a clean exception (never abort, hang or PanicException).
+HUGE = [
+    ("tb.special.multigammaln(1e16, 10**15)", MemoryError),
+    ("tb.special.multigammaln(np.full(4, 1e31), 10**30)", MemoryError),
+    ("tb.special.multigammaln(1.0, 10**9)", ValueError),
+    ("tb.special.factorial(10**9, exact=True)", MemoryError),
+    ("tb.special.factorial(np.array([10**9]), exact=True)", NotImplementedError),
+    ("tb.special.eval_legendre(10**18, 0.5)", NotImplementedError),
+    ("tb.special.eval_hermite(2**62, 0.5)", NotImplementedError),
+    ("tb.special.eval_laguerre(-(10**18), 0.5)", NotImplementedError),
+    ("tb.special.eval_chebyt(1e300, np.ones(3))", NotImplementedError),
+    ("tb.special.eval_chebyu(np.array([5, 2**40]), 0.5)", NotImplementedError),
+    ("tb.special.logsumexp(np.ones(3), axis=2**62)", IndexError),
+    ("tb.special.logsumexp(np.ones(3), axis=-(2**63))", ValueError),
+    ("tb.special.logsumexp(np.ones(3), axis=10**30)", TypeError),
+    ("tb.special.softmax(np.ones((2, 2)), axis=(0, 2**62))", IndexError),
+    ("tb.special.log_softmax(np.ones(3), axis=2**40)", IndexError),
+    # broadcast shapes and zero-stride views whose results do not fit in memory
+    ("tb.special.beta(np.ones((10**6, 1)), np.ones((1, 10**8)))", MemoryError),
+    ("tb.special.gamma(np.broadcast_to(1.5, (2**44,)))", MemoryError),
+    ("tb.special.erf(np.broadcast_to(1.5, (2**44,)))", MemoryError),
+    ("tb.special.eval_legendre(np.broadcast_to(3, (2**44,)), 0.5)", MemoryError),
+    ("tb.special.logsumexp(np.broadcast_to(1.5, (2**44,)))", MemoryError),
+    ("tb.special.softmax(np.broadcast_to(np.float32(1.5), (2**44,)))", MemoryError),
+    ("tb.special.polygamma(1, np.broadcast_to(1.5, (2**44,)))", MemoryError),
+    ("tb.special.factorial(np.broadcast_to(3.0, (2**44,)))", MemoryError),
+]
+
+
+@pytest.mark.parametrize("call, expected", HUGE, ids=[c for c, _ in HUGE])
+def test_huge_sizes_raise_cleanly(call, expected):
+    code = (
+        "import numpy as np, torchbridge as tb\n"
+        f"try:\n    {call}\n"
+        "except BaseException as e:\n"
+        "    print(','.join(c.__name__ for c in type(e).__mro__))\n"
+        "    print(e)\n"
+        "else:\n    print('no exception')\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], check=False, capture_output=True, text=True, timeout=240)
+    assert proc.returncode == 0, (proc.returncode, proc.stderr[-2000:])
+    classes = proc.stdout.splitlines()[0].split(",")
+    assert "PanicException" not in classes, proc.stdout
+    assert expected.__name__ in classes, proc.stdout

@@ -1,0 +1,52 @@
+"""SciPy-compatible special functions, computed by libtorch.
+
+Swap ``from scipy import special`` for ``from torchbridge import special``:
+same names, same parameters, results in the caller's array type. For numpy
+input the result's type (ndarray or numpy scalar), dtype and shape match
+SciPy's, including its loop selection (``erfinv`` on float16 gives float32,
+``xlogy(float32_array, 2.0)`` float64) and NumPy's weak Python scalars.
+
+Ufuncs take SciPy's positional arguments and ``out=None``; other ufunc keywords
+(``where``, ``dtype``, ...), ``out`` arrays, complex input and a few parameter
+values SciPy accepts raise ``UnsupportedParameterError`` (a
+``NotImplementedError``) naming what is missing. ``sinc`` has ``numpy.sinc``'s
+semantics: SciPy has no ``sinc``.
+
+Every routine also takes a keyword-only ``device=None``: where to compute,
+with the copies that costs (see :mod:`torchbridge._device`); by default the
+computation runs where the arrays live, CUDA included.
+
+The ufuncs are the compiled functions of ``torchbridge._core.special``
+themselves, generated from one table in the Rust sources
+(``src/ops/special/ufuncs.rs``); ``_core.special.UFUNCS`` lists them.
+"""
+
+from __future__ import annotations
+
+# `import *`: exactly the ufunc table's names (the compiled module's __all__ is its UFUNCS)
+from .._core import special as _special
+from .._core.special import *
+from .._core.special import (
+    log_softmax,
+    logsumexp,
+    multigammaln,
+    polygamma,
+    sinc,
+    softmax,
+    zeta,
+)
+from ._basic import factorial
+
+psi = digamma  # SciPy's psi is the digamma ufunc itself
+
+__all__ = list(_special.UFUNCS) + [
+    "psi",
+    "polygamma",
+    "multigammaln",
+    "factorial",
+    "sinc",
+    "zeta",
+    "logsumexp",
+    "softmax",
+    "log_softmax",
+]

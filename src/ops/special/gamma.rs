@@ -1,0 +1,286 @@
+//! The gamma function family (Cephes' `gamma.c`, `psi.c`; SciPy's `_basic.py` for
+//! polygamma, multigammaln and factorial): gamma, gammaln, loggamma, digamma/psi,
+//! polygamma, multigammaln, factorial.
+
+use std::f64::consts::PI;
+
+use tch::{Kind, Tensor};
+
+use super::constants::*;
+use super::helpers::*;
+use super::loops::{complex_not_implemented, finish, is_integer};
+use super::ufuncs::Ufunc;
+use super::zeta::hurwitz_zeta_f64;
+use crate::ops::numpy::{broadcast, cast, same_device};
+use crate::ops::scipy_float_input;
+use crate::{dlpack, DType, Error, Result};
+
+/// Gamma(y) for y >= 10 by Stirling's series, the power split as
+/// `v * (v * e^-y)` with `v = y^(y/2 - 1/4)` so that it overflows only when
+/// Gamma does. A few ulp.
+pub(super) fn gamma_stirling(y: &Tensor) -> Result<Tensor> {
+    let series = horner(&y.f_reciprocal()?, &STIRLING_GAMMA)?;
+    let v = y.f_pow(&y.f_mul_scalar(0.5)?.f_sub_scalar(0.25)?)?;
+    let e = y.f_neg()?.f_exp()?;
+    Ok(v.f_mul(&v.f_mul(&e)?)?.f_mul(&series)?.f_mul_scalar(SQRT_2PI)?)
+}
+
+/// Gamma(y) for y >= 0 (and nan).
+///
+/// Below 10 the argument is reduced into [1, 2) by exact subtractions (or one
+/// addition for y < 1, where Gamma(1 + y) is insensitive to it), Gamma there is
+/// `exp(lgamma)` with lgamma in [-0.13, 0]; at 10 and above Stirling's series.
+/// At the integers, the correctly rounded factorials.
+pub(super) fn gamma_nonneg(y: &Tensor) -> Result<Tensor> {
+    let out = gamma_stirling(&y.f_clamp_min(10.0)?)?;
+    let out = patch(out, &y.f_lt(10.0)?, &[y], |v| {
+        let y = &v[0];
+        let small = y.f_lt(1.0)?;
+        let mut t = pick(&small, &y.f_add_scalar(1.0)?, y)?;
+        let mut product = full(y, 1.0)?;
+        for _ in 0..8 {
+            let step = and(&t.f_ge(2.0)?, &t.f_lt(10.0)?)?;
+            t = pick(&step, &t.f_sub_scalar(1.0)?, &t)?;
+            product = pick(&step, &product.f_mul(&t)?, &product)?;
+        }
+        let middle = t.f_lgamma()?.f_exp()?.f_mul(&product)?;
+        pick(&small, &middle.f_div(y)?, &middle)
+    })?;
+    let exact = and(&is_integral(y)?, &and(&y.f_ge(1.0)?, &y.f_le(171.0)?)?)?;
+    let index = pick(&exact, y, &full(y, 1.0)?)?.f_sub_scalar(1.0)?.f_to_kind(Kind::Int64)?;
+    let table = Tensor::f_from_slice(&FACTORIALS)?.f_to(y.device())?;
+    let factorial = table.f_index_select(0, &index.f_reshape([-1])?)?.f_reshape(y.size())?;
+    let out = pick(&exact, &factorial, &out)?;
+    fill(&out, &y.f_gt(MAX_GAMMA_ARG)?, f64::INFINITY)
+}
+
+/// Gamma on float64: the reflection `pi / (sin(pi x) (-x) Gamma(-x))` for
+/// x < 0 (with `-x` exact, unlike `1 - x`), nan at the poles -1, -2, ... and at
+/// -inf, `±inf` at `±0`.
+pub(super) fn gamma_f64(x: &Tensor) -> Result<Tensor> {
+    let negative = x.f_lt(0.0)?;
+    let y = x.f_abs()?;
+    let g = gamma_nonneg(&y)?;
+    let reflected = y.f_mul(&g)?.f_mul(&sinpi(x)?)?.f_reciprocal()?.f_mul_scalar(PI)?;
+    let out = pick(&negative, &reflected, &g)?;
+    // just below 0, Gamma(1 + x) / x: the reflection's product underflows there
+    let tiny = and(&negative, &x.f_gt(-1e-8)?)?;
+    let out = patch(out, &tiny, &[x], |v| Ok(gamma_nonneg(&v[0].f_add_scalar(1.0)?)?.f_div(&v[0])?))?;
+    let out = fill(&out, &and(&negative, &is_integral(x)?)?, f64::NAN)?;
+    pick(&x.f_eq(0.0)?, &x.f_reciprocal()?, &out)
+}
+
+/// The sign of Gamma(x): 1 for x > 0, `(-1)^floor(x)` for negative non-integers
+/// (1 at the poles, where callers decide separately).
+pub(super) fn gamma_sign(x: &Tensor) -> Result<Tensor> {
+    let odd = and(&x.f_lt(0.0)?, &is_odd(&x.f_floor()?)?)?;
+    fill(&full(x, 1.0)?, &odd, -1.0)
+}
+
+/// The gamma function, `scipy.special.gamma` (real input): relative error
+/// about 1e-15, correctly rounded factorials at the integers, `±inf` at `±0`,
+/// nan at the negative integers and -inf, signed zeros below -171.
+pub(super) fn gamma(x: &Tensor) -> Result<Tensor> {
+    gamma_f64(x)
+}
+
+/// `log|Gamma(x)|`, `scipy.special.gammaln`.
+///
+/// libtorch's `lgamma(-inf)` is `+inf`; SciPy returns `-inf` (the limit of
+/// `log|Gamma|` between the poles), and so does this.
+pub(super) fn gammaln(u: &'static Ufunc, x: &Tensor) -> Result<Tensor> {
+    let x = scipy_float_input(u.qualified, x, false)?;
+    let at_minus_inf = x.f_eq(f64::NEG_INFINITY)?;
+    Ok(x.f_lgamma()?.f_masked_fill(&at_minus_inf, f64::NEG_INFINITY)?)
+}
+
+/// The principal branch of `log(Gamma(x))` for real x, `scipy.special.loggamma`:
+/// `lgamma(x)` for x >= 0 and nan for x < 0, as SciPy's real loop.
+pub(super) fn loggamma(x: &Tensor) -> Result<Tensor> {
+    fill(&x.f_lgamma()?, &x.f_lt(0.0)?, f64::NAN)
+}
+
+/// Digamma on y >= 0: the recurrence up to 10, then the asymptotic series; the
+/// Taylor series about the zero 1.4616... where the recurrence cancels
+/// (libtorch's digamma is 1e-9 relative off there).
+pub(super) fn digamma_nonneg(y: &Tensor) -> Result<Tensor> {
+    let mut z = y.shallow_clone();
+    let mut sum = y.f_zeros_like()?;
+    for _ in 0..10 {
+        let step = z.f_lt(10.0)?;
+        sum = pick(&step, &sum.f_add(&z.f_reciprocal()?)?, &sum)?;
+        z = pick(&step, &z.f_add_scalar(1.0)?, &z)?;
+    }
+    let tail = horner(&z.f_square()?.f_reciprocal()?, &DIGAMMA_ASYMPTOTIC)?;
+    let psi = z.f_log()?.f_sub(&z.f_reciprocal()?.f_mul_scalar(0.5)?)?.f_sub(&tail)?.f_sub(&sum)?;
+    let near = y.f_sub_scalar(DIGAMMA_POS_ROOT)?.f_abs()?.f_lt(0.3)?;
+    patch(psi, &near, &[y], |s| horner(&s[0].f_sub_scalar(DIGAMMA_POS_ROOT)?, &DIGAMMA_POS))
+}
+
+pub(super) fn digamma_f64(x: &Tensor) -> Result<Tensor> {
+    let negative = x.f_lt(0.0)?;
+    let y = x.f_abs()?;
+    let psi = digamma_nonneg(&y)?;
+    // x < 0: psi(x) = psi(1 - x) - pi / tan(pi x) = psi(-x) + 1/(-x) - pi / tan(pi r)
+    let r = x.f_sub(&x.f_round()?)?;
+    let cot = r.f_mul_scalar(PI)?.f_tan()?.f_reciprocal()?.f_mul_scalar(PI)?;
+    let reflected = psi.f_add(&y.f_reciprocal()?)?.f_sub(&cot)?;
+    let out = pick(&negative, &reflected, &psi)?;
+    // just below 0, psi(1 + x) - 1/x: the reflection's terms are both infinite there
+    let tiny = and(&negative, &x.f_gt(-1e-8)?)?;
+    let out = patch(out, &tiny, &[x], |v| Ok(digamma_nonneg(&v[0].f_add_scalar(1.0)?)?.f_sub(&v[0].f_reciprocal()?)?))?;
+    let out = fill(&out, &and(&negative, &is_integral(x)?)?, f64::NAN)?;
+    let out = pick(&x.f_eq(0.0)?, &x.f_reciprocal()?.f_neg()?, &out)?;
+    let near = x.f_sub_scalar(DIGAMMA_NEG_ROOT)?.f_abs()?.f_lt(0.1)?;
+    patch(out, &near, &[x], |s| horner(&s[0].f_sub_scalar(DIGAMMA_NEG_ROOT)?, &DIGAMMA_NEG))
+}
+
+/// The digamma function `psi = Gamma'/Gamma`, `scipy.special.digamma` (real
+/// input): recurrence and asymptotic series, reflection below 0, Taylor series
+/// about the zeros at 1.4616 and -0.5041 (as SciPy), `psi(±0) = ∓inf`, nan at
+/// the negative integers.
+pub(super) fn digamma(x: &Tensor) -> Result<Tensor> {
+    digamma_f64(x)
+}
+
+/// `scipy.special.psi`, the same function as [`digamma`].
+pub(super) fn psi(x: &Tensor) -> Result<Tensor> {
+    digamma_f64(x)
+}
+
+/// The polygamma function, `scipy.special.polygamma` (a Python function in
+/// SciPy): `psi(x)` where `n == 0`, else `(-1)^(n+1) Gamma(n+1) zeta(n+1, x)`,
+/// SciPy's own formula, so non-integer `n` gives nan as there. The result is
+/// float32 only when `n` and `x` are both float32, as SciPy's.
+pub fn polygamma(n: &Tensor, x: &Tensor) -> Result<Tensor> {
+    guarded(|| {
+        let n_dtype = dlpack::dtype_of(n)?;
+        let x_dtype = dlpack::dtype_of(x)?;
+        for dtype in [n_dtype, x_dtype] {
+            if dtype.is_complex() {
+                return Err(complex_not_implemented("special.polygamma", dtype));
+            }
+        }
+        let output =
+            if n_dtype == DType::Float32 && x_dtype == DType::Float32 { DType::Float32 } else { DType::Float64 };
+        let tensors = broadcast(same_device(vec![cast(n, DType::Float64)?, cast(x, DType::Float64)?])?)?;
+        let (n, x) = (&tensors[0], &tensors[1]);
+        let n1 = n.f_add_scalar(1.0)?;
+        let sign = Tensor::f_pow_scalar(-1.0, &n1)?;
+        let value = sign.f_mul(&gamma_f64(&n1)?)?.f_mul(&hurwitz_zeta_f64(&n1, x)?)?;
+        let out = pick(&n.f_eq(0.0)?, &digamma_f64(x)?, &value)?;
+        finish(out, output)
+    })
+}
+
+/// The log of the multivariate gamma function, `scipy.special.multigammaln(a, d)`:
+/// `d(d-1)/4 log(pi) + sum_j gammaln(a - (j-1)/2)`. SciPy's checks: `d` a
+/// non-negative integer count, every `a > (d-1)/2` (else
+/// [`Error::InvalidArgument`], SciPy's `ValueError`). Always float64.
+pub fn multigammaln(a: &Tensor, d: i64) -> Result<Tensor> {
+    guarded(|| {
+        if let Some(dtype) = Some(dlpack::dtype_of(a)?).filter(|d| d.is_complex()) {
+            return Err(complex_not_implemented("special.multigammaln", dtype));
+        }
+        let a = cast(a, DType::Float64)?;
+        let bound = 0.5 * (d as f64 - 1.0);
+        if a.numel() > 0 && a.f_le(bound)?.f_any()?.f_int64_value(&[])? != 0 {
+            return Err(Error::InvalidArgument(format!("condition a > 0.5 * (d-1) ({bound}) not met")));
+        }
+        let constant = (d as f64) * (d as f64 - 1.0) * 0.25 * PI.ln();
+        if d <= 0 || a.numel() == 0 {
+            return Ok(a.f_zeros_like()?.f_add_scalar(constant)?);
+        }
+        // All d terms of every element at once, as SciPy holds them: a d too
+        // large for memory is SciPy's MemoryError (libtorch's allocation failure
+        // maps to it), and a product beyond i64 is refused before allocating.
+        let elements = i64::try_from(a.numel()).unwrap_or(i64::MAX);
+        d.checked_mul(elements)
+            .and_then(|n| n.checked_mul(8))
+            .ok_or_else(|| Error::out_of_memory(d as u128 * elements as u128 * 8, "multigammaln's terms"))?;
+        // No scalar-argument libtorch call touches the d-sized tensors: tch's
+        // `Scalar` is freed before the allocation error is read, which panics.
+        let device = a.device();
+        let counts = Tensor::f_ones([d], (Kind::Double, device))?.f_cumsum(0, Kind::Double)?;
+        let one = Tensor::f_from_slice(&[1.0f64])?.f_to(device)?;
+        let half = Tensor::f_from_slice(&[0.5f64])?.f_to(device)?;
+        let halves = counts.f_sub(&one)?.f_mul(&half)?; // (j - 1) / 2 for j = 1..=d
+        let terms = a.f_reshape([-1, 1])?.f_sub(&halves.f_reshape([1, -1])?)?.f_lgamma()?;
+        let sum = terms.f_sum_dim_intlist([1i64].as_slice(), false, None::<Kind>)?;
+        Ok(sum.f_reshape(a.size())?.f_add_scalar(constant)?)
+    })
+}
+
+/// How `factorial` extends to non-integers and negatives (SciPy's `extend`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FactorialExtend {
+    /// `n < 0` gives 0 (SciPy's default).
+    Zero,
+    /// `Gamma(n + 1)` everywhere, nan at the negative integers.
+    Complex,
+}
+
+impl std::str::FromStr for FactorialExtend {
+    type Err = Error;
+
+    /// SciPy's `extend` values, with SciPy's message for the others.
+    fn from_str(value: &str) -> Result<Self> {
+        match value {
+            "zero" => Ok(FactorialExtend::Zero),
+            "complex" => Ok(FactorialExtend::Complex),
+            other => Err(Error::InvalidArgument(format!(
+                "argument `extend` must be either 'zero' or 'complex', received: {other}"
+            ))),
+        }
+    }
+}
+
+/// `n!` as `Gamma(n + 1)` in float64, `scipy.special.factorial(n, exact=False,
+/// extend)`: correctly rounded at the integers, nan kept, 0 for `n < 0` with
+/// [`FactorialExtend::Zero`], nan at `n = -1, -2, ...` with `Complex`.
+pub fn factorial(n: &Tensor, extend: FactorialExtend) -> Result<Tensor> {
+    guarded(|| {
+        if let Some(dtype) = Some(dlpack::dtype_of(n)?).filter(|d| d.is_complex()) {
+            return Err(complex_not_implemented("special.factorial", dtype));
+        }
+        let n = cast(n, DType::Float64)?;
+        let value = gamma_f64(&n.f_add_scalar(1.0)?)?;
+        match extend {
+            FactorialExtend::Zero => fill(&value, &n.f_lt(0.0)?, 0.0),
+            FactorialExtend::Complex => fill(&value, &and(&n.f_lt(0.0)?, &is_integral(&n)?)?, f64::NAN),
+        }
+    })
+}
+
+/// `n!` exactly for integer `n` (`exact=True`), as int64: 0 for `n < 0`, and an
+/// error beyond 20! (SciPy returns Python integers there, which no array holds).
+pub fn factorial_exact(n: &Tensor) -> Result<Tensor> {
+    guarded(|| {
+        let dtype = dlpack::dtype_of(n)?;
+        if !is_integer(dtype) {
+            return Err(Error::InvalidArgument(format!(
+                "`exact=True` only supports integers, cannot use data type {dtype}"
+            )));
+        }
+        let n = cast(n, DType::Int64)?;
+        if n.numel() > 0 && n.f_gt(20)?.f_any()?.f_int64_value(&[])? != 0 {
+            return Err(Error::NotImplemented(
+                "special.factorial(exact=True) beyond 20! needs Python integers (SciPy returns an object array), \
+             which no DLPack array holds"
+                    .into(),
+            ));
+        }
+        let table: Vec<i64> = (0..=20)
+            .scan(1i64, |acc, k| {
+                if k > 0 {
+                    *acc *= k;
+                }
+                Some(*acc)
+            })
+            .collect();
+        let table = Tensor::f_from_slice(&table)?.f_to(n.device())?;
+        let index = n.f_clamp(0, 20)?;
+        let out = table.f_index_select(0, &index.f_reshape([-1])?)?.f_reshape(n.size())?;
+        Ok(out.f_masked_fill(&n.f_lt(0)?, 0)?)
+    })
+}

@@ -1,0 +1,78 @@
+//! The zeta functions (Cephes' `zeta.c`, `zetac.c`): Riemann's and Hurwitz's.
+
+use std::f64::consts::PI;
+
+use tch::Tensor;
+
+use super::constants::{BORWEIN, STIRLING_GAMMA};
+use super::gamma::gamma_nonneg;
+use super::helpers::*;
+use crate::Result;
+
+/// `(2 pi)^-e` for e >= 0, with `e ln(2 pi)` evaluated exactly enough that the
+/// result keeps full relative accuracy for large `e` (a plain `pow` loses
+/// `e * 4e-17`).
+pub(super) fn two_pi_pow_neg(e: &Tensor) -> Result<Tensor> {
+    const LN_2PI: f64 = 1.837_877_066_409_345_6;
+    const LN_2PI_ERR: f64 = -7.756_588_316_134_483e-17;
+    let (hi, lo) = two_product(e, LN_2PI)?;
+    let lo = lo.f_add(&e.f_mul_scalar(LN_2PI_ERR)?)?;
+    Ok(hi.f_neg()?.f_exp()?.f_mul(&lo.f_neg()?.f_add_scalar(1.0)?)?)
+}
+
+/// Riemann's zeta on float64: libtorch's Hurwitz zeta at q = 1 above 1,
+/// Borwein's alternating-series algorithm on [-1/2, 1), the functional equation
+/// `zeta(s) = 2 (2 pi)^(s-1) sin(pi s / 2) Gamma(1 - s) zeta(1 - s)` below, with
+/// `Gamma(1 - s) (2 pi)^(s-1)` from Stirling's series in overflow-safe quarters
+/// for s <= -10. Exact zeros at the negative even integers.
+pub(super) fn riemann_zeta_f64(s: &Tensor) -> Result<Tensor> {
+    let above = s.f_special_zeta(&s.f_ones_like()?)?;
+    let middle = and(&s.f_ge(-0.5)?, &s.f_lt(1.0)?)?;
+    let out = patch(above, &middle, &[s], |v| {
+        let s = &v[0];
+        let mut acc = s.f_zeros_like()?;
+        for (k, w) in BORWEIN.iter().enumerate() {
+            acc = acc.f_add(&Tensor::f_pow_scalar((k + 1) as f64, &s.f_neg()?)?.f_mul_scalar(*w)?)?;
+        }
+        Ok(acc.f_div(&s.f_neg()?.f_add_scalar(1.0)?.f_mul_scalar(std::f64::consts::LN_2)?.f_expm1()?)?)
+    })?;
+    patch(out, &s.f_lt(-0.5)?, &[s], |v| {
+        let s = &v[0];
+        let u = s.f_neg()?; // -s > 1/2, exact
+        let sine = sinpi(&s.f_mul_scalar(0.5)?)?;
+        let zeta_reflected = u.f_add_scalar(1.0)?.f_special_zeta(&u.f_ones_like()?)?;
+        // small |s|: direct
+        let direct = Tensor::f_pow_scalar(2.0 * PI, &s.f_sub_scalar(1.0)?)?.f_mul(&u)?.f_mul(&gamma_nonneg(&u)?)?;
+        // large |s|: (2 pi)^(-u-1) u Gamma(u) = (2 pi)^(-u-1/2) u^(u+1/2) e^-u S(1/u), in quarters
+        let u_big = u.f_clamp_min(10.0)?;
+        let e = u_big.f_add_scalar(0.5)?.f_mul_scalar(0.25)?;
+        let quarter = u_big.f_pow(&e)?.f_mul(&two_pi_pow_neg(&e)?)?.f_mul(&u_big.f_mul_scalar(-0.25)?.f_exp()?)?;
+        let series = horner(&u_big.f_reciprocal()?, &STIRLING_GAMMA)?;
+        let half = quarter.f_square()?;
+        let stirling = half.f_mul(&series)?.f_mul(&half)?;
+        let factor = pick(&u.f_ge(10.0)?, &stirling, &direct)?;
+        let value = sine.f_mul_scalar(2.0)?.f_mul(&zeta_reflected)?.f_mul(&factor)?;
+        let value = fill(&value, &is_integral(&s.f_mul_scalar(0.5)?)?, 0.0)?;
+        fill(&value, &s.f_isinf()?, f64::NAN)
+    })
+}
+
+/// The Hurwitz zeta function on float64: libtorch's kernel (a port of the same
+/// Cephes routine SciPy uses), with SciPy's limit 0 at `q = inf`.
+pub(super) fn hurwitz_zeta_f64(x: &Tensor, q: &Tensor) -> Result<Tensor> {
+    let out = x.f_special_zeta(q)?;
+    fill(&out, &and(&q.f_isposinf()?, &x.f_gt(1.0)?)?, 0.0)
+}
+
+/// Riemann's zeta function, `scipy.special.zeta(x)` (real x): see the module
+/// notes; defined on the whole real line as SciPy's (`-0.5` at 0, 0 at the
+/// negative even integers, `inf` at 1).
+pub(super) fn zeta(x: &Tensor) -> Result<Tensor> {
+    riemann_zeta_f64(x)
+}
+
+/// The Hurwitz zeta function `sum_k (k + q)^-x`, `scipy.special.zeta(x, q)`
+/// (nan for x < 1, as SciPy).
+pub(super) fn hurwitz_zeta(x: &Tensor, q: &Tensor) -> Result<Tensor> {
+    hurwitz_zeta_f64(x, q)
+}

@@ -1,0 +1,151 @@
+//! The ufunc bindings, generated from the ops' ufunc table
+//! ([`crate::ops::special::ufuncs`]): one `#[pyfunction]` per ufunc with
+//! SciPy's positional inputs, `out=None`, a keyword-only `device=None` and
+//! `**kwargs` (SciPy's other ufunc keywords, refused by name), and
+//! [`UFUNCS`], the names `torchbridge.special.__all__` takes from the table.
+
+use pyo3::prelude::*;
+use pyo3::types::{PyComplex, PyDict, PyFloat, PyInt};
+use tch::Tensor;
+
+use super::super::container::{classify, compute, import, import_all, wrap, Library};
+use super::super::placement::on_device;
+use crate::ops::special::ufuncs::{table, Ufunc};
+use crate::ops::special::{self as sp, Operand};
+use crate::{dlpack, Error, Result};
+
+/// SciPy's ufuncs take `out` and ufunc keywords; say plainly which are not supported.
+pub(super) fn reject_ufunc_options(
+    ufunc: &Ufunc,
+    out: Option<&Bound<'_, PyAny>>,
+    kwargs: Option<&Bound<'_, PyDict>>,
+) -> Result<()> {
+    if out.is_some_and(|out| !out.is_none()) {
+        return Err(Error::NotImplemented(format!(
+            "{}: out= is not supported; use the returned array",
+            ufunc.qualified
+        )));
+    }
+    if let Some(kwargs) = kwargs.filter(|k| !k.is_empty()) {
+        let names: Vec<String> = kwargs.keys().iter().map(|k| k.to_string()).collect();
+        return Err(Error::NotImplemented(format!(
+            "{}: ufunc keyword(s) {} are not supported",
+            ufunc.qualified,
+            names.join(", ")
+        )));
+    }
+    Ok(())
+}
+
+/// How NumPy sees `obj` in a ufunc call: a Python `int`, `float` or `complex`
+/// literal (not a NumPy scalar, not a bool) is weak.
+pub(super) fn operand_of(obj: &Bound<'_, PyAny>, tensor: &Tensor) -> Result<Operand> {
+    if obj.is_exact_instance_of::<PyInt>() {
+        Ok(Operand::PyInt)
+    } else if obj.is_exact_instance_of::<PyFloat>() {
+        Ok(Operand::PyFloat)
+    } else if obj.is_exact_instance_of::<PyComplex>() {
+        Ok(Operand::PyComplex)
+    } else {
+        Ok(Operand::Array(dlpack::dtype_of(tensor)?))
+    }
+}
+
+/// A unary ufunc call: import, compute (the GIL released when large), wrap.
+pub(super) fn unary(
+    py: Python<'_>,
+    ufunc: &Ufunc,
+    x: &Bound<'_, PyAny>,
+    out: Option<&Bound<'_, PyAny>>,
+    kwargs: Option<&Bound<'_, PyDict>>,
+    op: fn(&Tensor) -> Result<Tensor>,
+) -> PyResult<Py<PyAny>> {
+    reject_ufunc_options(ufunc, out, kwargs)?;
+    let arg = classify(x)?;
+    let tensor = import(&arg)?.tensor;
+    let result = compute(py, tensor.numel(), move || op(&tensor))?;
+    wrap(py, &arg.library, result, true)
+}
+
+/// Imports both arguments of a binary ufunc and casts them to the loop NumPy
+/// would pick (weak literals included), so that `op` finds it by exact match.
+pub(super) fn binary_inputs(
+    ufunc: &Ufunc,
+    x1: &Bound<'_, PyAny>,
+    x2: &Bound<'_, PyAny>,
+) -> PyResult<(Vec<Tensor>, Library)> {
+    let (tensors, library) = import_all(&[x1, x2])?;
+    let operands = [operand_of(x1, &tensors[0])?, operand_of(x2, &tensors[1])?];
+    let cast = ufunc.cast_to_loop(&[&tensors[0], &tensors[1]], &operands)?;
+    Ok((cast, library))
+}
+
+/// A binary ufunc call.
+pub(super) fn binary(
+    py: Python<'_>,
+    ufunc: &Ufunc,
+    x1: &Bound<'_, PyAny>,
+    x2: &Bound<'_, PyAny>,
+    out: Option<&Bound<'_, PyAny>>,
+    kwargs: Option<&Bound<'_, PyDict>>,
+    op: fn(&Tensor, &Tensor) -> Result<Tensor>,
+) -> PyResult<Py<PyAny>> {
+    reject_ufunc_options(ufunc, out, kwargs)?;
+    let (tensors, library) = binary_inputs(ufunc, x1, x2)?;
+    let elements = tensors.iter().map(|t| t.numel()).max().unwrap_or(0);
+    let result = compute(py, elements, move || op(&tensors[0], &tensors[1]))?;
+    wrap(py, &library, result, true)
+}
+
+/// Expands the table's `unary` and `binary` groups into pyfunctions (the
+/// `*_internal` groups have no ufunc binding of their own).
+macro_rules! ufunc_bindings {
+    (
+        unary { $($u:ident: [$($ut:literal),*] $uacc:ident $uhow:ident $ukernel:path, $udoc:literal;)* }
+        binary { $($b:ident: [$($bt:literal),*] $bacc:ident $bhow:ident $bkernel:path, $bdoc:literal;)* }
+        unary_internal { $($ui:ident: [$($uit:literal),*] $uiacc:ident $uihow:ident $uikernel:path, $uidoc:literal;)* }
+        binary_internal { $($bi:ident: [$($bit:literal),*] $biacc:ident $bihow:ident $bikernel:path, $bidoc:literal;)* }
+    ) => {
+        $(
+            #[doc = $udoc]
+            #[pyfunction]
+            #[pyo3(signature = (x, /, out = None, *, device = None, **kwargs))]
+            fn $u(
+                py: Python<'_>,
+                x: &Bound<'_, PyAny>,
+                out: Option<&Bound<'_, PyAny>>,
+                device: Option<&Bound<'_, PyAny>>,
+                kwargs: Option<&Bound<'_, PyDict>>,
+            ) -> PyResult<Py<PyAny>> {
+                on_device(device, || unary(py, &table::$u, x, out, kwargs, sp::$u))
+            }
+        )*
+        $(
+            #[doc = $bdoc]
+            #[pyfunction]
+            #[pyo3(signature = (x1, x2, /, out = None, *, device = None, **kwargs))]
+            fn $b(
+                py: Python<'_>,
+                x1: &Bound<'_, PyAny>,
+                x2: &Bound<'_, PyAny>,
+                out: Option<&Bound<'_, PyAny>>,
+                device: Option<&Bound<'_, PyAny>>,
+                kwargs: Option<&Bound<'_, PyDict>>,
+            ) -> PyResult<Py<PyAny>> {
+                on_device(device, || binary(py, &table::$b, x1, x2, out, kwargs, sp::$b))
+            }
+        )*
+
+        /// The names of the bound ufuncs, in the table's order.
+        pub(super) const UFUNCS: &[&str] = &[$(stringify!($u),)* $(stringify!($b),)*];
+
+        /// Adds every bound ufunc to `module`.
+        pub(super) fn add(module: &Bound<'_, PyModule>) -> PyResult<()> {
+            $(module.add_function(wrap_pyfunction!($u, module)?)?;)*
+            $(module.add_function(wrap_pyfunction!($b, module)?)?;)*
+            Ok(())
+        }
+    };
+}
+
+crate::ops::special::special_ufuncs!(ufunc_bindings);
