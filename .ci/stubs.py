@@ -74,7 +74,8 @@ def render(module: object) -> str:
         else:
             kind = type(value)
             if kind in (list, tuple, dict, frozenset, set):
-                values.append(f"{name}: {kind.__name__}[Any]\n" if kind is not dict else f"{name}: dict[Any, Any]\n")
+                parameters = {tuple: "[Any, ...]", dict: "[Any, Any]"}.get(kind, "[Any]")
+                values.append(f"{name}: {kind.__name__}{parameters}\n")
             else:
                 values.append(f"{name}: {kind.__module__}.{kind.__qualname__}\n".replace("builtins.", ""))
     imports = "from typing import Any\n"

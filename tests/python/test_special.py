@@ -22,13 +22,12 @@ from typing import Callable
 import numpy as np
 import pytest
 import scipy.special as sc
+from conftest import LIBRARIES, library_type, to_library, to_numpy, with_device
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import torchbridge as tb
-
-from conftest import LIBRARIES, library_type, to_library, to_numpy, with_device
 
 mp = pytest.importorskip("mpmath")
 mp.mp.dps = 50
