@@ -25,7 +25,7 @@ from __future__ import annotations
 
 # `import *`: exactly the ufunc table's names (the compiled module's __all__ is its UFUNCS)
 from .._core import special as _special
-from .._core.special import *
+from .._core.special import *  # noqa: F403 (the table's names, by design)
 from .._core.special import (
     log_softmax,
     logsumexp,
@@ -37,7 +37,7 @@ from .._core.special import (
 )
 from ._basic import factorial
 
-psi = digamma  # SciPy's psi is the digamma ufunc itself
+psi = _special.digamma  # SciPy's psi is the digamma ufunc itself
 
 __all__ = list(_special.UFUNCS) + [
     "psi",
