@@ -122,6 +122,27 @@ pub(crate) fn try_vec<T>(len: usize, what: &str) -> Result<Vec<T>> {
     Ok(buffer)
 }
 
+/// Runs `work`, turning a panic inside tch into an error.
+///
+/// tch's scalar-argument wrappers (`f_mul_scalar`, `f_gt`, `f_masked_fill`,
+/// `f_arange`, ...) free their `Scalar` before reading libtorch's error, and
+/// that free panics when an error is pending: a libtorch failure there (an
+/// allocation for a huge shape, say) would unwind instead of returning `Err`.
+/// Routines avoid those wrappers where they can; this is the net under the
+/// rest: the special family runs its kernels through it, and the Python layer
+/// every computation, so such a failure is [`Error::OutOfMemory`] (or
+/// [`Error::Torch`]) like any other, never a `PanicException`.
+pub(crate) fn no_panic<T>(work: impl FnOnce() -> Result<T>) -> Result<T> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)).unwrap_or_else(|payload| {
+        let message = payload
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_else(|| "a libtorch call failed".into());
+        Err(Error::from_torch_message(message))
+    })
+}
+
 /// Bytes in NumPy's wording (`7.28 TiB`).
 struct ByteCount(u128);
 

@@ -340,7 +340,8 @@ fn import_failed(arg: &Arg<'_>, cause: PyErr) -> PyErr {
 /// releasing and re-taking the GIL costs more than another thread could gain.
 pub(crate) const GIL_RELEASE_MIN_ELEMENTS: usize = 8192;
 
-/// Runs `work` (on `elements` input elements), the GIL released when large.
+/// Runs `work` (on `elements` input elements), the GIL released when large,
+/// a panic inside tch turned into an error ([`crate::error::no_panic`]).
 ///
 /// `work` owns what it computes on (tensors are `Send`); dropping imported
 /// tensors inside it is fine: producers' deleters take the GIL themselves.
@@ -349,10 +350,11 @@ pub(crate) fn compute<T: Send>(
     elements: usize,
     work: impl FnOnce() -> crate::Result<T> + Send,
 ) -> crate::Result<T> {
+    let guarded = move || crate::error::no_panic(work);
     if elements >= GIL_RELEASE_MIN_ELEMENTS {
-        py.detach(work)
+        py.detach(guarded)
     } else {
-        work()
+        guarded()
     }
 }
 

@@ -151,21 +151,8 @@ pub(super) fn kind_of(dtype: DType) -> Result<Kind> {
     dtype.kind().ok_or_else(|| Error::InvalidArgument(format!("{dtype} has no libtorch kind")))
 }
 
-/// Runs `work`, turning a panic inside tch into an error.
-///
-/// tch's scalar-argument wrappers (`f_mul_scalar`, `f_gt`, `f_masked_fill`,
-/// ...) free their `Scalar` before reading libtorch's error, and that free
-/// panics when an error is pending: a libtorch failure there (an allocation
-/// for a huge broadcast shape, say) would be a `PanicException` in Python.
-/// Every public routine of this module runs its kernel through here, so such
-/// a failure is [`crate::Error::OutOfMemory`] (or `Torch`) like any other.
+/// Runs `work`, a panic inside tch turned into an error ([`crate::error::no_panic`]):
+/// every public routine of this module runs its kernel through here.
 pub(super) fn guarded<T>(work: impl FnOnce() -> Result<T>) -> Result<T> {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)).unwrap_or_else(|payload| {
-        let message = payload
-            .downcast_ref::<String>()
-            .cloned()
-            .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
-            .unwrap_or_else(|| "a libtorch call failed".into());
-        Err(tch::TchError::Torch(message).into())
-    })
+    crate::error::no_panic(work)
 }
