@@ -687,7 +687,9 @@ fn special_matrix(py: Python<'_>, name: &str, n: i64, flag: bool, option: Option
             Some("symmetric") => Ok(ops::PascalKind::Symmetric),
             Some("lower") => Ok(ops::PascalKind::Lower),
             Some("upper") => Ok(ops::PascalKind::Upper),
-            _ => Err(PyErr::from(crate::Error::InvalidArgument("kind must be 'symmetric', 'lower', or 'upper'".into()))),
+            _ => {
+                Err(PyErr::from(crate::Error::InvalidArgument("kind must be 'symmetric', 'lower', or 'upper'".into())))
+            }
         }
     };
     let m = match name {

@@ -1,0 +1,771 @@
+//! `scipy.linalg._basic`: linear systems (general, triangular, banded,
+//! Toeplitz, circulant), inverse, determinant, least squares,
+//! pseudo-inverses and `matrix_balance`.
+
+use tch::{Device, Kind, Tensor};
+
+use super::decomp::{eigh, Subset};
+use super::decomp_svd::{amax_or_zero, svd_reduced};
+use super::dtypes::*;
+use super::lapack::{gebal, rcond_estimate};
+use super::shapes::*;
+use super::special_matrices::toeplitz;
+use super::{invalid, not_implemented};
+use crate::ops::dtype;
+use crate::ops::numpy::{self, broadcast_shapes, check_finite_all};
+use crate::{Error, Result};
+
+/// The matrix structures `scipy.linalg.solve(assume_a=...)` and `inv` know.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Structure {
+    /// `None`: SciPy detects the structure; the result is that of `General`.
+    Auto,
+    /// `'general'`/`'gen'`: LU with partial pivoting.
+    General,
+    /// `'diagonal'`.
+    Diagonal,
+    /// `'tridiagonal'`: only the three central diagonals are read.
+    Tridiagonal,
+    /// `'banded'`: SciPy takes the bandwidth from the data, so every entry is used.
+    Banded,
+    /// `'upper triangular'`.
+    UpperTriangular,
+    /// `'lower triangular'`.
+    LowerTriangular,
+    /// `'positive definite'`/`'pos'`: Cholesky, one triangle read (`lower`).
+    PositiveDefinite,
+    /// `'symmetric'`/`'sym'`: Bunch-Kaufman LDL^T, one triangle read.
+    Symmetric,
+    /// `'hermitian'`/`'her'`: Bunch-Kaufman LDL^H, one triangle read.
+    Hermitian,
+}
+
+impl Structure {
+    /// Parses SciPy's `assume_a` names.
+    pub fn from_scipy(name: Option<&str>) -> Result<Structure> {
+        Ok(match name {
+            None => Structure::Auto,
+            Some("general" | "gen") => Structure::General,
+            Some("diagonal") => Structure::Diagonal,
+            Some("tridiagonal") => Structure::Tridiagonal,
+            Some("banded") => Structure::Banded,
+            Some("upper triangular") => Structure::UpperTriangular,
+            Some("lower triangular") => Structure::LowerTriangular,
+            Some("positive definite" | "pos") => Structure::PositiveDefinite,
+            Some("symmetric" | "sym") => Structure::Symmetric,
+            Some("hermitian" | "her") => Structure::Hermitian,
+            Some(other) => return Err(invalid(format!("{other} is not a recognized matrix structure"))),
+        })
+    }
+}
+
+/// A solution (or inverse) with the reciprocal condition number estimate of
+/// each matrix of the batch (SciPy warns `LinAlgWarning` when it is below
+/// the dtype's machine epsilon).
+pub struct Solved {
+    /// The solution.
+    pub x: Tensor,
+    /// Reciprocal 1-norm condition number estimates, batch-shaped.
+    pub rcond: Tensor,
+}
+
+fn singular() -> Error {
+    Error::LinAlg("A singular matrix detected.".into())
+}
+
+/// A factorization of a square matrix that can solve with it.
+enum Factor {
+    Lu { lu: Tensor, pivots: Tensor },
+    Cholesky { l: Tensor },
+    Ldl { ld: Tensor, pivots: Tensor, hermitian: bool },
+    Triangular { t: Tensor, upper: bool },
+    Diagonal { d: Tensor },
+}
+
+impl Factor {
+    /// Factors `a` (already cast) as `structure` says; singular -> LinAlgError.
+    fn new(a: &Tensor, structure: Structure, lower: bool) -> Result<(Factor, Tensor)> {
+        let complex = dtype(a)?.is_complex();
+        Ok(match structure {
+            Structure::Auto | Structure::General | Structure::Banded | Structure::Tridiagonal => {
+                let used =
+                    if structure == Structure::Tridiagonal { a.f_triu(-1)?.f_tril(1)? } else { a.shallow_clone() };
+                let (lu, pivots, info) = Tensor::f_linalg_lu_factor_ex(&used, true, false)?;
+                if any(&info.f_gt(0)?)? {
+                    return Err(singular());
+                }
+                (Factor::Lu { lu, pivots }, used)
+            }
+            Structure::Diagonal => {
+                let d = a.f_diagonal(0, -2, -1)?;
+                if any(&d.f_eq(0.0)?)? {
+                    return Err(singular());
+                }
+                let used = d.f_diag_embed(0, -2, -1)?;
+                (Factor::Diagonal { d }, used)
+            }
+            Structure::UpperTriangular | Structure::LowerTriangular => {
+                let upper = structure == Structure::UpperTriangular;
+                let t = if upper { a.f_triu(0)? } else { a.f_tril(0)? };
+                if any(&t.f_diagonal(0, -2, -1)?.f_eq(0.0)?)? {
+                    return Err(singular());
+                }
+                let used = t.shallow_clone();
+                (Factor::Triangular { t, upper }, used)
+            }
+            Structure::PositiveDefinite => {
+                let used = from_triangle(a, lower, true)?;
+                let (l, info) = used.f_linalg_cholesky_ex(false, false)?;
+                if any(&info.f_gt(0)?)? {
+                    return Err(singular());
+                }
+                (Factor::Cholesky { l }, used)
+            }
+            Structure::Symmetric | Structure::Hermitian => {
+                let hermitian = structure == Structure::Hermitian && complex;
+                let used = from_triangle(a, lower, hermitian)?;
+                let (ld, pivots, info) = used.f_linalg_ldl_factor_ex(hermitian, false)?;
+                if any(&info.f_gt(0)?)? {
+                    return Err(singular());
+                }
+                (Factor::Ldl { ld, pivots, hermitian }, used)
+            }
+        })
+    }
+
+    /// Solves `A x = b` (`adjoint = false`) or `A^H x = b` for `(..., n, k)` `b`.
+    fn solve(&self, b: &Tensor, adjoint: bool) -> Result<Tensor> {
+        Ok(match self {
+            Factor::Lu { lu, pivots } => Tensor::f_linalg_lu_solve(lu, pivots, b, true, adjoint)?,
+            Factor::Cholesky { l } => b.f_cholesky_solve(l, false)?,
+            Factor::Ldl { ld, pivots, hermitian } => {
+                if adjoint && !hermitian {
+                    // A symmetric: A^H = conj(A), so A^H x = b <=> A conj(x) = conj(b).
+                    Tensor::f_linalg_ldl_solve(ld, pivots, &b.f_conj()?.f_resolve_conj()?, false)?.f_conj()?
+                } else {
+                    Tensor::f_linalg_ldl_solve(ld, pivots, b, *hermitian)?
+                }
+            }
+            Factor::Triangular { t, upper } => {
+                if adjoint {
+                    mh(t)?.f_linalg_solve_triangular(b, !upper, true, false)?
+                } else {
+                    t.f_linalg_solve_triangular(b, *upper, true, false)?
+                }
+            }
+            Factor::Diagonal { d } => {
+                let d = if adjoint { d.f_conj()? } else { d.shallow_clone() };
+                b.f_div(&d.f_unsqueeze(-1)?)?
+            }
+        })
+    }
+}
+
+/// `scipy.linalg.solve`: solves `a @ x = b` (or `a.T @ x = b` with
+/// `transposed`) for square `a` of shape `(..., N, N)` and `b` of shape
+/// `(N,)` or `(..., N, K)`, batch dimensions broadcast.
+///
+/// `structure` picks the factorization SciPy's `assume_a` names (structures
+/// that read one triangle read the `lower` one or the upper one). Exactly
+/// singular input gives a LinAlgError; the returned `rcond` lets the caller
+/// warn about ill-conditioning as SciPy does.
+pub fn solve(
+    a: &Tensor,
+    b: &Tensor,
+    lower: bool,
+    structure: Structure,
+    transposed: bool,
+    check: bool,
+) -> Result<Solved> {
+    let a = atleast_2d(a)?;
+    let b = atleast_1d(b)?;
+    let kind = cdsz_kind(&[dtype(&a)?, dtype(&b)?]);
+    let (a, b) = (cast(&a, kind)?, cast(&b, kind)?);
+    check_finite_all(check, &[&a, &b])?;
+    let n = square("solve", &a)?;
+    if is_complex_kind(kind) && transposed {
+        return Err(not_implemented(
+            "scipy.linalg.solve can currently not solve a^T x = b or a^H x = b for complex matrices.",
+        ));
+    }
+    let b_is_1d = b.dim() == 1;
+    let b = if b_is_1d { b.f_unsqueeze(-1)? } else { b };
+    let a_is_scalar = a.numel() == 1;
+    if b.size()[b.dim() - 2] != n && !a_is_scalar {
+        return Err(invalid(format!("incompatible shapes: a1.shape={:?} and b1.shape={:?}", a.size(), b.size())));
+    }
+    let batch = broadcast_shapes(&[&batch_of(&a, 2), &batch_of(&b, 2)])?;
+    let a = a.f_broadcast_to(concat(&batch, &a.size()[a.dim() - 2..]).as_slice())?;
+    let b = b.f_broadcast_to(concat(&batch, &b.size()[b.dim() - 2..]).as_slice())?;
+    let finish = |x: Tensor| -> Result<Tensor> { Ok(if b_is_1d { x.f_squeeze_dim(-1)? } else { x }) };
+    let rkind = real_kind(kind);
+    if a.numel() == 0 || b.numel() == 0 {
+        let x = b.f_zeros_like()?;
+        let rcond = Tensor::f_ones(batch.as_slice(), (rkind, a.device()))?;
+        return Ok(Solved { x: finish(x)?, rcond });
+    }
+    if a_is_scalar {
+        if any(&a.f_eq(0.0)?)? {
+            return Err(singular());
+        }
+        let rcond = Tensor::f_ones(batch.as_slice(), (rkind, a.device()))?;
+        return Ok(Solved { x: finish(b.f_div(&a)?)?, rcond });
+    }
+    let (factor, used) = Factor::new(&a, structure, lower)?;
+    let x = factor.solve(&b, transposed)?;
+    // The condition of the matrix actually solved with (A^T when transposed).
+    let anorm = if transposed { norm1(&used.f_mt()?)? } else { norm1(&used)? };
+    let rcond = rcond_estimate(&anorm, n, kind, a.device(), &|y, adjoint| factor.solve(y, adjoint != transposed))?;
+    Ok(Solved { x: finish(x)?, rcond })
+}
+
+/// `scipy.linalg.solve_triangular`: solves `a x = b` (`trans` 0), `a^T x = b`
+/// (1) or `a^H x = b` (2) with the `lower` (or upper) triangle of square `a`
+/// (`unit_diagonal`: the diagonal is taken as ones and not read). An exactly
+/// zero diagonal entry gives a LinAlgError, as LAPACK's `?trtrs` reports it.
+pub fn solve_triangular(
+    a: &Tensor,
+    b: &Tensor,
+    trans: i64,
+    lower: bool,
+    unit_diagonal: bool,
+    check: bool,
+) -> Result<Tensor> {
+    let b = atleast_1d(b)?;
+    let n = square("solve_triangular", a).map_err(|_| invalid("expected square matrix"))?;
+    if n != rows_of(&b) {
+        return Err(invalid(format!("shapes of a {:?} and b {:?} are incompatible", a.size(), b.size())));
+    }
+    let kind = lapack_kind(&[dtype(a)?, dtype(&b)?]);
+    let (a, b) = (cast(a, kind)?, cast(&b, kind)?);
+    check_finite_all(check, &[&a, &b])?;
+    if b.numel() == 0 {
+        return Ok(b.f_zeros_like()?);
+    }
+    if !unit_diagonal {
+        let zero = a.f_diagonal(0, -2, -1)?.f_eq(0.0)?;
+        if any(&zero)? {
+            let first = zero
+                .f_reshape([-1i64, n].as_slice())?
+                .f_any_dim(0, false)?
+                .f_to_kind(Kind::Int64)?
+                .f_argmax(0, false)?;
+            return Err(Error::LinAlg(format!(
+                "singular matrix: resolution failed at diagonal {}",
+                first.f_int64_value(&[])?
+            )));
+        }
+    }
+    let t = if lower { a.f_tril(0)? } else { a.f_triu(0)? };
+    let (cols, vector) = as_columns(&b)?;
+    let x = match trans {
+        0 => t.f_linalg_solve_triangular(&cols, !lower, true, unit_diagonal)?,
+        1 => t.f_mt()?.f_linalg_solve_triangular(&cols, lower, true, unit_diagonal)?,
+        2 => mh(&t)?.f_linalg_solve_triangular(&cols, lower, true, unit_diagonal)?,
+        other => return Err(invalid(format!("trans must be 0, 1 or 2 (or 'N', 'T', 'C'), got {other}"))),
+    };
+    Ok(if vector { x.f_squeeze_dim(-1)? } else { x })
+}
+
+/// `scipy.linalg.inv`: the inverse of each square matrix of `(..., N, N)`
+/// `a`, with the structure SciPy's `assume_a` names. The returned `rcond` is
+/// `1 / (||A||_1 ||A^-1||_1)`, computed from the inverse itself.
+pub fn inv(a: &Tensor, structure: Structure, lower: bool, check: bool) -> Result<Solved> {
+    let s = a.size();
+    if s.len() < 2 {
+        return Err(invalid(format!("Expected at least ndim=2, got a1.ndim={}", s.len())));
+    }
+    if s[s.len() - 1] != s[s.len() - 2] {
+        return Err(invalid(format!("Expected square matrix, got a1.shape={s:?}")));
+    }
+    let kind = lapack_kind(&[dtype(a)?]);
+    let a = cast(a, kind)?;
+    check_finite_all(check, &[&a])?;
+    let batch = batch_of(&a, 2);
+    let n = s[s.len() - 1];
+    let ones = || Tensor::f_ones(batch.as_slice(), (real_kind(kind), a.device()));
+    if a.numel() == 0 {
+        return Ok(Solved { x: a.f_zeros_like()?, rcond: ones()? });
+    }
+    let (factor, used) = Factor::new(&a, structure, lower)?;
+    let x = match &factor {
+        Factor::Lu { .. } => {
+            let (x, info) = Tensor::f_linalg_inv_ex(&used, false)?;
+            if any(&info.f_gt(0)?)? {
+                return Err(singular());
+            }
+            x
+        }
+        Factor::Diagonal { d } => d.f_reciprocal()?.f_diag_embed(0, -2, -1)?,
+        Factor::Cholesky { l } => l.f_cholesky_inverse(false)?,
+        _ => factor.solve(&eye(n, kind, a.device())?.f_expand(s.as_slice(), false)?, false)?,
+    };
+    let rcond = norm1(&used)?.f_mul(&norm1(&x)?)?.f_reciprocal()?;
+    Ok(Solved { x, rcond })
+}
+
+/// The sign of the permutation of LAPACK pivots (1-based, `(..., k)`).
+fn pivot_sign(pivots: &Tensor, kind: Kind) -> Result<Tensor> {
+    let k = *pivots.size().last().unwrap_or(&0);
+    let expected = Tensor::f_arange_start(1, k + 1, (Kind::Int, pivots.device()))?;
+    let swaps = pivots.f_ne_tensor(&expected)?.f_sum_dim_intlist([-1i64].as_slice(), false, Kind::Int64)?;
+    // (-1)^swaps
+    Ok(swaps.f_remainder(2)?.f_mul_scalar(-2)?.f_add_scalar(1)?.f_to_kind(kind)?)
+}
+
+/// `scipy.linalg.det`: the determinant of each square matrix of `(..., N, N)`
+/// `a`, always float64 (complex128 for complex input) as SciPy returns it.
+///
+/// The LU factorization runs in the LAPACK type SciPy picks (float32 stays
+/// float32), the product of the pivots in double precision, which avoids the
+/// float32 overflow SciPy also avoids.
+pub fn det(a: &Tensor, check: bool) -> Result<Tensor> {
+    let s = a.size();
+    if s.len() < 2 {
+        return Err(invalid("The input array must be at least two-dimensional."));
+    }
+    if s[s.len() - 1] != s[s.len() - 2] {
+        return Err(invalid(format!("Last 2 dimensions of the array must be square but received shape {s:?}.")));
+    }
+    let d = dtype(a)?;
+    check_finite_all(check, &[a])?;
+    let kind = lapack_kind(&[d]);
+    let out_kind = if is_complex_kind(kind) { Kind::ComplexDouble } else { Kind::Double };
+    let batch = batch_of(a, 2);
+    if a.numel() == 0 {
+        return Ok(Tensor::f_ones(batch.as_slice(), (out_kind, a.device()))?);
+    }
+    let a = cast(a, kind)?;
+    let (lu, pivots, _info) = Tensor::f_linalg_lu_factor_ex(&a, true, false)?;
+    let diagonal = lu.f_diagonal(0, -2, -1)?.f_to_kind(out_kind)?;
+    Ok(diagonal.f_prod_dim_int(-1, false, out_kind)?.f_mul(&pivot_sign(&pivots, out_kind)?)?)
+}
+
+/// `scipy.linalg.pinv`: the Moore-Penrose pseudo-inverse of `(..., M, N)`
+/// `a` from its SVD, singular values at or below `atol + rtol * max(s)`
+/// dropped (`atol` default 0, `rtol` default `max(M, N) * eps`). Also
+/// returns the rank of each matrix.
+pub fn pinv(a: &Tensor, atol: Option<f64>, rtol: Option<f64>, check: bool) -> Result<(Tensor, Tensor)> {
+    let (m, n) = matrix_dims("pinv", a)?;
+    let kind = lapack_kind(&[dtype(a)?]);
+    let a = cast(a, kind)?;
+    check_finite_all(check, &[&a])?;
+    let atol = atol.unwrap_or(0.0);
+    let rtol = rtol.unwrap_or(m.max(n) as f64 * eps(kind));
+    if atol < 0.0 || rtol < 0.0 {
+        return Err(invalid("atol and rtol values must be positive."));
+    }
+    let batch = batch_of(&a, 2);
+    if m.min(n) == 0 {
+        let b = Tensor::f_zeros(concat(&batch, &[n, m]).as_slice(), (kind, a.device()))?;
+        return Ok((b, Tensor::f_zeros(batch.as_slice(), (Kind::Int64, a.device()))?));
+    }
+    let (u, s, vh) = svd_reduced(&a)?;
+    let val = amax_or_zero(&s)?.f_mul_scalar(rtol)?.f_add_scalar(atol)?.f_unsqueeze(-1)?;
+    let kept = s.f_gt_tensor(&val)?;
+    let rank = kept.f_sum_dim_intlist([-1i64].as_slice(), false, Kind::Int64)?;
+    let s_inv = s.f_reciprocal()?.f_where_scalarother(&kept, 0.0)?.f_to_kind(kind)?;
+    let b = mh(&vh)?.f_mul(&s_inv.f_unsqueeze(-2)?)?.f_matmul(&mh(&u)?)?;
+    Ok((b, rank))
+}
+
+/// `scipy.linalg.pinvh`: the pseudo-inverse of Hermitian `(..., N, N)` `a`
+/// (`lower` or upper triangle read) from its eigendecomposition, eigenvalues
+/// with `|w| <= atol + rtol * max|w|` dropped. Also returns the ranks.
+pub fn pinvh(a: &Tensor, atol: Option<f64>, rtol: Option<f64>, lower: bool, check: bool) -> Result<(Tensor, Tensor)> {
+    let n = square("pinvh", a).map_err(|_| invalid("expected square \"a\" matrix"))?;
+    let kind = lapack_kind(&[dtype(a)?]);
+    let atol = atol.unwrap_or(0.0);
+    let rtol = rtol.unwrap_or(n as f64 * eps(kind));
+    if atol < 0.0 || rtol < 0.0 {
+        return Err(invalid("atol and rtol values must be positive."));
+    }
+    let (s, u) = eigh(a, None, lower, false, 1, Subset::All, check)?;
+    let u = u.ok_or_else(|| Error::Torch("eigh returned no eigenvectors".into()))?;
+    let abs_s = s.f_abs()?;
+    let val = amax_or_zero(&abs_s)?.f_mul_scalar(rtol)?.f_add_scalar(atol)?.f_unsqueeze(-1)?;
+    let kept = abs_s.f_gt_tensor(&val)?;
+    let rank = kept.f_sum_dim_intlist([-1i64].as_slice(), false, Kind::Int64)?;
+    let s_inv = s.f_reciprocal()?.f_where_scalarother(&kept, 0.0)?.f_to_kind(kind)?;
+    let b = u.f_mul(&s_inv.f_unsqueeze(-2)?)?.f_matmul(&mh(&u)?)?;
+    Ok((b, rank))
+}
+
+/// The result of [`lstsq`], SciPy's 4-tuple.
+pub struct Lstsq {
+    /// The least-squares solution, `(N,)` or `(N, K)`.
+    pub x: Tensor,
+    /// Squared residual 2-norms per column when `M > N` and `a` has full
+    /// rank (0-d for 1-D `b`), else empty.
+    pub residues: Tensor,
+    /// Effective rank of each matrix (int64).
+    pub rank: Tensor,
+    /// Singular values of `a` (`None` for the `gelsy` driver, as SciPy).
+    pub s: Option<Tensor>,
+}
+
+/// `scipy.linalg.lstsq`: the minimum-norm least-squares solution of
+/// `a @ x = b` for `(..., M, N)` `a`, singular values below `cond * max(s)`
+/// treated as zero (`cond` default: the dtype's eps). On CPU libtorch runs
+/// the LAPACK driver SciPy names (`gelsd`, `gelss`, `gelsy`); on CUDA,
+/// where libtorch only has `gels`, an SVD composite computes what `gelsd` does.
+pub fn lstsq(a: &Tensor, b: &Tensor, cond: Option<f64>, driver: &str, check: bool) -> Result<Lstsq> {
+    if !matches!(driver, "gelsd" | "gelss" | "gelsy") {
+        return Err(invalid(format!("LAPACK driver \"{driver}\" is not found")));
+    }
+    let (m, n) = matrix_dims("lstsq", a).map_err(|_| invalid("Input array a should be 2D"))?;
+    let b = atleast_1d(b)?;
+    check_finite_all(check, &[a, &b])?;
+    if m != rows_of(&b) {
+        return Err(invalid(format!(
+            "Shape mismatch: a and b should have the same number of rows ({m} != {}).",
+            rows_of(&b)
+        )));
+    }
+    let device = a.device();
+    let (cols, vector) = as_columns(&b)?;
+    let nrhs = cols.size()[cols.dim() - 1];
+    let batch = broadcast_shapes(&[&batch_of(a, 2), &batch_of(&cols, 2)])?;
+    let unvector = |x: Tensor| -> Result<Tensor> { Ok(if vector { x.f_squeeze_dim(-1)? } else { x }) };
+    if m == 0 || n == 0 {
+        let ad = dtype(a)?;
+        let bd = dtype(&b)?;
+        let common = result_type(&[ad, bd]);
+        let xkind =
+            if common.is_float() || common.is_complex() { common.kind().unwrap_or(Kind::Double) } else { Kind::Double };
+        let x = unvector(Tensor::f_zeros(concat(&batch, &[n, nrhs]).as_slice(), (xkind, device))?)?;
+        let residues = if n == 0 {
+            let rkind = if bd.is_float() || bd.is_complex() {
+                real_kind(bd.kind().unwrap_or(Kind::Double))
+            } else {
+                Kind::Double
+            };
+            let bf = cast(&cols, if bd.is_complex() { bd.kind().unwrap_or(Kind::ComplexDouble) } else { rkind })?;
+            unvector(
+                bf.f_abs()?
+                    .f_square()?
+                    .f_sum_dim_intlist([-2i64].as_slice(), false, rkind)?
+                    .f_broadcast_to(concat(&batch, &[nrhs]).as_slice())?
+                    .f_unsqueeze(-2)?,
+            )?
+            .f_reshape(if vector { batch.clone() } else { concat(&batch, &[nrhs]) }.as_slice())?
+        } else {
+            Tensor::f_zeros([0i64].as_slice(), (Kind::Double, device))?
+        };
+        return Ok(Lstsq {
+            x,
+            residues,
+            rank: Tensor::f_zeros(batch.as_slice(), (Kind::Int64, device))?,
+            s: Some(Tensor::f_zeros([0i64].as_slice(), (Kind::Double, device))?),
+        });
+    }
+    let kind = lapack_kind(&[dtype(a)?, dtype(&b)?]);
+    let (a, cols) = (cast(a, kind)?, cast(&cols, kind)?);
+    let rcond = cond.unwrap_or_else(|| eps(kind));
+    let rkind = real_kind(kind);
+    let (x, lapack_residuals, rank, s) = if device == Device::Cpu {
+        let (x, residuals, rank, s) = a.f_linalg_lstsq(&cols, rcond, driver)?;
+        (x, Some(residuals), rank, if driver == "gelsy" { None } else { Some(s) })
+    } else {
+        let (u, s, vh) = svd_reduced(&a)?;
+        let tol = amax_or_zero(&s)?.f_mul_scalar(rcond)?.f_unsqueeze(-1)?;
+        let kept = s.f_gt_tensor(&tol)?;
+        let rank = kept.f_sum_dim_intlist([-1i64].as_slice(), false, Kind::Int64)?;
+        let s_inv = s.f_reciprocal()?.f_where_scalarother(&kept, 0.0)?.f_to_kind(kind)?;
+        let x = mh(&vh)?.f_matmul(&mh(&u)?.f_matmul(&cols)?.f_mul(&s_inv.f_unsqueeze(-1)?)?)?;
+        (x, None, rank, if driver == "gelsy" { None } else { Some(s) })
+    };
+    let full_rank = rank.numel() > 0 && !any(&rank.f_ne(n)?)?;
+    let residues = if m > n && full_rank && driver != "gelsy" {
+        // LAPACK's residuals (from the transformed right-hand side) where
+        // libtorch returns them, else ||b - a x||^2 per column.
+        let r = match lapack_residuals {
+            Some(r) if r.numel() > 0 => r.f_to_kind(rkind)?,
+            _ => cols.f_sub(&a.f_matmul(&x)?)?.f_abs()?.f_square()?.f_sum_dim_intlist(
+                [-2i64].as_slice(),
+                false,
+                rkind,
+            )?,
+        };
+        if vector {
+            r.f_squeeze_dim(-1)?
+        } else {
+            r
+        }
+    } else {
+        Tensor::f_zeros([0i64].as_slice(), (kind, device))?
+    };
+    Ok(Lstsq { x: unvector(x)?, residues, rank, s })
+}
+
+/// `scipy.linalg.solve_banded`: solves `A x = b` for banded `A` given in
+/// LAPACK band storage with `l` lower and `u` upper diagonals (expanded to a
+/// dense LU solve: the pivots and result are those of LAPACK's `?gbsv`).
+pub fn solve_banded(l: i64, u: i64, ab: &Tensor, b: &Tensor, check: bool) -> Result<Tensor> {
+    let b = atleast_1d(b)?;
+    let (rows, n) = matrix_dims("solve_banded", ab)?;
+    if n != rows_of(&b) {
+        return Err(invalid("shapes of ab and b are not compatible."));
+    }
+    if l + u + 1 != rows {
+        return Err(invalid(format!(
+            "invalid values for the number of lower and upper diagonals: l+u+1 ({}) does not equal ab.shape[0] ({rows})",
+            l + u + 1
+        )));
+    }
+    if l < 0 || u < 0 {
+        return Err(invalid("the numbers of lower and upper diagonals must be non-negative"));
+    }
+    let kind = cdsz_kind(&[dtype(ab)?, dtype(&b)?]);
+    let (ab, b) = (cast(ab, kind)?, cast(&b, kind)?);
+    check_finite_all(check, &[&ab, &b])?;
+    if b.numel() == 0 {
+        return Ok(b.f_zeros_like()?);
+    }
+    if n == 1 {
+        let pivot = ab.f_narrow(-2, u, 1)?.f_narrow(-1, 0, 1)?.f_squeeze_dim(-1)?;
+        return Ok(b.f_div(&if b.dim() == 1 { pivot } else { pivot.f_unsqueeze(-1)? })?);
+    }
+    let dense = band_to_dense(&ab, l, u)?;
+    match solve(&dense, &b, false, Structure::General, false, false) {
+        Ok(solved) => Ok(solved.x),
+        Err(Error::LinAlg(_)) => Err(Error::LinAlg("singular matrix".into())),
+        Err(err) => Err(err),
+    }
+}
+
+/// `scipy.linalg.solveh_banded`: solves `A x = b` for Hermitian positive
+/// definite banded `A` in symmetric band storage (Cholesky of the dense
+/// matrix, as LAPACK's `?pbsv` factors it).
+pub fn solveh_banded(ab: &Tensor, b: &Tensor, lower: bool, check: bool) -> Result<Tensor> {
+    let b = atleast_1d(b)?;
+    let (_, n) = matrix_dims("solveh_banded", ab)?;
+    if n != rows_of(&b) {
+        return Err(invalid("shapes of ab and b are not compatible."));
+    }
+    let kind = lapack_kind(&[dtype(ab)?, dtype(&b)?]);
+    let (ab, b) = (cast(ab, kind)?, cast(&b, kind)?);
+    check_finite_all(check, &[&ab, &b])?;
+    if b.numel() == 0 {
+        return Ok(b.f_zeros_like()?);
+    }
+    let dense = hermitian_band_to_dense(&ab, lower)?;
+    let (l, info) = dense.f_linalg_cholesky_ex(false, false)?;
+    if let Some(order) = first_positive(&info)? {
+        return Err(Error::LinAlg(format!("{order}th leading minor not positive definite")));
+    }
+    let (cols, vector) = as_columns(&b)?;
+    let x = cols.f_cholesky_solve(&l, false)?;
+    Ok(if vector { x.f_squeeze_dim(-1)? } else { x })
+}
+
+/// `scipy.linalg.solve_toeplitz`: solves `T x = b` for the Toeplitz matrix
+/// with first column `c` and first row `r` (SciPy: Levinson recursion;
+/// here LU of the dense matrix, which also handles matrices whose leading
+/// minors are singular). float64 or complex128, as SciPy returns.
+pub fn solve_toeplitz(c: &Tensor, r: &Tensor, b: &Tensor, check: bool) -> Result<Tensor> {
+    let (c, r, b) = (atleast_1d(c)?, atleast_1d(r)?, atleast_1d(b)?);
+    check_finite_all(check, &[&c, &r, &b])?;
+    let nc = c.size()[c.dim() - 1];
+    let nr = r.size()[r.dim() - 1];
+    if nr != nc || rows_of(&b) != nr {
+        return Err(invalid("Incompatible dimensions."));
+    }
+    let complex = [&c, &r, &b].iter().any(|t| dtype(t).map(|d| d.is_complex()).unwrap_or(false));
+    let kind = if complex { Kind::ComplexDouble } else { Kind::Double };
+    let (c, r, b) = (cast(&c, kind)?, cast(&r, kind)?, cast(&b, kind)?);
+    if b.numel() == 0 {
+        return Ok(b.f_zeros_like()?);
+    }
+    let t = toeplitz(&c, Some(&r))?;
+    Ok(solve(&t, &b, false, Structure::General, false, false)?.x)
+}
+
+/// `scipy.linalg.matmul_toeplitz`: `T @ x` for the Toeplitz matrix with
+/// first column `c` and first row `r`, by FFT of the embedding circulant
+/// (as SciPy). float64 or complex128.
+pub fn matmul_toeplitz(c: &Tensor, r: &Tensor, x: &Tensor, check: bool) -> Result<Tensor> {
+    let (c, r, x) = (atleast_1d(c)?, atleast_1d(r)?, atleast_1d(x)?);
+    check_finite_all(check, &[&c, &r, &x])?;
+    let nc = c.size()[c.dim() - 1];
+    let nr = r.size()[r.dim() - 1];
+    if rows_of(&x) != nr {
+        return Err(invalid("Incompatible dimensions."));
+    }
+    let complex = [&c, &r, &x].iter().any(|t| dtype(t).map(|d| d.is_complex()).unwrap_or(false));
+    let kind = if complex { Kind::ComplexDouble } else { Kind::Double };
+    let (c, r, x) = (cast(&c, kind)?, cast(&r, kind)?, cast(&x, kind)?);
+    let (cols, vector) = as_columns(&x)?;
+    let m = cols.size()[cols.dim() - 1];
+    let batch = broadcast_shapes(&[&batch_of(&c, 1), &batch_of(&r, 1), &batch_of(&cols, 2)])?;
+    let finish = |y: Tensor| -> Result<Tensor> { Ok(if vector { y.f_squeeze_dim(-1)? } else { y }) };
+    if cols.numel() == 0 || nc == 0 {
+        return finish(Tensor::f_zeros(concat(&batch, &[nc, m]).as_slice(), (kind, x.device()))?);
+    }
+    let p = nc + nr - 1;
+    let tail = r.f_narrow(-1, 1, nr - 1)?.f_flip([-1i64].as_slice())?;
+    let c = c.f_broadcast_to(concat(&batch, &[nc]).as_slice())?;
+    let tail = tail.f_broadcast_to(concat(&batch, &[nr - 1]).as_slice())?;
+    let embedded = Tensor::f_cat(&[c, tail], -1)?.f_unsqueeze(-1)?;
+    let y = if complex {
+        let fm = embedded.f_fft_fft(p, -2, "backward")?;
+        let fx = cols.f_fft_fft(p, -2, "backward")?;
+        fm.f_mul(&fx)?.f_fft_ifft(p, -2, "backward")?
+    } else {
+        let fm = embedded.f_fft_rfft(p, -2, "backward")?;
+        let fx = cols.f_fft_rfft(p, -2, "backward")?;
+        fm.f_mul(&fx)?.f_fft_irfft(p, -2, "backward")?
+    };
+    finish(y.f_narrow(-2, 0, nc)?.f_contiguous()?)
+}
+
+/// `scipy.linalg.solve_circulant`: solves `C x = b` for the circulant matrix
+/// with first column `c`, by FFT, along `caxis` of `c` and `baxis` of `b`,
+/// the solution's axis at `outaxis`. Near-singular systems (`|fft(c)| <=
+/// tol`, default `max|fft(c)| * N * eps`) raise a LinAlgError unless
+/// `least_squares` (SciPy's `singular='lstsq'`).
+pub fn solve_circulant(
+    c: &Tensor,
+    b: &Tensor,
+    least_squares: bool,
+    tol: Option<f64>,
+    caxis: i64,
+    baxis: i64,
+    outaxis: i64,
+) -> Result<Tensor> {
+    let (c, b) = (atleast_1d(c)?, atleast_1d(b)?);
+    let axis = |t: &Tensor, ax: i64, name: &str| -> Result<i64> {
+        let nd = t.dim() as i64;
+        if ax < -nd || ax >= nd {
+            return Err(invalid(format!("{name} has shape {:?}, so the axis {ax} is out of range", t.size())));
+        }
+        Ok(if ax < 0 { ax + nd } else { ax })
+    };
+    let (ca, ba) = (axis(&c, caxis, "c")?, axis(&b, baxis, "b")?);
+    let (nc, nb) = (c.size()[ca as usize], b.size()[ba as usize]);
+    if nc != nb {
+        return Err(invalid(format!("Shapes of c {:?} and b {:?} are incompatible", c.size(), b.size())));
+    }
+    let complex = dtype(&c)?.is_complex() || dtype(&b)?.is_complex();
+    let kind = cdsz_kind(&[dtype(&c)?, dtype(&b)?]);
+    let rkind = real_kind(kind);
+    if b.numel() == 0 {
+        return Ok(cast(&b, if complex { complex_kind(kind) } else { rkind })?.f_zeros_like()?);
+    }
+    let c = cast(&c, kind)?.f_movedim([ca].as_slice(), [-1i64].as_slice())?;
+    let b = cast(&b, kind)?.f_movedim([ba].as_slice(), [-1i64].as_slice())?;
+    let fc = c.f_fft_fft(None::<i64>, -1, "backward")?;
+    let abs_fc = fc.f_abs()?;
+    let tol = match tol {
+        Some(t) => Tensor::f_full([1i64].as_slice(), t, (rkind, c.device()))?,
+        None => abs_fc.f_amax([-1i64].as_slice(), true)?.f_mul_scalar(nc as f64 * f64::EPSILON)?,
+    };
+    let near_zero = abs_fc.f_le_tensor(&tol)?;
+    let singular = any(&near_zero)?;
+    if singular && !least_squares {
+        return Err(Error::LinAlg("near singular circulant matrix.".into()));
+    }
+    let fc = if singular { fc.f_masked_fill(&near_zero, 1.0)? } else { fc };
+    let fb = b.f_fft_fft(None::<i64>, -1, "backward")?;
+    let mut q = fb.f_div(&fc)?;
+    if singular {
+        q = q.f_masked_fill(&near_zero.f_broadcast_to(q.size().as_slice())?, 0.0)?;
+    }
+    let x = q.f_fft_ifft(None::<i64>, -1, "backward")?;
+    let x = if complex { x } else { x.f_real()? };
+    let nd = x.dim() as i64;
+    let out = if outaxis < 0 { outaxis + nd } else { outaxis };
+    if out < 0 || out >= nd {
+        return Err(invalid(format!("outaxis {outaxis} is out of bounds for the result of dimension {nd}")));
+    }
+    Ok(x.f_movedim([-1i64].as_slice(), [out].as_slice())?.f_contiguous()?)
+}
+
+/// The result of [`matrix_balance`].
+pub struct Balanced {
+    /// The balanced matrix.
+    pub b: Tensor,
+    /// Scaling factors (float64).
+    pub scaling: Tensor,
+    /// The permutation (int64).
+    pub perm: Tensor,
+    /// `diag(scaling)[inverse perm, :]` (float64), SciPy's second result.
+    pub t: Tensor,
+}
+
+/// `scipy.linalg.matrix_balance`: LAPACK's `?gebal` (version 3.12, ported:
+/// libtorch has no kernel for it; it runs on the host, a sequential
+/// algorithm on a copy of `a`). Returns the balanced matrix, the scaling
+/// and permutation, and SciPy's `T` with `B = T^-1 A T`.
+pub fn matrix_balance(a: &Tensor, permute: bool, scale: bool) -> Result<Balanced> {
+    let a = atleast_2d(a)?;
+    numpy::check_finite(&a)?;
+    let (m, n) = matrix_dims("matrix_balance", &a)?;
+    if a.dim() != 2 {
+        return Err(not_implemented("matrix_balance of a stack of matrices"));
+    }
+    if m != n {
+        return Err(invalid("The data matrix for balancing should be square."));
+    }
+    let kind = lapack_kind(&[dtype(&a)?]);
+    let complex = is_complex_kind(kind);
+    let device = a.device();
+    let a = cast(&a, kind)?;
+    let size = n as usize;
+    let host = a.f_to_kind(Kind::ComplexDouble)?.f_to(Device::Cpu)?.f_contiguous()?;
+    let pairs = host.f_view_as_real()?.f_reshape([-1i64].as_slice())?;
+    let mut flat = vec![0f64; 2 * size * size];
+    pairs.f_copy_data(&mut flat, 2 * size * size)?;
+    let mut work: Vec<[f64; 2]> = flat.chunks(2).map(|p| [p[0], p[1]]).collect();
+    let (lo, hi, ps) = gebal(&mut work, size, permute, scale, matches!(kind, Kind::Float | Kind::ComplexFloat))?;
+    // SciPy's post-processing (0-based lo/hi)
+    let (lo, hi) = (lo as i64 - 1, hi as i64 - 1);
+    let mut scaling = vec![1.0f64; size];
+    for i in 0..size {
+        if (i as i64) >= lo && (i as i64) <= hi {
+            scaling[i] = ps[i];
+        }
+    }
+    let psi: Vec<i64> = ps.iter().map(|&p| p as i64 - 1).collect();
+    let mut perm: Vec<i64> = (0..n).collect();
+    if hi < n {
+        let tail: Vec<i64> = psi[(hi + 1) as usize..].iter().rev().copied().collect();
+        for (ind, &x) in tail.iter().enumerate() {
+            let ind = ind as i64 + 1;
+            if n - ind == x {
+                continue;
+            }
+            perm.swap(x as usize, (n - ind) as usize);
+        }
+    }
+    if lo > 0 {
+        for (ind, &x) in psi[..lo as usize].iter().enumerate() {
+            if ind as i64 == x {
+                continue;
+            }
+            perm.swap(x as usize, ind);
+        }
+    }
+    let mut iperm = vec![0i64; size];
+    for (i, &p) in perm.iter().enumerate() {
+        iperm[p as usize] = i as i64;
+    }
+    let mut t = vec![0f64; size * size];
+    for (row, &p) in iperm.iter().enumerate() {
+        t[row * size + p as usize] = scaling[p as usize];
+    }
+    let re: Vec<f64> = work.iter().map(|v| v[0]).collect();
+    let b_re = Tensor::f_from_slice(&re)?.f_reshape([n, n])?;
+    let b = if complex {
+        let im: Vec<f64> = work.iter().map(|v| v[1]).collect();
+        Tensor::f_complex(&b_re, &Tensor::f_from_slice(&im)?.f_reshape([n, n])?)?
+    } else {
+        b_re
+    };
+    Ok(Balanced {
+        b: b.f_to_kind(kind)?.f_to(device)?,
+        scaling: Tensor::f_from_slice(&scaling)?.f_to(device)?,
+        perm: Tensor::f_from_slice(&perm)?.f_to(device)?,
+        t: matrix_from(t, n, n)?.f_to(device)?,
+    })
+}

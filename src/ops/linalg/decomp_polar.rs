@@ -1,0 +1,22 @@
+//! `scipy.linalg._decomp_polar`: the polar decomposition.
+
+use tch::{Kind, Tensor};
+
+use super::decomp_svd::svd_reduced;
+use super::invalid;
+use super::shapes::*;
+use crate::ops::dtype;
+use crate::Result;
+
+/// `scipy.linalg.polar`: `a = u @ p` (`side = "right"`) or `a = p @ u`
+/// (`"left"`) with `u` having orthonormal columns (rows) and `p` Hermitian
+/// positive semi-definite, from the SVD.
+pub fn polar(a: &Tensor, right_side: bool) -> Result<(Tensor, Tensor)> {
+    matrix_dims("polar", a).map_err(|_| invalid("`a` must be a 2-D array."))?;
+    let (w, s, vh) = svd_reduced(a)?;
+    let kind = dtype(&w)?.kind().unwrap_or(Kind::Double);
+    let s = s.f_to_kind(kind)?.f_unsqueeze(-2)?;
+    let u = w.f_matmul(&vh)?;
+    let p = if right_side { mh(&vh)?.f_mul(&s)?.f_matmul(&vh)? } else { w.f_mul(&s)?.f_matmul(&mh(&w)?)? };
+    Ok((u, p))
+}
