@@ -507,10 +507,11 @@ pub fn solve_banded(l: i64, u: i64, ab: &Tensor, b: &Tensor, check: bool) -> Res
     if n != rows_of(&b) {
         return Err(invalid("shapes of ab and b are not compatible."));
     }
-    if l + u + 1 != rows {
+    // (in i128: l and u come from the caller and may be anywhere in i64)
+    let diagonals = i128::from(l) + i128::from(u) + 1;
+    if diagonals != i128::from(rows) {
         return Err(invalid(format!(
-            "invalid values for the number of lower and upper diagonals: l+u+1 ({}) does not equal ab.shape[0] ({rows})",
-            l + u + 1
+            "invalid values for the number of lower and upper diagonals: l+u+1 ({diagonals}) does not equal ab.shape[0] ({rows})"
         )));
     }
     if l < 0 || u < 0 {
@@ -673,11 +674,7 @@ pub fn solve_circulant(
     }
     let x = q.f_fft_ifft(None::<i64>, -1, "backward")?;
     let x = if complex { x } else { x.f_real()? };
-    let nd = x.dim() as i64;
-    let out = if outaxis < 0 { outaxis + nd } else { outaxis };
-    if out < 0 || out >= nd {
-        return Err(invalid(format!("outaxis {outaxis} is out of bounds for the result of dimension {nd}")));
-    }
+    let out = numpy::normalize_axis(outaxis, x.dim())? as i64;
     Ok(x.f_movedim([-1i64].as_slice(), [out].as_slice())?.f_contiguous()?)
 }
 
@@ -714,7 +711,7 @@ pub fn matrix_balance(a: &Tensor, permute: bool, scale: bool) -> Result<Balanced
     let size = n as usize;
     let host = a.f_to_kind(Kind::ComplexDouble)?.f_to(Device::Cpu)?.f_contiguous()?;
     let pairs = host.f_view_as_real()?.f_reshape([-1i64].as_slice())?;
-    let mut flat = vec![0f64; 2 * size * size];
+    let mut flat = filled(2 * size * size, 0f64, "matrix_balance's copy of the matrix")?;
     pairs.f_copy_data(&mut flat, 2 * size * size)?;
     let mut work: Vec<[f64; 2]> = flat.chunks(2).map(|p| [p[0], p[1]]).collect();
     let (lo, hi, ps) = gebal(&mut work, size, permute, scale, matches!(kind, Kind::Float | Kind::ComplexFloat))?;
@@ -750,7 +747,7 @@ pub fn matrix_balance(a: &Tensor, permute: bool, scale: bool) -> Result<Balanced
     for (i, &p) in perm.iter().enumerate() {
         iperm[p as usize] = i as i64;
     }
-    let mut t = vec![0f64; size * size];
+    let mut t = filled(size * size, 0f64, "matrix_balance's T")?;
     for (row, &p) in iperm.iter().enumerate() {
         t[row * size + p as usize] = scaling[p as usize];
     }

@@ -164,6 +164,7 @@ pub fn diagsvd(s: &Tensor, m: i64, n: i64) -> Result<Tensor> {
         return Err(invalid("Length of s must be M or N."));
     }
     let batch = batch_of(&s, 1);
+    check_alloc(&concat(&batch, &[m, n]), dtype(&s)?.itemsize(), "the diagsvd matrix")?;
     let part = s.f_diag_embed(0, -2, -1)?;
     if k == m {
         let pad = zeros_as(&s, concat(&batch, &[m, n - m]).as_slice())?;

@@ -8,7 +8,7 @@ use super::dtypes::*;
 use super::invalid;
 use super::shapes::*;
 use crate::ops::dtype;
-use crate::ops::numpy::check_finite_all;
+use crate::ops::numpy::{self, check_finite_all};
 use crate::{DType, Error, Result};
 
 /// The `ord` of `scipy.linalg.norm` (NumPy's `linalg.norm`).
@@ -122,16 +122,7 @@ pub fn norm(a: &Tensor, ord: NormOrder, axis: Option<&[i64]>, keepdims: bool, ch
     }
     let axes: Vec<i64> = match axis {
         None => (0..nd).collect(),
-        Some(list) => list
-            .iter()
-            .map(|&ax| {
-                if ax < -nd || ax >= nd {
-                    Err(invalid(format!("axis {ax} is out of bounds for array of dimension {nd}")))
-                } else {
-                    Ok(if ax < 0 { ax + nd } else { ax })
-                }
-            })
-            .collect::<Result<_>>()?,
+        Some(list) => list.iter().map(|&ax| Ok(numpy::normalize_axis(ax, x.dim())? as i64)).collect::<Result<_>>()?,
     };
     let real_zero_count = |x: &Tensor, dim: i64| -> Result<Tensor> {
         Ok(x.f_ne(0.0)?.f_sum_dim_intlist([dim].as_slice(), keepdims, real_kind(work))?)

@@ -5,8 +5,9 @@ use tch::{Device, Kind, Tensor};
 
 use super::dtypes::*;
 use super::{invalid, not_implemented};
+use crate::error::try_vec;
 use crate::ops::dtype;
-use crate::Result;
+use crate::{Error, Result};
 
 pub(crate) fn concat(a: &[i64], b: &[i64]) -> Vec<i64> {
     a.iter().chain(b).copied().collect()
@@ -143,21 +144,46 @@ pub(crate) fn rearrange(x: &Tensor, f: impl Fn(&Tensor) -> Result<Tensor>) -> Re
     }
 }
 
-/// Index tensor `rows x cols` with entries `f(i, j)`.
-pub(crate) fn index_grid(rows: i64, cols: i64, device: Device, f: impl Fn(i64, i64) -> i64) -> Result<Tensor> {
-    let mut data = Vec::with_capacity((rows.max(0) * cols.max(0)) as usize);
-    for i in 0..rows {
-        for j in 0..cols {
-            data.push(f(i, j));
-        }
+/// Checks that an array of `shape` with `itemsize`-byte elements can exist
+/// before anything allocates it: negative dimensions are NumPy's ValueError,
+/// a size beyond what an address space holds (or than a `Vec`/libtorch size
+/// can count) is [`Error::OutOfMemory`], as NumPy raises `MemoryError`.
+pub(crate) fn check_alloc(shape: &[i64], itemsize: usize, what: &str) -> Result<()> {
+    if let Some(&d) = shape.iter().find(|&&d| d < 0) {
+        return Err(invalid(format!("negative dimensions are not allowed (got {d} for {what})")));
     }
-    Ok(Tensor::f_from_slice(&data)?.f_to(device)?.f_reshape([rows, cols])?)
+    let bytes = shape.iter().try_fold(itemsize as u128, |acc, &d| acc.checked_mul(d as u128)).unwrap_or(u128::MAX);
+    if bytes > isize::MAX as u128 {
+        return Err(Error::out_of_memory(bytes, what));
+    }
+    Ok(())
+}
+
+/// `a + b` for sizes taken from the caller, [`Error::OutOfMemory`] on overflow.
+pub(crate) fn add_sizes(a: i64, b: i64, what: &str) -> Result<i64> {
+    a.checked_add(b).ok_or_else(|| Error::out_of_memory(a as u128 + b as u128, what))
+}
+
+/// The `rows x cols` int64 index tensor `f(i, j)` of the column `i` (`rows x 1`)
+/// and row `j` (`1 x cols`) of indices, built by libtorch (so a size the
+/// caller makes too large fails as [`Error::OutOfMemory`], never aborts).
+pub(crate) fn index_grid(
+    rows: i64,
+    cols: i64,
+    device: Device,
+    f: impl Fn(&Tensor, &Tensor) -> Result<Tensor>,
+) -> Result<Tensor> {
+    check_alloc(&[rows, cols], 8, "an index grid")?;
+    let i = Tensor::f_arange(rows, (Kind::Int64, device))?.f_unsqueeze(1)?;
+    let j = Tensor::f_arange(cols, (Kind::Int64, device))?.f_unsqueeze(0)?;
+    Ok(f(&i, &j)?.f_expand([rows, cols].as_slice(), false)?.f_contiguous()?)
 }
 
 /// Gathers `vals[..., idx]` for a `(rows, cols)` index grid.
 pub(crate) fn take_grid(vals: &Tensor, idx: &Tensor) -> Result<Tensor> {
     let (rows, cols) = (idx.size()[0], idx.size()[1]);
     let batch = batch_of(vals, 1);
+    check_alloc(&concat(&batch, &[rows, cols]), dtype(vals)?.itemsize(), "the matrix")?;
     let flat = vals.f_index_select(-1, &idx.f_reshape([-1i64].as_slice())?)?;
     Ok(flat.f_reshape(concat(&batch, &[rows, cols]).as_slice())?)
 }
@@ -165,6 +191,7 @@ pub(crate) fn take_grid(vals: &Tensor, idx: &Tensor) -> Result<Tensor> {
 /// Zeros of `proto`'s dtype and device in `shape` (works for dtypes without a
 /// `tch::Kind`, as long as `proto` is not empty).
 pub(crate) fn zeros_as(proto: &Tensor, shape: &[i64]) -> Result<Tensor> {
+    check_alloc(shape, dtype(proto)?.itemsize(), "the matrix")?;
     if let Some(kind) = dtype(proto)?.kind() {
         return Ok(Tensor::f_zeros(shape, (kind, proto.device()))?);
     }
@@ -181,6 +208,7 @@ pub(crate) fn zeros_as(proto: &Tensor, shape: &[i64]) -> Result<Tensor> {
 pub(crate) fn band_to_dense(ab: &Tensor, l: i64, u: i64) -> Result<Tensor> {
     let n = ab.size()[ab.dim() - 1];
     let batch = batch_of(ab, 2);
+    check_alloc(&concat(&batch, &[n, n]), dtype(ab)?.itemsize(), "the dense banded matrix")?;
     let mut dense =
         Tensor::f_zeros(concat(&batch, &[n, n]).as_slice(), (dtype(ab)?.kind().unwrap_or(Kind::Double), ab.device()))?;
     for k in -l..=u {
@@ -206,4 +234,11 @@ pub(crate) fn hermitian_band_to_dense(ab: &Tensor, lower: bool) -> Result<Tensor
 /// The `n x m` float64 matrix of row-major `data` (host memory).
 pub(crate) fn matrix_from(data: Vec<f64>, n: i64, m: i64) -> Result<Tensor> {
     Ok(Tensor::f_from_slice(&data)?.f_reshape([n, m])?)
+}
+
+/// `len` copies of `value` in a fallibly reserved `Vec` (see [`try_vec`]).
+pub(crate) fn filled<T: Clone>(len: usize, value: T, what: &str) -> Result<Vec<T>> {
+    let mut buffer = try_vec(len, what)?;
+    buffer.resize(len, value);
+    Ok(buffer)
 }

@@ -7,6 +7,7 @@ use tch::{Kind, Tensor};
 use super::dtypes::*;
 use super::shapes::*;
 use super::{invalid, not_implemented};
+use crate::error::try_vec;
 use crate::ops::dtype;
 use crate::ops::numpy::{self, broadcast_shapes};
 use crate::{DType, Error, Result};
@@ -30,7 +31,10 @@ pub fn toeplitz(c: &Tensor, r: Option<&Tensor>) -> Result<Tensor> {
     let vals = Tensor::f_cat(&[c, tail], -1)?;
     // vals = c followed by r[1:]: entry (i, j) is c[i - j] below the
     // diagonal and r[j - i] = vals[m - 1 + j - i] above it.
-    let idx = index_grid(m, n, vals.device(), |i, j| if i >= j { i - j } else { m - 1 + j - i })?;
+    let idx = index_grid(m, n, vals.device(), |i, j| {
+        let d = i.f_sub(j)?;
+        Ok(d.f_where_self(&d.f_ge(0)?, &d.f_neg()?.f_add_scalar(m - 1)?)?)
+    })?;
     rearrange(&vals, |v| take_grid(v, &idx))
 }
 
@@ -39,7 +43,7 @@ pub fn toeplitz(c: &Tensor, r: Option<&Tensor>) -> Result<Tensor> {
 pub fn circulant(c: &Tensor) -> Result<Tensor> {
     let c = atleast_1d(c)?;
     let n = c.size()[c.dim() - 1];
-    let idx = index_grid(n, n, c.device(), |i, j| (i - j).rem_euclid(n.max(1)))?;
+    let idx = index_grid(n, n, c.device(), |i, j| Ok(i.f_sub(j)?.f_remainder(n.max(1))?))?;
     rearrange(&c, |v| take_grid(v, &idx))
 }
 
@@ -57,7 +61,7 @@ pub fn hankel(c: &Tensor, r: Option<&Tensor>) -> Result<Tensor> {
     let (m, n) = (c.size()[0], r.size()[0]);
     let tail = if n > 0 { r.f_narrow(0, 1, n - 1)? } else { r.shallow_clone() };
     let vals = Tensor::f_cat(&[c, tail], 0)?;
-    let idx = index_grid(m, n, vals.device(), |i, j| i + j)?;
+    let idx = index_grid(m, n, vals.device(), |i, j| Ok(i.f_add(j)?))?;
     rearrange(&vals, |v| take_grid(v, &idx))
 }
 
@@ -104,6 +108,8 @@ pub fn khatri_rao(a: &Tensor, b: &Tensor) -> Result<Tensor> {
         return Err(invalid("The number of columns for both arrays should be equal."));
     }
     let batch = broadcast_shapes(&[&batch_of(a, 2), &batch_of(b, 2)])?;
+    let itemsize = dtype(a)?.itemsize().max(dtype(b)?.itemsize());
+    check_alloc(&concat(&batch, &[ma, mb, ka]), itemsize, "the Khatri-Rao product")?;
     if a.numel() == 0 || b.numel() == 0 {
         return zeros_as(a, concat(&batch, &[ma * mb, ka]).as_slice());
     }
@@ -134,6 +140,7 @@ pub fn companion(a: &Tensor) -> Result<Tensor> {
     }
     let first_row = a.f_narrow(-1, 1, n - 1)?.f_neg()?.f_div(&lead)?;
     let batch = batch_of(&a, 1);
+    check_alloc(&concat(&batch, &[n - 1, n - 1]), dtype(&a)?.itemsize(), "the companion matrix")?;
     let shift = Tensor::f_eye_m(n - 2, n - 1, (kind, a.device()))?
         .f_expand(concat(&batch, &[n - 2, n - 1]).as_slice(), false)?;
     Ok(Tensor::f_cat(&[first_row.f_unsqueeze(-2)?, shift], -2)?)
@@ -153,6 +160,8 @@ pub fn fiedler(a: &Tensor) -> Result<Tensor> {
     if a.numel() == 1 {
         return Ok(Tensor::f_zeros([1i64, 1].as_slice(), (Kind::Double, a.device()))?);
     }
+    let n = a.size()[a.dim() - 1];
+    check_alloc(&concat(&batch_of(&a, 1), &[n, n]), d.itemsize(), "the Fiedler matrix")?;
     if let Some(kind) = signed_twin(d) {
         // NumPy subtracts unsigned integers with wraparound and |.| is the
         // identity on them: the wrapped difference, computed on the bits.
@@ -181,6 +190,7 @@ pub fn leslie(f: &Tensor, s: &Tensor) -> Result<Tensor> {
     let batch = broadcast_shapes(&[&batch_of(&f, 1), &batch_of(&s, 1)])?;
     let f = numpy::cast(&f, target)?.f_broadcast_to(concat(&batch, &[n]).as_slice())?;
     let s = numpy::cast(&s, target)?.f_broadcast_to(concat(&batch, &[ns]).as_slice())?;
+    check_alloc(&concat(&batch, &[n, n]), target.itemsize(), "the Leslie matrix")?;
     let sub = s.f_diag_embed(0, -2, -1)?;
     let zero_col = zeros_as(&s, concat(&batch, &[ns, 1]).as_slice())?;
     let bottom = Tensor::f_cat(&[sub, zero_col], -1)?;
@@ -213,7 +223,7 @@ pub fn convolution_matrix(a: &Tensor, n: i64, mode: ConvolutionMode) -> Result<T
     let batch = batch_of(&a, 1);
     let pad = zeros_as(&a, concat(&batch, &[n - 1]).as_slice())?;
     let padded = Tensor::f_cat(&[pad.shallow_clone(), a.shallow_clone(), pad], -1)?;
-    let full_rows = len + n - 1;
+    let full_rows = add_sizes(len, n - 1, "the convolution matrix")?;
     let (start, rows) = match mode {
         ConvolutionMode::Full => (0, full_rows),
         ConvolutionMode::Same => {
@@ -225,26 +235,32 @@ pub fn convolution_matrix(a: &Tensor, n: i64, mode: ConvolutionMode) -> Result<T
             (trim, full_rows - 2 * trim)
         }
     };
-    let idx = index_grid(rows, n, a.device(), |i, j| i + start - j + n - 1)?;
+    let idx = index_grid(rows, n, a.device(), |i, j| Ok(i.f_sub(j)?.f_add_scalar(start + n - 1)?))?;
     rearrange(&padded, |v| take_grid(v, &idx))
 }
 
-fn check_order(n: i64) -> Result<usize> {
-    usize::try_from(n).map_err(|_| invalid(format!("negative dimensions are not allowed (n={n})")))
+/// The order `n` as a `usize` and the element count `n * n` of an `n x n`
+/// matrix of `itemsize`-byte entries, checked before anything is allocated.
+fn check_order(n: i64, itemsize: usize) -> Result<(usize, usize)> {
+    let size = usize::try_from(n).map_err(|_| invalid(format!("negative dimensions are not allowed (n={n})")))?;
+    check_alloc(&[n, n], itemsize, "the matrix")?;
+    // (within isize::MAX bytes, so the product fits)
+    Ok((size, size * size))
 }
 
 /// `scipy.linalg.hilbert`: the Hilbert matrix `1 / (i + j + 1)`, float64.
 pub fn hilbert(n: i64) -> Result<Tensor> {
-    let size = check_order(n)?;
-    let data = (0..size * size).map(|k| 1.0 / ((k / size + k % size) as f64 + 1.0)).collect();
+    let (size, len) = check_order(n, 8)?;
+    let mut data = try_vec(len, "the Hilbert matrix")?;
+    data.extend((0..len).map(|k| 1.0 / ((k / size + k % size) as f64 + 1.0)));
     matrix_from(data, n, n)
 }
 
 /// `scipy.linalg.helmert`: the (full, or without its first row) Helmert
 /// matrix of order `n`, float64.
 pub fn helmert(n: i64, full: bool) -> Result<Tensor> {
-    let size = check_order(n)?;
-    let mut data = vec![0.0; size * size];
+    let (size, len) = check_order(n, 8)?;
+    let mut data = filled(len, 0.0, "the Helmert matrix")?;
     for i in 0..size {
         let d = if i == 0 { size as f64 } else { (i * (i + 1)) as f64 };
         let scale = d.sqrt();
@@ -271,15 +287,15 @@ pub fn helmert(n: i64, full: bool) -> Result<Tensor> {
 /// (angles reduced mod `n` exactly, so large `n` keeps full accuracy),
 /// complex128, divided by `sqrt(n)` or `n` as `scale` asks.
 pub fn dft(n: i64, scale: Option<&str>) -> Result<Tensor> {
-    let size = check_order(n)?;
+    let (size, len) = check_order(n, 16)?;
     let divisor = match scale {
         None => 1.0,
         Some("sqrtn") => (n as f64).sqrt(),
         Some("n") => n as f64,
         Some(other) => return Err(invalid(format!("scale must be None, 'sqrtn', or 'n'; '{other}' is not valid."))),
     };
-    let mut re = Vec::with_capacity(size * size);
-    let mut im = Vec::with_capacity(size * size);
+    let mut re = try_vec(len, "the DFT matrix")?;
+    let mut im = try_vec(len, "the DFT matrix")?;
     for j in 0..size {
         for k in 0..size {
             let angle = -2.0 * std::f64::consts::PI * ((j * k) % size.max(1)) as f64 / n as f64;
@@ -296,9 +312,9 @@ pub fn hadamard(n: i64) -> Result<Tensor> {
     if n < 1 || (n & (n - 1)) != 0 {
         return Err(invalid("n must be an positive integer, and n must be a power of 2"));
     }
-    let size = n as usize;
-    let data: Vec<i64> =
-        (0..size * size).map(|k| if ((k / size) & (k % size)).count_ones() % 2 == 0 { 1 } else { -1 }).collect();
+    let (size, len) = check_order(n, 8)?;
+    let mut data: Vec<i64> = try_vec(len, "the Hadamard matrix")?;
+    data.extend((0..len).map(|k| if ((k / size) & (k % size)).count_ones() % 2 == 0 { 1 } else { -1 }));
     Ok(Tensor::f_from_slice(&data)?.f_reshape([n, n])?)
 }
 
@@ -336,7 +352,7 @@ fn binomial_float(n: i64, k: i64) -> f64 {
 /// integers rounded once (SciPy's floating-point `comb` products differ in
 /// the last digits).
 pub fn invhilbert(n: i64, exact: bool) -> Result<Tensor> {
-    let size = check_order(n)?;
+    let (_, len) = check_order(n, 8)?;
     if exact && n > 14 {
         return Err(not_implemented(
             "invhilbert(n, exact=True) for n > 14 (SciPy returns an object array of Python ints)",
@@ -352,7 +368,7 @@ pub fn invhilbert(n: i64, exact: bool) -> Result<Tensor> {
             .checked_mul(c.checked_mul(c)?)
     };
     if exact {
-        let mut data = vec![0i64; size * size];
+        let mut data = filled(len, 0i64, "the matrix")?;
         for i in 0..n {
             for j in 0..n {
                 let v = entry(i, j).ok_or_else(|| not_implemented("invhilbert: entry overflows int64"))?;
@@ -362,7 +378,7 @@ pub fn invhilbert(n: i64, exact: bool) -> Result<Tensor> {
         }
         return Ok(Tensor::f_from_slice(&data)?.f_reshape([n, n])?);
     }
-    let mut data = vec![0f64; size * size];
+    let mut data = filled(len, 0f64, "the matrix")?;
     for i in 0..n {
         for j in 0..n {
             data[(i * n + j) as usize] = match entry(i, j) {
@@ -395,7 +411,7 @@ pub enum PascalKind {
 /// values in an int64 tensor (`tch::Kind` cannot name uint64: view it as
 /// uint64), float64 otherwise.
 pub fn pascal(n: i64, kind: PascalKind, exact: bool) -> Result<Tensor> {
-    let size = check_order(n)?;
+    let (_, len) = check_order(n, 8)?;
     if exact && n >= 35 {
         return Err(not_implemented(
             "pascal(n, exact=True) for n >= 35 (SciPy returns an object array of Python ints)",
@@ -407,7 +423,7 @@ pub fn pascal(n: i64, kind: PascalKind, exact: bool) -> Result<Tensor> {
         PascalKind::Upper => (j, i),
     };
     if exact {
-        let mut data = vec![0i64; size * size];
+        let mut data = filled(len, 0i64, "the matrix")?;
         for i in 0..n {
             for j in 0..n {
                 let (a, b) = value(i, j);
@@ -418,7 +434,7 @@ pub fn pascal(n: i64, kind: PascalKind, exact: bool) -> Result<Tensor> {
         }
         return Ok(Tensor::f_from_slice(&data)?.f_reshape([n, n])?);
     }
-    let mut data = vec![0f64; size * size];
+    let mut data = filled(len, 0f64, "the matrix")?;
     for i in 0..n {
         for j in 0..n {
             let (a, b) = value(i, j);
@@ -431,7 +447,7 @@ pub fn pascal(n: i64, kind: PascalKind, exact: bool) -> Result<Tensor> {
 /// `scipy.linalg.invpascal`: the inverse of [`pascal`], int64 with `exact`
 /// (`n <= 34`), float64 otherwise.
 pub fn invpascal(n: i64, kind: PascalKind, exact: bool) -> Result<Tensor> {
-    let size = check_order(n)?;
+    let (_, len) = check_order(n, 8)?;
     if exact && n > 34 {
         return Err(not_implemented(
             "invpascal(n, exact=True) for n > 34 (SciPy returns an object array of Python ints)",
@@ -453,7 +469,7 @@ pub fn invpascal(n: i64, kind: PascalKind, exact: bool) -> Result<Tensor> {
         }
     };
     if exact {
-        let mut data = vec![0i64; size * size];
+        let mut data = filled(len, 0i64, "the matrix")?;
         for i in 0..n {
             for j in 0..n {
                 let v = entry(i, j).ok_or_else(|| not_implemented("invpascal: entry overflows int64"))?;
@@ -463,7 +479,7 @@ pub fn invpascal(n: i64, kind: PascalKind, exact: bool) -> Result<Tensor> {
         }
         return Ok(Tensor::f_from_slice(&data)?.f_reshape([n, n])?);
     }
-    let mut data = vec![0f64; size * size];
+    let mut data = filled(len, 0f64, "the matrix")?;
     for i in 0..n {
         for j in 0..n {
             data[(i * n + j) as usize] = match entry(i, j) {
