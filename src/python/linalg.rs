@@ -10,7 +10,7 @@ use pyo3::types::{PyList, PyTuple};
 use tch::Tensor;
 
 use super::container::{compute, import_all, wrap, wrap_tuple as wrap_all, Library};
-use crate::ops::linalg::{self as ops, MatrixFunction, NormOrder, QrMode, Structure, Subset};
+use crate::ops::linalg::{self as ops, CheckFinite, MatrixFunction, NormOrder, QrMode, Structure, Subset, Trans};
 
 /// Runs `work` (GIL released for large inputs), mapping its errors.
 fn run<T: Send>(py: Python<'_>, elements: usize, work: impl FnOnce() -> crate::Result<T> + Send) -> PyResult<T> {
@@ -72,7 +72,16 @@ fn solve(
     let (a, b, library) = import2(a, b)?;
     let n = a.numel() + b.numel();
     let (x, rcond) = run(py, n, move || {
-        let solved = ops::solve(&a, &b, lower, structure, transposed, check_finite)?;
+        let solved = ops::solve(
+            &a,
+            &b,
+            &ops::SolveOptions {
+                lower,
+                assume_a: structure,
+                transposed,
+                check_finite: CheckFinite::from_flag(check_finite),
+            },
+        )?;
         let rcond = min_rcond(&solved.rcond)?;
         Ok((solved.x, rcond))
     })?;
@@ -91,7 +100,10 @@ fn inv(
     let structure = Structure::from_scipy(assume_a.as_deref()).map_err(PyErr::from)?;
     let (a, library) = import1(a)?;
     let (x, rcond) = run(py, a.numel(), move || {
-        let solved = ops::inv(&a, structure, lower, check_finite)?;
+        let solved = ops::inv(
+            &a,
+            &ops::InvOptions { assume_a: structure, lower, check_finite: CheckFinite::from_flag(check_finite) },
+        )?;
         let rcond = min_rcond(&solved.rcond)?;
         Ok((solved.x, rcond))
     })?;
@@ -109,16 +121,20 @@ fn solve_triangular(
     check_finite: bool,
 ) -> PyResult<Py<PyAny>> {
     let (a, b, library) = import2(a, b)?;
-    let x = run(py, a.numel() + b.numel(), move || {
-        ops::solve_triangular(&a, &b, trans, lower, unit_diagonal, check_finite)
-    })?;
+    let options = ops::SolveTriangularOptions {
+        trans: Trans::from_code(trans)?,
+        lower,
+        unit_diagonal,
+        check_finite: CheckFinite::from_flag(check_finite),
+    };
+    let x = run(py, a.numel() + b.numel(), move || ops::solve_triangular(&a, &b, &options))?;
     wrap(py, &library, x, false)
 }
 
 #[pyfunction]
 fn det(py: Python<'_>, a: &Bound<'_, PyAny>, check_finite: bool) -> PyResult<Py<PyAny>> {
     let (a, library) = import1(a)?;
-    let d = run(py, a.numel(), move || ops::det(&a, check_finite))?;
+    let d = run(py, a.numel(), move || ops::det(&a, CheckFinite::from_flag(check_finite)))?;
     wrap(py, &library, d, true)
 }
 
@@ -145,8 +161,15 @@ fn eigh(
         _ => Subset::All,
     };
     let (a, b, library) = import_optional(a, b)?;
-    let (w, v) =
-        run(py, a.numel(), move || ops::eigh(&a, b.as_ref(), lower, eigvals_only, itype, subset, check_finite))?;
+    let options = ops::EighOptions {
+        lower,
+        eigvals_only,
+        // (SciPy reads `type` only for the generalized problem)
+        type_: if b.is_some() { ops::EighType::from_code(itype)? } else { ops::EighType::One },
+        subset,
+        check_finite: CheckFinite::from_flag(check_finite),
+    };
+    let ops::Eigh { w, v } = run(py, a.numel(), move || ops::eigh(&a, b.as_ref(), &options))?;
     match v {
         Some(v) => wrap_all(py, &library, vec![w, v]),
         None => wrap(py, &library, w, false),
@@ -163,7 +186,12 @@ fn eig(
     check_finite: bool,
 ) -> PyResult<Py<PyAny>> {
     let (a, library) = import1(a)?;
-    let result = run(py, a.numel(), move || ops::eig(&a, left, right, homogeneous_eigvals, check_finite))?;
+    let result = run(py, a.numel(), move || {
+        ops::eig(
+            &a,
+            &ops::EigOptions { left, right, homogeneous_eigvals, check_finite: CheckFinite::from_flag(check_finite) },
+        )
+    })?;
     let mut out = vec![result.w];
     out.extend(result.vl);
     out.extend(result.vr);
@@ -182,7 +210,8 @@ fn svd(
     check_finite: bool,
 ) -> PyResult<Py<PyAny>> {
     let (a, library) = import1(a)?;
-    let (u, s, vh) = run(py, a.numel(), move || ops::svd(&a, full_matrices, compute_uv, check_finite))?;
+    let options = ops::SvdOptions { full_matrices, compute_uv, check_finite: CheckFinite::from_flag(check_finite) };
+    let ops::Svd { u, s, vh } = run(py, a.numel(), move || ops::svd(&a, &options))?;
     match (u, vh) {
         (Some(u), Some(vh)) => wrap_all(py, &library, vec![u, s, vh]),
         _ => wrap(py, &library, s, false),
@@ -192,7 +221,9 @@ fn svd(
 #[pyfunction]
 fn null_space(py: Python<'_>, a: &Bound<'_, PyAny>, rcond: Option<f64>, check_finite: bool) -> PyResult<Py<PyAny>> {
     let (a, library) = import1(a)?;
-    let q = run(py, a.numel(), move || ops::null_space(&a, rcond, check_finite))?;
+    let q = run(py, a.numel(), move || {
+        ops::null_space(&a, &ops::NullSpaceOptions { rcond, check_finite: CheckFinite::from_flag(check_finite) })
+    })?;
     wrap(py, &library, q, false)
 }
 
@@ -213,7 +244,9 @@ fn pinv(
     check_finite: bool,
 ) -> PyResult<Py<PyAny>> {
     let (a, library) = import1(a)?;
-    let (b, rank) = run(py, a.numel(), move || ops::pinv(&a, atol, rtol, check_finite))?;
+    let ops::Pinv { b, rank } = run(py, a.numel(), move || {
+        ops::pinv(&a, &ops::PinvOptions { atol, rtol, check_finite: CheckFinite::from_flag(check_finite) })
+    })?;
     tuple(py, vec![wrap(py, &library, b, false)?, wrap(py, &library, rank, true)?])
 }
 
@@ -227,14 +260,17 @@ fn pinvh(
     check_finite: bool,
 ) -> PyResult<Py<PyAny>> {
     let (a, library) = import1(a)?;
-    let (b, rank) = run(py, a.numel(), move || ops::pinvh(&a, atol, rtol, lower, check_finite))?;
+    let ops::Pinv { b, rank } = run(py, a.numel(), move || {
+        ops::pinvh(&a, &ops::PinvhOptions { atol, rtol, lower, check_finite: CheckFinite::from_flag(check_finite) })
+    })?;
     tuple(py, vec![wrap(py, &library, b, false)?, wrap(py, &library, rank, true)?])
 }
 
 #[pyfunction]
 fn polar(py: Python<'_>, a: &Bound<'_, PyAny>, right_side: bool) -> PyResult<Py<PyAny>> {
     let (a, library) = import1(a)?;
-    let (u, p) = run(py, a.numel(), move || ops::polar(&a, right_side))?;
+    let ops::Polar { u, p } =
+        run(py, a.numel(), move || ops::polar(&a, if right_side { ops::Side::Right } else { ops::Side::Left }))?;
     wrap_all(py, &library, vec![u, p])
 }
 
@@ -253,7 +289,9 @@ fn orthogonal_procrustes(
     check_finite: bool,
 ) -> PyResult<Py<PyAny>> {
     let (a, b, library) = import2(a, b)?;
-    let (r, scale) = run(py, a.numel() + b.numel(), move || ops::orthogonal_procrustes(&a, &b, check_finite))?;
+    let ops::Procrustes { r, scale } = run(py, a.numel() + b.numel(), move || {
+        ops::orthogonal_procrustes(&a, &b, CheckFinite::from_flag(check_finite))
+    })?;
     tuple(py, vec![wrap(py, &library, r, false)?, wrap(py, &library, scale, true)?])
 }
 
@@ -265,7 +303,12 @@ fn orthogonal_procrustes(
 #[pyfunction]
 fn cholesky(py: Python<'_>, a: &Bound<'_, PyAny>, lower: bool, clean: bool, check_finite: bool) -> PyResult<Py<PyAny>> {
     let (a, library) = import1(a)?;
-    let c = run(py, a.numel(), move || ops::cholesky(&a, lower, clean, check_finite))?;
+    let options = ops::CholeskyOptions { lower, check_finite: CheckFinite::from_flag(check_finite) };
+    let c = run(
+        py,
+        a.numel(),
+        move || if clean { ops::cholesky(&a, &options) } else { Ok(ops::cho_factor(&a, &options)?.c) },
+    )?;
     wrap(py, &library, c, false)
 }
 
@@ -278,7 +321,9 @@ fn cho_solve(
     check_finite: bool,
 ) -> PyResult<Py<PyAny>> {
     let (c, b, library) = import2(c, b)?;
-    let x = run(py, c.numel() + b.numel(), move || ops::cho_solve(&c, lower, &b, check_finite))?;
+    let x = run(py, c.numel() + b.numel(), move || {
+        ops::cho_solve(&ops::ChoFactor { c, lower }, &b, CheckFinite::from_flag(check_finite))
+    })?;
     wrap(py, &library, x, false)
 }
 
@@ -291,7 +336,9 @@ fn lu(
     check_finite: bool,
 ) -> PyResult<Py<PyAny>> {
     let (a, library) = import1(a)?;
-    let parts = run(py, a.numel(), move || ops::lu(&a, permute_l, p_indices, check_finite))?;
+    let options = ops::LuOptions { permute_l, p_indices, check_finite: CheckFinite::from_flag(check_finite) };
+    let ops::Lu { p, l, u } = run(py, a.numel(), move || ops::lu(&a, &options))?;
+    let parts: Vec<Tensor> = p.into_iter().chain([l, u]).collect();
     wrap_all(py, &library, parts)
 }
 
@@ -299,7 +346,8 @@ fn lu(
 #[pyfunction]
 fn lu_factor(py: Python<'_>, a: &Bound<'_, PyAny>, check_finite: bool) -> PyResult<(Py<PyAny>, Py<PyAny>, i64)> {
     let (a, library) = import1(a)?;
-    let (lu, piv, info) = run(py, a.numel(), move || ops::lu_factor(&a, check_finite))?;
+    let ops::LuFactor { lu, piv, info } =
+        run(py, a.numel(), move || ops::lu_factor(&a, CheckFinite::from_flag(check_finite)))?;
     Ok((wrap(py, &library, lu, false)?, wrap(py, &library, piv, false)?, info))
 }
 
@@ -316,7 +364,17 @@ fn lu_solve(
     let b = tensors.remove(2);
     let piv = tensors.remove(1);
     let lu = tensors.remove(0);
-    let x = run(py, lu.numel() + b.numel(), move || ops::lu_solve(&lu, &piv, &b, trans, check_finite))?;
+    let x = run(py, lu.numel() + b.numel(), move || {
+        ops::lu_solve(
+            &lu,
+            &piv,
+            &b,
+            &ops::LuSolveOptions {
+                trans: Trans::from_code(trans)?,
+                check_finite: CheckFinite::from_flag(check_finite),
+            },
+        )
+    })?;
     wrap(py, &library, x, false)
 }
 
@@ -335,7 +393,12 @@ fn qr_mode(mode: &str) -> PyResult<QrMode> {
 fn qr(py: Python<'_>, a: &Bound<'_, PyAny>, mode: &str, check_finite: bool) -> PyResult<Py<PyAny>> {
     let mode = qr_mode(mode)?;
     let (a, library) = import1(a)?;
-    let parts = run(py, a.numel(), move || ops::qr(&a, mode, check_finite))?;
+    let options = ops::QrOptions { mode, check_finite: CheckFinite::from_flag(check_finite) };
+    let ops::Qr { q, r, raw } = run(py, a.numel(), move || ops::qr(&a, &options))?;
+    let parts: Vec<Tensor> = match raw {
+        Some(ops::QrRaw { qr, tau }) => vec![qr, tau, r],
+        None => q.into_iter().chain([r]).collect(),
+    };
     wrap_all(py, &library, parts)
 }
 
@@ -343,7 +406,9 @@ fn qr(py: Python<'_>, a: &Bound<'_, PyAny>, mode: &str, check_finite: bool) -> P
 fn rq(py: Python<'_>, a: &Bound<'_, PyAny>, mode: &str, check_finite: bool) -> PyResult<Py<PyAny>> {
     let mode = qr_mode(mode)?;
     let (a, library) = import1(a)?;
-    let parts = run(py, a.numel(), move || ops::rq(&a, mode, check_finite))?;
+    let options = ops::QrOptions { mode, check_finite: CheckFinite::from_flag(check_finite) };
+    let ops::Rq { r, q } = run(py, a.numel(), move || ops::rq(&a, &options))?;
+    let parts: Vec<Tensor> = [r].into_iter().chain(q).collect();
     wrap_all(py, &library, parts)
 }
 
@@ -358,7 +423,17 @@ fn lstsq(
     check_finite: bool,
 ) -> PyResult<Py<PyAny>> {
     let (a, b, library) = import2(a, b)?;
-    let result = run(py, a.numel() + b.numel(), move || ops::lstsq(&a, &b, cond, &driver, check_finite))?;
+    let result = run(py, a.numel() + b.numel(), move || {
+        ops::lstsq(
+            &a,
+            &b,
+            &ops::LstsqOptions {
+                cond,
+                lapack_driver: driver.parse()?,
+                check_finite: CheckFinite::from_flag(check_finite),
+            },
+        )
+    })?;
     let s = match result.s {
         Some(s) => wrap(py, &library, s, false)?,
         None => py.None(),
@@ -396,7 +471,9 @@ fn norm(
         _ => NormOrder::P(p),
     };
     let (a, library) = import1(a)?;
-    let r = run(py, a.numel(), move || ops::norm(&a, ord, axis.as_deref(), keepdims, check_finite))?;
+    let r = run(py, a.numel(), move || {
+        ops::norm(&a, &ops::NormOptions { ord, axis, keepdims, check_finite: CheckFinite::from_flag(check_finite) })
+    })?;
     wrap(py, &library, r, true)
 }
 
@@ -431,7 +508,8 @@ fn matrix_function(py: Python<'_>, a: &Bound<'_, PyAny>, name: &str) -> PyResult
 #[pyfunction]
 fn expm_frechet(py: Python<'_>, a: &Bound<'_, PyAny>, e: &Bound<'_, PyAny>, check_finite: bool) -> PyResult<Py<PyAny>> {
     let (a, e, library) = import2(a, e)?;
-    let (exp_a, frechet) = run(py, a.numel() + e.numel(), move || ops::expm_frechet(&a, &e, check_finite))?;
+    let ops::ExpmFrechet { expm: exp_a, frechet } =
+        run(py, a.numel() + e.numel(), move || ops::expm_frechet(&a, &e, CheckFinite::from_flag(check_finite)))?;
     wrap_all(py, &library, vec![exp_a, frechet])
 }
 
@@ -530,7 +608,7 @@ fn convolution_matrix(py: Python<'_>, a: &Bound<'_, PyAny>, n: i64, mode: &str) 
 #[pyfunction]
 fn bandwidth(py: Python<'_>, a: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     let (a, library) = import1(a)?;
-    let (lo, up) = run(py, a.numel(), move || ops::bandwidth(&a))?;
+    let ops::Bandwidth { lower: lo, upper: up } = run(py, a.numel(), move || ops::bandwidth(&a))?;
     wrap_all(py, &library, vec![lo, up])
 }
 
@@ -543,7 +621,14 @@ fn is_symmetric(
     hermitian: bool,
 ) -> PyResult<Py<PyAny>> {
     let (a, library) = import1(a)?;
-    let r = run(py, a.numel(), move || ops::is_symmetric(&a, atol, rtol, hermitian))?;
+    let r = run(py, a.numel(), move || {
+        let options = ops::SymmetryOptions { atol, rtol };
+        if hermitian {
+            ops::ishermitian(&a, &options)
+        } else {
+            ops::issymmetric(&a, &options)
+        }
+    })?;
     wrap(py, &library, r, false)
 }
 
@@ -557,7 +642,9 @@ fn solve_banded(
     check_finite: bool,
 ) -> PyResult<Py<PyAny>> {
     let (ab, b, library) = import2(ab, b)?;
-    let x = run(py, ab.numel() + b.numel(), move || ops::solve_banded(l, u, &ab, &b, check_finite))?;
+    let x = run(py, ab.numel() + b.numel(), move || {
+        ops::solve_banded((l, u), &ab, &b, CheckFinite::from_flag(check_finite))
+    })?;
     wrap(py, &library, x, false)
 }
 
@@ -570,14 +657,22 @@ fn solveh_banded(
     check_finite: bool,
 ) -> PyResult<Py<PyAny>> {
     let (ab, b, library) = import2(ab, b)?;
-    let x = run(py, ab.numel() + b.numel(), move || ops::solveh_banded(&ab, &b, lower, check_finite))?;
+    let x = run(py, ab.numel() + b.numel(), move || {
+        ops::solveh_banded(
+            &ab,
+            &b,
+            &ops::SolvehBandedOptions { lower, check_finite: CheckFinite::from_flag(check_finite) },
+        )
+    })?;
     wrap(py, &library, x, false)
 }
 
 #[pyfunction]
 fn cholesky_banded(py: Python<'_>, ab: &Bound<'_, PyAny>, lower: bool, check_finite: bool) -> PyResult<Py<PyAny>> {
     let (ab, library) = import1(ab)?;
-    let c = run(py, ab.numel(), move || ops::cholesky_banded(&ab, lower, check_finite))?;
+    let c = run(py, ab.numel(), move || {
+        ops::cholesky_banded(&ab, &ops::CholeskyOptions { lower, check_finite: CheckFinite::from_flag(check_finite) })
+    })?;
     wrap(py, &library, c, false)
 }
 
@@ -598,7 +693,13 @@ fn eigh_tridiagonal(
         _ => Subset::All,
     };
     let (d, e, library) = import2(d, e)?;
-    let (w, v) = run(py, d.numel(), move || ops::eigh_tridiagonal(&d, &e, eigvals_only, subset, check_finite))?;
+    let ops::Eigh { w, v } = run(py, d.numel(), move || {
+        ops::eigh_tridiagonal(
+            &d,
+            &e,
+            &ops::EighTridiagonalOptions { eigvals_only, subset, check_finite: CheckFinite::from_flag(check_finite) },
+        )
+    })?;
     match v {
         Some(v) => wrap_all(py, &library, vec![w, v]),
         None => wrap(py, &library, w, false),
@@ -634,7 +735,9 @@ fn solve_toeplitz(
     check_finite: bool,
 ) -> PyResult<Py<PyAny>> {
     let (c, r, b, library) = import_toeplitz(c, r, b)?;
-    let x = run(py, c.numel() * r.numel() + b.numel(), move || ops::solve_toeplitz(&c, &r, &b, check_finite))?;
+    let x = run(py, c.numel() * r.numel() + b.numel(), move || {
+        ops::solve_toeplitz(&c, &r, &b, CheckFinite::from_flag(check_finite))
+    })?;
     wrap(py, &library, x, false)
 }
 
@@ -647,7 +750,9 @@ fn matmul_toeplitz(
     check_finite: bool,
 ) -> PyResult<Py<PyAny>> {
     let (c, r, x, library) = import_toeplitz(c, r, x)?;
-    let y = run(py, c.numel() + r.numel() + x.numel(), move || ops::matmul_toeplitz(&c, &r, &x, check_finite))?;
+    let y = run(py, c.numel() + r.numel() + x.numel(), move || {
+        ops::matmul_toeplitz(&c, &r, &x, CheckFinite::from_flag(check_finite))
+    })?;
     wrap(py, &library, y, false)
 }
 
@@ -665,7 +770,17 @@ fn solve_circulant(
 ) -> PyResult<Py<PyAny>> {
     let (c, b, library) = import2(c, b)?;
     let x = run(py, c.numel() + b.numel(), move || {
-        ops::solve_circulant(&c, &b, least_squares, tol, caxis, baxis, outaxis)
+        ops::solve_circulant(
+            &c,
+            &b,
+            &ops::SolveCirculantOptions {
+                singular: if least_squares { ops::Singular::Lstsq } else { ops::Singular::Raise },
+                tol,
+                caxis,
+                baxis,
+                outaxis,
+            },
+        )
     })?;
     wrap(py, &library, x, false)
 }
@@ -674,7 +789,7 @@ fn solve_circulant(
 #[pyfunction]
 fn matrix_balance(py: Python<'_>, a: &Bound<'_, PyAny>, permute: bool, scale: bool) -> PyResult<Py<PyAny>> {
     let (a, library) = import1(a)?;
-    let r = run(py, a.numel(), move || ops::matrix_balance(&a, permute, scale))?;
+    let r = run(py, a.numel(), move || ops::matrix_balance(&a, &ops::BalanceOptions { permute, scale }))?;
     wrap_all(py, &library, vec![r.b, r.t, r.scaling, r.perm])
 }
 
@@ -695,11 +810,11 @@ fn special_matrix(py: Python<'_>, name: &str, n: i64, flag: bool, option: Option
     let m = match name {
         "hilbert" => ops::hilbert(n),
         "helmert" => ops::helmert(n, flag),
-        "dft" => ops::dft(n, option.as_deref()),
+        "dft" => ops::DftScale::from_scipy(option.as_deref()).and_then(|scale| ops::dft(n, scale)),
         "hadamard" => ops::hadamard(n),
         "invhilbert" => ops::invhilbert(n, flag),
-        "pascal" => ops::pascal(n, pascal_kind(option.as_deref())?, flag),
-        "invpascal" => ops::invpascal(n, pascal_kind(option.as_deref())?, flag),
+        "pascal" => ops::pascal(n, &ops::PascalOptions { kind: pascal_kind(option.as_deref())?, exact: flag }),
+        "invpascal" => ops::invpascal(n, &ops::PascalOptions { kind: pascal_kind(option.as_deref())?, exact: flag }),
         other => Err(crate::Error::InvalidArgument(format!("unknown special matrix {other}"))),
     }
     .map_err(PyErr::from)?;

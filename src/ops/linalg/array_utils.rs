@@ -24,27 +24,53 @@ fn refuse_half(routine: &'static str, a: &Tensor) -> Result<()> {
 
 /// `scipy.linalg.bandwidth`: lower and upper bandwidth of each matrix of
 /// `(..., N, M)` `a` (int64, batch-shaped).
-pub fn bandwidth(a: &Tensor) -> Result<(Tensor, Tensor)> {
+pub fn bandwidth(a: &Tensor) -> Result<Bandwidth> {
     refuse_half("linalg.bandwidth", a)?;
     let (n, m) = matrix_dims("bandwidth", a).map_err(|_| invalid("Input array must be a 2D NumPy array."))?;
     let batch = batch_of(a, 2);
     let device = a.device();
     if n == 0 || m == 0 {
         let z = Tensor::f_zeros(batch.as_slice(), (Kind::Int64, device))?;
-        return Ok((z.shallow_clone(), z));
+        return Ok(Bandwidth { lower: z.shallow_clone(), upper: z });
     }
     let nonzero = a.f_ne(0.0)?;
     let offset = index_grid(n, m, device, |i, j| Ok(i.f_sub(j)?))?;
     let lower = offset.f_clamp_min(0)?.f_mul(&nonzero)?.f_amax([-2i64, -1].as_slice(), false)?;
     let upper = offset.f_neg()?.f_clamp_min(0)?.f_mul(&nonzero)?.f_amax([-2i64, -1].as_slice(), false)?;
-    Ok((lower, upper))
+    Ok(Bandwidth { lower, upper })
 }
 
 /// `scipy.linalg.issymmetric` (`hermitian = false`) and `ishermitian`: exact
 /// comparison with the (conjugate) transpose, the diagonal not scanned for
 /// symmetry; with a tolerance, NumPy's `allclose` of the whole matrix.
 /// Returns a bool per matrix.
-pub fn is_symmetric(a: &Tensor, atol: Option<f64>, rtol: Option<f64>, hermitian: bool) -> Result<Tensor> {
+pub fn issymmetric(a: &Tensor, options: &SymmetryOptions) -> Result<Tensor> {
+    symmetric(a, options.atol, options.rtol, false)
+}
+
+/// `scipy.linalg.ishermitian`: as [`issymmetric`] with the conjugate transpose.
+pub fn ishermitian(a: &Tensor, options: &SymmetryOptions) -> Result<Tensor> {
+    symmetric(a, options.atol, options.rtol, true)
+}
+
+/// The tolerances of [`issymmetric`] and [`ishermitian`] (`None`: exact comparison).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SymmetryOptions {
+    /// `atol`.
+    pub atol: Option<f64>,
+    /// `rtol`.
+    pub rtol: Option<f64>,
+}
+
+/// Lower and upper bandwidth of each matrix (int64, batch-shaped).
+pub struct Bandwidth {
+    /// `lower`.
+    pub lower: Tensor,
+    /// `upper`.
+    pub upper: Tensor,
+}
+
+fn symmetric(a: &Tensor, atol: Option<f64>, rtol: Option<f64>, hermitian: bool) -> Result<Tensor> {
     refuse_half("linalg.issymmetric/ishermitian", a)?;
     let (n, m) = matrix_dims("issymmetric", a).map_err(|_| invalid("Input array must be a 2D NumPy array."))?;
     if n != m {

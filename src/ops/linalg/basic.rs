@@ -4,21 +4,22 @@
 
 use tch::{Device, Kind, Tensor};
 
-use super::decomp::{eigh, Subset};
+use super::decomp::{eigh, Eigh, EighOptions};
 use super::decomp_svd::{amax_or_zero, svd_reduced};
 use super::dtypes::*;
 use super::lapack::{gebal, rcond_estimate};
 use super::shapes::*;
 use super::special_matrices::toeplitz;
-use super::{invalid, not_implemented};
+use super::{invalid, not_implemented, CheckFinite, Trans};
 use crate::ops::dtype;
 use crate::ops::numpy::{self, broadcast_shapes, check_finite_all};
 use crate::{Error, Result};
 
 /// The matrix structures `scipy.linalg.solve(assume_a=...)` and `inv` know.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Structure {
     /// `None`: SciPy detects the structure; the result is that of `General`.
+    #[default]
     Auto,
     /// `'general'`/`'gen'`: LU with partial pivoting.
     General,
@@ -161,6 +162,19 @@ impl Factor {
     }
 }
 
+/// The options of [`solve`], SciPy's keywords (defaults as SciPy's).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SolveOptions {
+    /// `lower`: which triangle the one-triangle structures read.
+    pub lower: bool,
+    /// `assume_a`.
+    pub assume_a: Structure,
+    /// `transposed`: solve `a^T x = b`.
+    pub transposed: bool,
+    /// `check_finite`.
+    pub check_finite: CheckFinite,
+}
+
 /// `scipy.linalg.solve`: solves `a @ x = b` (or `a.T @ x = b` with
 /// `transposed`) for square `a` of shape `(..., N, N)` and `b` of shape
 /// `(N,)` or `(..., N, K)`, batch dimensions broadcast.
@@ -169,14 +183,9 @@ impl Factor {
 /// that read one triangle read the `lower` one or the upper one). Exactly
 /// singular input gives a LinAlgError; the returned `rcond` lets the caller
 /// warn about ill-conditioning as SciPy does.
-pub fn solve(
-    a: &Tensor,
-    b: &Tensor,
-    lower: bool,
-    structure: Structure,
-    transposed: bool,
-    check: bool,
-) -> Result<Solved> {
+pub fn solve(a: &Tensor, b: &Tensor, options: &SolveOptions) -> Result<Solved> {
+    let SolveOptions { lower, assume_a: structure, transposed, check_finite } = *options;
+    let check = check_finite.enabled();
     let a = atleast_2d(a)?;
     let b = atleast_1d(b)?;
     let kind = cdsz_kind(&[dtype(&a)?, dtype(&b)?]);
@@ -219,18 +228,26 @@ pub fn solve(
     Ok(Solved { x: finish(x)?, rcond })
 }
 
+/// The options of [`solve_triangular`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SolveTriangularOptions {
+    /// `trans`.
+    pub trans: Trans,
+    /// `lower`: read the lower triangle (else the upper one).
+    pub lower: bool,
+    /// `unit_diagonal`: the diagonal is taken as ones and not read.
+    pub unit_diagonal: bool,
+    /// `check_finite`.
+    pub check_finite: CheckFinite,
+}
+
 /// `scipy.linalg.solve_triangular`: solves `a x = b` (`trans` 0), `a^T x = b`
 /// (1) or `a^H x = b` (2) with the `lower` (or upper) triangle of square `a`
 /// (`unit_diagonal`: the diagonal is taken as ones and not read). An exactly
 /// zero diagonal entry gives a LinAlgError, as LAPACK's `?trtrs` reports it.
-pub fn solve_triangular(
-    a: &Tensor,
-    b: &Tensor,
-    trans: i64,
-    lower: bool,
-    unit_diagonal: bool,
-    check: bool,
-) -> Result<Tensor> {
+pub fn solve_triangular(a: &Tensor, b: &Tensor, options: &SolveTriangularOptions) -> Result<Tensor> {
+    let SolveTriangularOptions { trans, lower, unit_diagonal, check_finite } = *options;
+    let (trans, check) = (trans as i64, check_finite.enabled());
     let b = atleast_1d(b)?;
     let n = square("solve_triangular", a).map_err(|_| invalid("expected square matrix"))?;
     if n != rows_of(&b) {
@@ -267,10 +284,23 @@ pub fn solve_triangular(
     Ok(if vector { x.f_squeeze_dim(-1)? } else { x })
 }
 
+/// The options of [`inv`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct InvOptions {
+    /// `assume_a`.
+    pub assume_a: Structure,
+    /// `lower`: which triangle `'pos'`, `'sym'` and `'her'` read.
+    pub lower: bool,
+    /// `check_finite`.
+    pub check_finite: CheckFinite,
+}
+
 /// `scipy.linalg.inv`: the inverse of each square matrix of `(..., N, N)`
 /// `a`, with the structure SciPy's `assume_a` names. The returned `rcond` is
 /// `1 / (||A||_1 ||A^-1||_1)`, computed from the inverse itself.
-pub fn inv(a: &Tensor, structure: Structure, lower: bool, check: bool) -> Result<Solved> {
+pub fn inv(a: &Tensor, options: &InvOptions) -> Result<Solved> {
+    let InvOptions { assume_a: structure, lower, check_finite } = *options;
+    let check = check_finite.enabled();
     let s = a.size();
     if s.len() < 2 {
         return Err(invalid(format!("Expected at least ndim=2, got a1.ndim={}", s.len())));
@@ -319,7 +349,8 @@ fn pivot_sign(pivots: &Tensor, kind: Kind) -> Result<Tensor> {
 /// The LU factorization runs in the LAPACK type SciPy picks (float32 stays
 /// float32), the product of the pivots in double precision, which avoids the
 /// float32 overflow SciPy also avoids.
-pub fn det(a: &Tensor, check: bool) -> Result<Tensor> {
+pub fn det(a: &Tensor, check_finite: CheckFinite) -> Result<Tensor> {
+    let check = check_finite.enabled();
     let s = a.size();
     if s.len() < 2 {
         return Err(invalid("The input array must be at least two-dimensional."));
@@ -341,11 +372,52 @@ pub fn det(a: &Tensor, check: bool) -> Result<Tensor> {
     Ok(diagonal.f_prod_dim_int(-1, false, out_kind)?.f_mul(&pivot_sign(&pivots, out_kind)?)?)
 }
 
+/// The options of [`pinv`] (tolerances `None`: SciPy's defaults).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PinvOptions {
+    /// `atol`.
+    pub atol: Option<f64>,
+    /// `rtol`.
+    pub rtol: Option<f64>,
+    /// `check_finite`.
+    pub check_finite: CheckFinite,
+}
+
+/// The options of [`pinvh`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PinvhOptions {
+    /// `atol`.
+    pub atol: Option<f64>,
+    /// `rtol`.
+    pub rtol: Option<f64>,
+    /// `lower` (SciPy's default `True`).
+    pub lower: bool,
+    /// `check_finite`.
+    pub check_finite: CheckFinite,
+}
+
+impl Default for PinvhOptions {
+    fn default() -> PinvhOptions {
+        PinvhOptions { atol: None, rtol: None, lower: true, check_finite: CheckFinite::Yes }
+    }
+}
+
+/// A pseudo-inverse and the effective rank of each matrix (int64,
+/// batch-shaped), SciPy's `return_rank=True` pair.
+pub struct Pinv {
+    /// The pseudo-inverse.
+    pub b: Tensor,
+    /// The effective ranks.
+    pub rank: Tensor,
+}
+
 /// `scipy.linalg.pinv`: the Moore-Penrose pseudo-inverse of `(..., M, N)`
 /// `a` from its SVD, singular values at or below `atol + rtol * max(s)`
 /// dropped (`atol` default 0, `rtol` default `max(M, N) * eps`). Also
 /// returns the rank of each matrix.
-pub fn pinv(a: &Tensor, atol: Option<f64>, rtol: Option<f64>, check: bool) -> Result<(Tensor, Tensor)> {
+pub fn pinv(a: &Tensor, options: &PinvOptions) -> Result<Pinv> {
+    let PinvOptions { atol, rtol, check_finite } = *options;
+    let check = check_finite.enabled();
     let (m, n) = matrix_dims("pinv", a)?;
     let kind = lapack_kind(&[dtype(a)?]);
     let a = cast(a, kind)?;
@@ -358,7 +430,7 @@ pub fn pinv(a: &Tensor, atol: Option<f64>, rtol: Option<f64>, check: bool) -> Re
     let batch = batch_of(&a, 2);
     if m.min(n) == 0 {
         let b = Tensor::f_zeros(concat(&batch, &[n, m]).as_slice(), (kind, a.device()))?;
-        return Ok((b, Tensor::f_zeros(batch.as_slice(), (Kind::Int64, a.device()))?));
+        return Ok(Pinv { b, rank: Tensor::f_zeros(batch.as_slice(), (Kind::Int64, a.device()))? });
     }
     let (u, s, vh) = svd_reduced(&a)?;
     let val = amax_or_zero(&s)?.f_mul_scalar(rtol)?.f_add_scalar(atol)?.f_unsqueeze(-1)?;
@@ -366,13 +438,14 @@ pub fn pinv(a: &Tensor, atol: Option<f64>, rtol: Option<f64>, check: bool) -> Re
     let rank = kept.f_sum_dim_intlist([-1i64].as_slice(), false, Kind::Int64)?;
     let s_inv = s.f_reciprocal()?.f_where_scalarother(&kept, 0.0)?.f_to_kind(kind)?;
     let b = mh(&vh)?.f_mul(&s_inv.f_unsqueeze(-2)?)?.f_matmul(&mh(&u)?)?;
-    Ok((b, rank))
+    Ok(Pinv { b, rank })
 }
 
 /// `scipy.linalg.pinvh`: the pseudo-inverse of Hermitian `(..., N, N)` `a`
 /// (`lower` or upper triangle read) from its eigendecomposition, eigenvalues
 /// with `|w| <= atol + rtol * max|w|` dropped. Also returns the ranks.
-pub fn pinvh(a: &Tensor, atol: Option<f64>, rtol: Option<f64>, lower: bool, check: bool) -> Result<(Tensor, Tensor)> {
+pub fn pinvh(a: &Tensor, options: &PinvhOptions) -> Result<Pinv> {
+    let PinvhOptions { atol, rtol, lower, check_finite } = *options;
     let n = square("pinvh", a).map_err(|_| invalid("expected square \"a\" matrix"))?;
     let kind = lapack_kind(&[dtype(a)?]);
     let atol = atol.unwrap_or(0.0);
@@ -380,7 +453,7 @@ pub fn pinvh(a: &Tensor, atol: Option<f64>, rtol: Option<f64>, lower: bool, chec
     if atol < 0.0 || rtol < 0.0 {
         return Err(invalid("atol and rtol values must be positive."));
     }
-    let (s, u) = eigh(a, None, lower, false, 1, Subset::All, check)?;
+    let Eigh { w: s, v: u } = eigh(a, None, &EighOptions { lower, check_finite, ..Default::default() })?;
     let u = u.ok_or_else(|| Error::Torch("eigh returned no eigenvectors".into()))?;
     let abs_s = s.f_abs()?;
     let val = amax_or_zero(&abs_s)?.f_mul_scalar(rtol)?.f_add_scalar(atol)?.f_unsqueeze(-1)?;
@@ -388,7 +461,55 @@ pub fn pinvh(a: &Tensor, atol: Option<f64>, rtol: Option<f64>, lower: bool, chec
     let rank = kept.f_sum_dim_intlist([-1i64].as_slice(), false, Kind::Int64)?;
     let s_inv = s.f_reciprocal()?.f_where_scalarother(&kept, 0.0)?.f_to_kind(kind)?;
     let b = u.f_mul(&s_inv.f_unsqueeze(-2)?)?.f_matmul(&mh(&u)?)?;
-    Ok((b, rank))
+    Ok(Pinv { b, rank })
+}
+
+/// The LAPACK drivers `scipy.linalg.lstsq` names.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LstsqDriver {
+    /// `'gelsd'` (SciPy's default, `None`).
+    #[default]
+    Gelsd,
+    /// `'gelss'`.
+    Gelss,
+    /// `'gelsy'` (no singular values).
+    Gelsy,
+}
+
+impl LstsqDriver {
+    /// LAPACK's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            LstsqDriver::Gelsd => "gelsd",
+            LstsqDriver::Gelss => "gelss",
+            LstsqDriver::Gelsy => "gelsy",
+        }
+    }
+}
+
+impl std::str::FromStr for LstsqDriver {
+    type Err = Error;
+
+    /// SciPy's names, with its ValueError for others.
+    fn from_str(name: &str) -> Result<LstsqDriver> {
+        match name {
+            "gelsd" => Ok(LstsqDriver::Gelsd),
+            "gelss" => Ok(LstsqDriver::Gelss),
+            "gelsy" => Ok(LstsqDriver::Gelsy),
+            other => Err(invalid(format!("LAPACK driver \"{other}\" is not found"))),
+        }
+    }
+}
+
+/// The options of [`lstsq`].
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct LstsqOptions {
+    /// `cond` (`None`: the dtype's eps).
+    pub cond: Option<f64>,
+    /// `lapack_driver`.
+    pub lapack_driver: LstsqDriver,
+    /// `check_finite`.
+    pub check_finite: CheckFinite,
 }
 
 /// The result of [`lstsq`], SciPy's 4-tuple.
@@ -409,10 +530,9 @@ pub struct Lstsq {
 /// treated as zero (`cond` default: the dtype's eps). On CPU libtorch runs
 /// the LAPACK driver SciPy names (`gelsd`, `gelss`, `gelsy`); on CUDA,
 /// where libtorch only has `gels`, an SVD composite computes what `gelsd` does.
-pub fn lstsq(a: &Tensor, b: &Tensor, cond: Option<f64>, driver: &str, check: bool) -> Result<Lstsq> {
-    if !matches!(driver, "gelsd" | "gelss" | "gelsy") {
-        return Err(invalid(format!("LAPACK driver \"{driver}\" is not found")));
-    }
+pub fn lstsq(a: &Tensor, b: &Tensor, options: &LstsqOptions) -> Result<Lstsq> {
+    let LstsqOptions { cond, lapack_driver, check_finite } = *options;
+    let (driver, check) = (lapack_driver.name(), check_finite.enabled());
     let (m, n) = matrix_dims("lstsq", a).map_err(|_| invalid("Input array a should be 2D"))?;
     let b = atleast_1d(b)?;
     check_finite_all(check, &[a, &b])?;
@@ -501,7 +621,8 @@ pub fn lstsq(a: &Tensor, b: &Tensor, cond: Option<f64>, driver: &str, check: boo
 /// `scipy.linalg.solve_banded`: solves `A x = b` for banded `A` given in
 /// LAPACK band storage with `l` lower and `u` upper diagonals (expanded to a
 /// dense LU solve: the pivots and result are those of LAPACK's `?gbsv`).
-pub fn solve_banded(l: i64, u: i64, ab: &Tensor, b: &Tensor, check: bool) -> Result<Tensor> {
+pub fn solve_banded(l_and_u: (i64, i64), ab: &Tensor, b: &Tensor, check_finite: CheckFinite) -> Result<Tensor> {
+    let ((l, u), check) = (l_and_u, check_finite.enabled());
     let b = atleast_1d(b)?;
     let (rows, n) = matrix_dims("solve_banded", ab)?;
     if n != rows_of(&b) {
@@ -528,17 +649,29 @@ pub fn solve_banded(l: i64, u: i64, ab: &Tensor, b: &Tensor, check: bool) -> Res
         return Ok(b.f_div(&if b.dim() == 1 { pivot } else { pivot.f_unsqueeze(-1)? })?);
     }
     let dense = band_to_dense(&ab, l, u)?;
-    match solve(&dense, &b, false, Structure::General, false, false) {
+    let options = SolveOptions { assume_a: Structure::General, check_finite: CheckFinite::No, ..Default::default() };
+    match solve(&dense, &b, &options) {
         Ok(solved) => Ok(solved.x),
         Err(Error::LinAlg(_)) => Err(Error::LinAlg("singular matrix".into())),
         Err(err) => Err(err),
     }
 }
 
+/// The options of [`solveh_banded`] (and of `cholesky_banded`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SolvehBandedOptions {
+    /// `lower`: `ab` holds the lower band (else the upper one).
+    pub lower: bool,
+    /// `check_finite`.
+    pub check_finite: CheckFinite,
+}
+
 /// `scipy.linalg.solveh_banded`: solves `A x = b` for Hermitian positive
 /// definite banded `A` in symmetric band storage (Cholesky of the dense
 /// matrix, as LAPACK's `?pbsv` factors it).
-pub fn solveh_banded(ab: &Tensor, b: &Tensor, lower: bool, check: bool) -> Result<Tensor> {
+pub fn solveh_banded(ab: &Tensor, b: &Tensor, options: &SolvehBandedOptions) -> Result<Tensor> {
+    let SolvehBandedOptions { lower, check_finite } = *options;
+    let check = check_finite.enabled();
     let b = atleast_1d(b)?;
     let (_, n) = matrix_dims("solveh_banded", ab)?;
     if n != rows_of(&b) {
@@ -564,7 +697,8 @@ pub fn solveh_banded(ab: &Tensor, b: &Tensor, lower: bool, check: bool) -> Resul
 /// with first column `c` and first row `r` (SciPy: Levinson recursion;
 /// here LU of the dense matrix, which also handles matrices whose leading
 /// minors are singular). float64 or complex128, as SciPy returns.
-pub fn solve_toeplitz(c: &Tensor, r: &Tensor, b: &Tensor, check: bool) -> Result<Tensor> {
+pub fn solve_toeplitz(c: &Tensor, r: &Tensor, b: &Tensor, check_finite: CheckFinite) -> Result<Tensor> {
+    let check = check_finite.enabled();
     let (c, r, b) = (atleast_1d(c)?, atleast_1d(r)?, atleast_1d(b)?);
     check_finite_all(check, &[&c, &r, &b])?;
     let nc = c.size()[c.dim() - 1];
@@ -579,13 +713,15 @@ pub fn solve_toeplitz(c: &Tensor, r: &Tensor, b: &Tensor, check: bool) -> Result
         return Ok(b.f_zeros_like()?);
     }
     let t = toeplitz(&c, Some(&r))?;
-    Ok(solve(&t, &b, false, Structure::General, false, false)?.x)
+    let options = SolveOptions { assume_a: Structure::General, check_finite: CheckFinite::No, ..Default::default() };
+    Ok(solve(&t, &b, &options)?.x)
 }
 
 /// `scipy.linalg.matmul_toeplitz`: `T @ x` for the Toeplitz matrix with
 /// first column `c` and first row `r`, by FFT of the embedding circulant
 /// (as SciPy). float64 or complex128.
-pub fn matmul_toeplitz(c: &Tensor, r: &Tensor, x: &Tensor, check: bool) -> Result<Tensor> {
+pub fn matmul_toeplitz(c: &Tensor, r: &Tensor, x: &Tensor, check_finite: CheckFinite) -> Result<Tensor> {
+    let check = check_finite.enabled();
     let (c, r, x) = (atleast_1d(c)?, atleast_1d(r)?, atleast_1d(x)?);
     check_finite_all(check, &[&c, &r, &x])?;
     let nc = c.size()[c.dim() - 1];
@@ -620,20 +756,58 @@ pub fn matmul_toeplitz(c: &Tensor, r: &Tensor, x: &Tensor, check: bool) -> Resul
     finish(y.f_narrow(-2, 0, nc)?.f_contiguous()?)
 }
 
+/// What [`solve_circulant`] does with a near-singular matrix (SciPy's `singular`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Singular {
+    /// `'raise'`: a LinAlgError.
+    #[default]
+    Raise,
+    /// `'lstsq'`: the least-squares solution.
+    Lstsq,
+}
+
+impl Singular {
+    /// SciPy's reading: `'raise'` raises, any other value solves in the
+    /// least-squares sense.
+    pub fn from_scipy(singular: &str) -> Singular {
+        if singular == "raise" {
+            Singular::Raise
+        } else {
+            Singular::Lstsq
+        }
+    }
+}
+
+/// The options of [`solve_circulant`] (SciPy's defaults: raise, default
+/// tolerance, `caxis=-1`, `baxis=0`, `outaxis=0`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SolveCirculantOptions {
+    /// `singular`.
+    pub singular: Singular,
+    /// `tol` (`None`: `max|fft(c)| * N * eps`).
+    pub tol: Option<f64>,
+    /// `caxis`.
+    pub caxis: i64,
+    /// `baxis`.
+    pub baxis: i64,
+    /// `outaxis`.
+    pub outaxis: i64,
+}
+
+impl Default for SolveCirculantOptions {
+    fn default() -> SolveCirculantOptions {
+        SolveCirculantOptions { singular: Singular::Raise, tol: None, caxis: -1, baxis: 0, outaxis: 0 }
+    }
+}
+
 /// `scipy.linalg.solve_circulant`: solves `C x = b` for the circulant matrix
 /// with first column `c`, by FFT, along `caxis` of `c` and `baxis` of `b`,
 /// the solution's axis at `outaxis`. Near-singular systems (`|fft(c)| <=
 /// tol`, default `max|fft(c)| * N * eps`) raise a LinAlgError unless
 /// `least_squares` (SciPy's `singular='lstsq'`).
-pub fn solve_circulant(
-    c: &Tensor,
-    b: &Tensor,
-    least_squares: bool,
-    tol: Option<f64>,
-    caxis: i64,
-    baxis: i64,
-    outaxis: i64,
-) -> Result<Tensor> {
+pub fn solve_circulant(c: &Tensor, b: &Tensor, options: &SolveCirculantOptions) -> Result<Tensor> {
+    let SolveCirculantOptions { singular, tol, caxis, baxis, outaxis } = *options;
+    let least_squares = singular == Singular::Lstsq;
     let (c, b) = (atleast_1d(c)?, atleast_1d(b)?);
     let axis = |t: &Tensor, ax: i64, name: &str| -> Result<i64> {
         let nd = t.dim() as i64;
@@ -678,6 +852,21 @@ pub fn solve_circulant(
     Ok(x.f_movedim([-1i64].as_slice(), [out].as_slice())?.f_contiguous()?)
 }
 
+/// The options of [`matrix_balance`] (both `true` by default, as SciPy's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BalanceOptions {
+    /// `permute`.
+    pub permute: bool,
+    /// `scale`.
+    pub scale: bool,
+}
+
+impl Default for BalanceOptions {
+    fn default() -> BalanceOptions {
+        BalanceOptions { permute: true, scale: true }
+    }
+}
+
 /// The result of [`matrix_balance`].
 pub struct Balanced {
     /// The balanced matrix.
@@ -694,7 +883,8 @@ pub struct Balanced {
 /// libtorch has no kernel for it; it runs on the host, a sequential
 /// algorithm on a copy of `a`). Returns the balanced matrix, the scaling
 /// and permutation, and SciPy's `T` with `B = T^-1 A T`.
-pub fn matrix_balance(a: &Tensor, permute: bool, scale: bool) -> Result<Balanced> {
+pub fn matrix_balance(a: &Tensor, options: &BalanceOptions) -> Result<Balanced> {
+    let BalanceOptions { permute, scale } = *options;
     let a = atleast_2d(a)?;
     numpy::check_finite(&a)?;
     let (m, n) = matrix_dims("matrix_balance", &a)?;

@@ -5,15 +5,16 @@ use tch::{Kind, Tensor};
 
 use super::dtypes::*;
 use super::shapes::*;
-use super::{invalid, not_implemented};
+use super::{invalid, not_implemented, CheckFinite};
 use crate::ops::dtype;
 use crate::ops::numpy::{broadcast_shapes, check_finite_all};
 use crate::{Error, Result};
 
 /// Which eigenvalues `eigh` returns (SciPy's `subset_by_index`/`subset_by_value`).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub enum Subset {
     /// All of them.
+    #[default]
     All,
     /// Ascending indices `lo..=hi`.
     Index(i64, i64),
@@ -26,7 +27,72 @@ pub enum Subset {
 /// read), or of the generalized problem with Hermitian positive definite `b`
 /// (`itype` 1: `a v = w b v`, 2: `a b v = w v`, 3: `b a v = w v`), reduced
 /// with `b`'s Cholesky factor as LAPACK's `?sygvd` does.
-pub fn eigh(
+pub fn eigh(a: &Tensor, b: Option<&Tensor>, options: &EighOptions) -> Result<Eigh> {
+    let EighOptions { lower, eigvals_only, type_, subset, check_finite } = *options;
+    let (w, v) = eigh_parts(a, b, lower, eigvals_only, type_ as i64, subset, check_finite.enabled())?;
+    Ok(Eigh { w, v })
+}
+
+/// The generalized problem `scipy.linalg.eigh`'s `type` names.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum EighType {
+    /// `1`: `a v = w b v`.
+    #[default]
+    One = 1,
+    /// `2`: `a b v = w v`.
+    Two = 2,
+    /// `3`: `b a v = w v`.
+    Three = 3,
+}
+
+impl EighType {
+    /// SciPy's `type` codes, with its ValueError for others.
+    pub fn from_code(code: i64) -> Result<EighType> {
+        match code {
+            1 => Ok(EighType::One),
+            2 => Ok(EighType::Two),
+            3 => Ok(EighType::Three),
+            _ => Err(invalid("\"type\" keyword only accepts 1, 2, and 3.")),
+        }
+    }
+}
+
+/// The options of [`eigh`] (SciPy's defaults: lower triangle, vectors, type 1, all).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EighOptions {
+    /// `lower`.
+    pub lower: bool,
+    /// `eigvals_only`.
+    pub eigvals_only: bool,
+    /// `type`.
+    pub type_: EighType,
+    /// `subset_by_index` / `subset_by_value`.
+    pub subset: Subset,
+    /// `check_finite`.
+    pub check_finite: CheckFinite,
+}
+
+impl Default for EighOptions {
+    fn default() -> EighOptions {
+        EighOptions {
+            lower: true,
+            eigvals_only: false,
+            type_: EighType::One,
+            subset: Subset::All,
+            check_finite: CheckFinite::Yes,
+        }
+    }
+}
+
+/// Eigenvalues (ascending) and, unless `eigvals_only`, eigenvectors (columns).
+pub struct Eigh {
+    /// Eigenvalues, real.
+    pub w: Tensor,
+    /// Eigenvectors, when asked for.
+    pub v: Option<Tensor>,
+}
+
+fn eigh_parts(
     a: &Tensor,
     b: Option<&Tensor>,
     lower: bool,
@@ -136,6 +202,25 @@ pub fn eigh(
     Ok((w, if eigvals_only { None } else { v }))
 }
 
+/// The options of [`eig`] (SciPy's defaults: right eigenvectors only).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EigOptions {
+    /// `left`.
+    pub left: bool,
+    /// `right`.
+    pub right: bool,
+    /// `homogeneous_eigvals`.
+    pub homogeneous_eigvals: bool,
+    /// `check_finite`.
+    pub check_finite: CheckFinite,
+}
+
+impl Default for EigOptions {
+    fn default() -> EigOptions {
+        EigOptions { left: false, right: true, homogeneous_eigvals: false, check_finite: CheckFinite::Yes }
+    }
+}
+
 /// The result of [`eig`].
 pub struct Eig {
     /// Eigenvalues (complex), or `(..., 2, N)` homogeneous coordinates.
@@ -168,7 +253,9 @@ fn normalize_columns(v: &Tensor) -> Result<Tensor> {
 /// eigenvalues are all real, the eigenvectors are real. Left eigenvectors
 /// are the conjugate-transposed rows of the inverse of the right ones,
 /// normalized as LAPACK normalizes them (the input must not be defective).
-pub fn eig(a: &Tensor, left: bool, right: bool, homogeneous: bool, check: bool) -> Result<Eig> {
+pub fn eig(a: &Tensor, options: &EigOptions) -> Result<Eig> {
+    let EigOptions { left, right, homogeneous_eigvals: homogeneous, check_finite } = *options;
+    let check = check_finite.enabled();
     let n = square("eig", a).map_err(|_| invalid("expected square matrix"))?;
     let input_complex = dtype(a)?.is_complex();
     let kind = lapack_kind(&[dtype(a)?]);
@@ -216,7 +303,24 @@ pub fn eig(a: &Tensor, left: bool, right: bool, homogeneous: bool, check: bool) 
 /// `scipy.linalg.eigh_tridiagonal`/`eigvalsh_tridiagonal`: eigenvalues
 /// (ascending) and eigenvectors of the real symmetric tridiagonal matrix with
 /// diagonal `d` and off-diagonal `e` (through the dense symmetric solver).
-pub fn eigh_tridiagonal(
+pub fn eigh_tridiagonal(d: &Tensor, e: &Tensor, options: &EighTridiagonalOptions) -> Result<Eigh> {
+    let EighTridiagonalOptions { eigvals_only, subset, check_finite } = *options;
+    let (w, v) = eigh_tridiagonal_parts(d, e, eigvals_only, subset, check_finite.enabled())?;
+    Ok(Eigh { w, v })
+}
+
+/// The options of [`eigh_tridiagonal`] (`subset` from SciPy's `select`/`select_range`).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct EighTridiagonalOptions {
+    /// `eigvals_only`.
+    pub eigvals_only: bool,
+    /// `select` and `select_range`.
+    pub subset: Subset,
+    /// `check_finite`.
+    pub check_finite: CheckFinite,
+}
+
+fn eigh_tridiagonal_parts(
     d: &Tensor,
     e: &Tensor,
     eigvals_only: bool,
@@ -264,5 +368,5 @@ pub fn eigh_tridiagonal(
     let d = cast(d, kind)?.f_broadcast_to(concat(&batch, &[n]).as_slice())?;
     let e = cast(e, kind)?.f_broadcast_to(concat(&batch, &[n - 1]).as_slice())?;
     let t = d.f_diag_embed(0, -2, -1)?.f_add(&e.f_diag_embed(1, -2, -1)?)?.f_add(&e.f_diag_embed(-1, -2, -1)?)?;
-    eigh(&t, None, true, eigvals_only, 1, subset, false)
+    eigh_parts(&t, None, true, eigvals_only, 1, subset, false)
 }

@@ -4,8 +4,8 @@
 use tch::Tensor;
 
 use super::dtypes::*;
-use super::invalid;
 use super::shapes::*;
+use super::{invalid, CheckFinite};
 use crate::ops::dtype;
 use crate::ops::numpy::check_finite_all;
 use crate::{Error, Result};
@@ -15,7 +15,34 @@ use crate::{Error, Result};
 /// positive definite `(..., N, N)` `a`, reading that triangle only. Without
 /// `clean` the other triangle holds `a`'s entries, as LAPACK's `?potrf`
 /// leaves them.
-pub fn cholesky(a: &Tensor, lower: bool, clean: bool, check: bool) -> Result<Tensor> {
+pub fn cholesky(a: &Tensor, options: &CholeskyOptions) -> Result<Tensor> {
+    factor(a, options.lower, true, options.check_finite.enabled())
+}
+
+/// `scipy.linalg.cho_factor`: [`cholesky`]'s factor with `a`'s own entries
+/// in the other triangle, and which triangle holds the factor.
+pub fn cho_factor(a: &Tensor, options: &CholeskyOptions) -> Result<ChoFactor> {
+    Ok(ChoFactor { c: factor(a, options.lower, false, options.check_finite.enabled())?, lower: options.lower })
+}
+
+/// The options of [`cholesky`], [`cho_factor`] and [`cholesky_banded`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CholeskyOptions {
+    /// `lower`: the lower factor (else the upper one, SciPy's default).
+    pub lower: bool,
+    /// `check_finite`.
+    pub check_finite: CheckFinite,
+}
+
+/// [`cho_factor`]'s result, [`cho_solve`]'s input (SciPy's `(c, lower)`).
+pub struct ChoFactor {
+    /// The factor (in the `lower` or upper triangle).
+    pub c: Tensor,
+    /// Which triangle holds it.
+    pub lower: bool,
+}
+
+fn factor(a: &Tensor, lower: bool, clean: bool, check: bool) -> Result<Tensor> {
     square("cholesky", a)
         .map_err(|_| invalid(format!("Input array is expected to be square but has the shape: {:?}.", a.size())))?;
     let kind = lapack_kind(&[dtype(a)?]);
@@ -37,7 +64,8 @@ pub fn cholesky(a: &Tensor, lower: bool, clean: bool, check: bool) -> Result<Ten
 
 /// `scipy.linalg.cho_solve`: solves `A x = b` given `cho_factor`'s `c` and
 /// `lower` (only that triangle of `c` is read).
-pub fn cho_solve(c: &Tensor, lower: bool, b: &Tensor, check: bool) -> Result<Tensor> {
+pub fn cho_solve(c_and_lower: &ChoFactor, b: &Tensor, check_finite: CheckFinite) -> Result<Tensor> {
+    let (c, lower, check) = (&c_and_lower.c, c_and_lower.lower, check_finite.enabled());
     if c.dim() < 2 || square("cho_solve", c).is_err() {
         return Err(invalid("The factored matrix c is not square."));
     }
@@ -60,7 +88,8 @@ pub fn cho_solve(c: &Tensor, lower: bool, b: &Tensor, check: bool) -> Result<Ten
 /// `scipy.linalg.cholesky_banded`: the Cholesky factor of a Hermitian
 /// positive definite banded matrix, in the same band storage. Storage
 /// entries outside the matrix keep their input values, as `?pbtrf` leaves them.
-pub fn cholesky_banded(ab: &Tensor, lower: bool, check: bool) -> Result<Tensor> {
+pub fn cholesky_banded(ab: &Tensor, options: &CholeskyOptions) -> Result<Tensor> {
+    let (lower, check) = (options.lower, options.check_finite.enabled());
     let (rows, n) = matrix_dims("cholesky_banded", ab)?;
     let kind = lapack_kind(&[dtype(ab)?]);
     let ab = cast(ab, kind)?;

@@ -3,17 +3,68 @@
 use tch::{Kind, Tensor};
 
 use super::dtypes::*;
-use super::invalid;
 use super::shapes::*;
+use super::{invalid, CheckFinite, Trans};
 use crate::ops::dtype;
 use crate::ops::numpy::check_finite_all;
-use crate::Result;
+use crate::{Error, Result};
 
 /// `scipy.linalg.lu`: `a = P @ L @ U` for `(..., M, N)` `a`. Returns
 /// `[P, L, U]`, `[p, L, U]` with `p_indices` (row indices, int32, with
 /// `a = L[p] @ U`), or `[P @ L, U]` with `permute_l`. `P` is real (float32 or
 /// float64) as SciPy returns it.
-pub fn lu(a: &Tensor, permute_l: bool, p_indices: bool, check: bool) -> Result<Vec<Tensor>> {
+pub fn lu(a: &Tensor, options: &LuOptions) -> Result<Lu> {
+    let LuOptions { permute_l, p_indices, check_finite } = *options;
+    let mut parts = lu_parts(a, permute_l, p_indices, check_finite.enabled())?.into_iter();
+    let missing = || Error::Torch("lu returned too few factors".into());
+    let p = if permute_l { None } else { Some(parts.next().ok_or_else(missing)?) };
+    let l = parts.next().ok_or_else(missing)?;
+    let u = parts.next().ok_or_else(missing)?;
+    Ok(Lu { p, l, u })
+}
+
+/// The options of [`lu`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LuOptions {
+    /// `permute_l`: return `P @ L` as `l` (and no `p`).
+    pub permute_l: bool,
+    /// `p_indices`: `p` as row indices (int32) instead of a matrix.
+    pub p_indices: bool,
+    /// `check_finite`.
+    pub check_finite: CheckFinite,
+}
+
+/// `a = P @ L @ U` ([`lu`]'s result).
+pub struct Lu {
+    /// `P` (real), or the row indices with `p_indices`; `None` with `permute_l`.
+    pub p: Option<Tensor>,
+    /// `L`, or `P @ L` with `permute_l`.
+    pub l: Tensor,
+    /// `U`.
+    pub u: Tensor,
+}
+
+/// LAPACK's compact LU ([`lu_factor`]'s result, [`lu_solve`]'s input).
+pub struct LuFactor {
+    /// `L` and `U` in one matrix.
+    pub lu: Tensor,
+    /// 0-based pivot indices (int32).
+    pub piv: Tensor,
+    /// LAPACK's `info`: the 1-based index of the first exactly zero pivot,
+    /// 0 if none (SciPy warns `LinAlgWarning` when it is positive).
+    pub info: i64,
+}
+
+/// The options of [`lu_solve`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LuSolveOptions {
+    /// `trans`.
+    pub trans: Trans,
+    /// `check_finite`.
+    pub check_finite: CheckFinite,
+}
+
+fn lu_parts(a: &Tensor, permute_l: bool, p_indices: bool, check: bool) -> Result<Vec<Tensor>> {
     let s = a.size();
     if s.len() < 2 {
         return Err(invalid("The input array must be at least two-dimensional."));
@@ -71,23 +122,25 @@ pub fn lu(a: &Tensor, permute_l: bool, p_indices: bool, check: bool) -> Result<V
 /// 0-based pivot indices (int32). The third value is LAPACK's `info` (the
 /// 1-based index of the first exactly zero pivot, 0 if none): SciPy warns
 /// `LinAlgWarning` when it is positive.
-pub fn lu_factor(a: &Tensor, check: bool) -> Result<(Tensor, Tensor, i64)> {
+pub fn lu_factor(a: &Tensor, check_finite: CheckFinite) -> Result<LuFactor> {
+    let check = check_finite.enabled();
     check_finite_all(check, &[a])?;
     if a.numel() == 0 {
         let piv = Tensor::f_zeros([0i64].as_slice(), (Kind::Int, a.device()))?;
-        return Ok((crate::ops::deep_copy(a)?, piv, 0));
+        return Ok(LuFactor { lu: crate::ops::deep_copy(a)?, piv, info: 0 });
     }
     matrix_dims("lu_factor", a)?;
     let kind = lapack_kind(&[dtype(a)?]);
     let a = cast(a, kind)?;
     let (lu, pivots, info) = Tensor::f_linalg_lu_factor_ex(&a, true, false)?;
     let info = first_positive(&info)?.unwrap_or(0);
-    Ok((lu, pivots.f_sub_scalar(1)?, info))
+    Ok(LuFactor { lu, piv: pivots.f_sub_scalar(1)?, info })
 }
 
 /// `scipy.linalg.lu_solve`: solves `A x = b` (`trans` 0), `A^T x = b` (1) or
 /// `A^H x = b` (2) from `lu_factor`'s `(lu, piv)` (0-based pivots).
-pub fn lu_solve(lu: &Tensor, piv: &Tensor, b: &Tensor, trans: i64, check: bool) -> Result<Tensor> {
+pub fn lu_solve(lu: &Tensor, piv: &Tensor, b: &Tensor, options: &LuSolveOptions) -> Result<Tensor> {
+    let (trans, check) = (options.trans as i64, options.check_finite.enabled());
     let b = atleast_1d(b)?;
     check_finite_all(check, &[&b])?;
     square("lu_solve", lu)?;

@@ -3,16 +3,17 @@
 use tch::Tensor;
 
 use super::dtypes::*;
-use super::invalid;
 use super::shapes::*;
+use super::{invalid, CheckFinite};
 use crate::ops::dtype;
 use crate::ops::numpy::check_finite_all;
-use crate::Result;
+use crate::{Error, Result};
 
 /// The modes of `scipy.linalg.qr` and `rq`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum QrMode {
     /// `'full'` (or `'qr'`): square `Q`.
+    #[default]
     Full,
     /// `'economic'`: `Q` with `min(M, N)` columns (rows for `rq`).
     Economic,
@@ -22,10 +23,74 @@ pub enum QrMode {
     Raw,
 }
 
+impl std::str::FromStr for QrMode {
+    type Err = Error;
+
+    /// `scipy.linalg.qr`'s names (`'qr'` is `'full'`), with its ValueError.
+    fn from_str(mode: &str) -> Result<QrMode> {
+        match mode {
+            "full" | "qr" => Ok(QrMode::Full),
+            "economic" => Ok(QrMode::Economic),
+            "r" => Ok(QrMode::R),
+            "raw" => Ok(QrMode::Raw),
+            _ => Err(invalid("Mode argument should be one of ['full', 'r', 'economic', 'raw']")),
+        }
+    }
+}
+
 /// `scipy.linalg.qr`: `a = Q @ R` for `(..., M, N)` `a` by Householder QR
 /// (LAPACK's `?geqrf`/`?orgqr` through libtorch). Returns `[Q, R]`, `[R]` or
 /// `[qr, tau, R]` by `mode`.
-pub fn qr(a: &Tensor, mode: QrMode, check: bool) -> Result<Vec<Tensor>> {
+pub fn qr(a: &Tensor, options: &QrOptions) -> Result<Qr> {
+    let mut parts = qr_parts(a, options.mode, options.check_finite.enabled())?;
+    let missing = || Error::Torch("qr returned too few factors".into());
+    let r = parts.pop().ok_or_else(missing)?;
+    Ok(match options.mode {
+        QrMode::Raw => {
+            let tau = parts.pop().ok_or_else(missing)?;
+            let qr = parts.pop().ok_or_else(missing)?;
+            Qr { q: None, r, raw: Some(QrRaw { qr, tau }) }
+        }
+        _ => Qr { q: parts.pop(), r, raw: None },
+    })
+}
+
+/// The options of [`qr`] and [`rq`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct QrOptions {
+    /// `mode`.
+    pub mode: QrMode,
+    /// `check_finite`.
+    pub check_finite: CheckFinite,
+}
+
+/// LAPACK's `?geqrf` output (`mode='raw'`).
+pub struct QrRaw {
+    /// Householder reflectors below the diagonal, `R` on and above it.
+    pub qr: Tensor,
+    /// The reflectors' scalar factors.
+    pub tau: Tensor,
+}
+
+/// `a = Q @ R` ([`qr`]'s result).
+pub struct Qr {
+    /// `Q` (`None` for modes `'r'` and `'raw'`).
+    pub q: Option<Tensor>,
+    /// `R`.
+    pub r: Tensor,
+    /// `(qr, tau)` for mode `'raw'`.
+    pub raw: Option<QrRaw>,
+}
+
+/// `a = R @ Q` ([`rq`]'s result).
+pub struct Rq {
+    /// `R`.
+    pub r: Tensor,
+    /// `Q` (`None` for mode `'r'`).
+    pub q: Option<Tensor>,
+}
+
+fn qr_parts(a: &Tensor, mode: QrMode, check: bool) -> Result<Vec<Tensor>> {
     let (m, n) = matrix_dims("qr", a).map_err(|_| invalid("expected a 2-D array"))?;
     let kind = lapack_kind(&[dtype(a)?]);
     let a = cast(a, kind)?;
@@ -72,7 +137,13 @@ pub fn qr(a: &Tensor, mode: QrMode, check: bool) -> Result<Vec<Tensor>> {
 /// `?gerqf`). The factorization is unique up to the signs of `R`'s diagonal
 /// (and phases, for complex input), which may differ from LAPACK's.
 /// Returns `[R, Q]` or `[R]` (`mode = R`).
-pub fn rq(a: &Tensor, mode: QrMode, check: bool) -> Result<Vec<Tensor>> {
+pub fn rq(a: &Tensor, options: &QrOptions) -> Result<Rq> {
+    let mut parts = rq_parts(a, options.mode, options.check_finite.enabled())?.into_iter();
+    let r = parts.next().ok_or_else(|| Error::Torch("rq returned no factor".into()))?;
+    Ok(Rq { r, q: parts.next() })
+}
+
+fn rq_parts(a: &Tensor, mode: QrMode, check: bool) -> Result<Vec<Tensor>> {
     let (m, n) = matrix_dims("rq", a).map_err(|_| invalid("expected matrix"))?;
     let kind = lapack_kind(&[dtype(a)?]);
     let a = cast(a, kind)?;

@@ -4,8 +4,8 @@
 use tch::{Kind, Tensor};
 
 use super::dtypes::*;
-use super::invalid;
 use super::shapes::*;
+use super::{invalid, CheckFinite};
 use crate::ops::dtype;
 use crate::ops::numpy::check_finite_all;
 use crate::{Error, Result};
@@ -27,7 +27,41 @@ pub(super) fn torch_svd(a: &Tensor, reduced: bool, compute_uv: bool) -> Result<(
 
 /// `scipy.linalg.svd`: `a = U @ diag(s) @ Vh` for `(..., M, N)` `a`;
 /// `(None, s, None)` without `compute_uv`.
-pub fn svd(
+pub fn svd(a: &Tensor, options: &SvdOptions) -> Result<Svd> {
+    let SvdOptions { full_matrices, compute_uv, check_finite } = *options;
+    let (u, s, vh) = svd_parts(a, full_matrices, compute_uv, check_finite.enabled())?;
+    Ok(Svd { u, s, vh })
+}
+
+/// The options of [`svd`] (SciPy's defaults: full matrices, with vectors).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SvdOptions {
+    /// `full_matrices`.
+    pub full_matrices: bool,
+    /// `compute_uv`.
+    pub compute_uv: bool,
+    /// `check_finite`.
+    pub check_finite: CheckFinite,
+}
+
+impl Default for SvdOptions {
+    fn default() -> SvdOptions {
+        SvdOptions { full_matrices: true, compute_uv: true, check_finite: CheckFinite::Yes }
+    }
+}
+
+/// `a = U @ diag(s) @ Vh` ([`svd`]'s result; `u`, `vh` `None` without `compute_uv`).
+pub struct Svd {
+    /// `U`.
+    pub u: Option<Tensor>,
+    /// Singular values, descending.
+    pub s: Tensor,
+    /// `Vh`.
+    pub vh: Option<Tensor>,
+}
+
+/// [`svd`] with positional options, for the composites of the family.
+pub(super) fn svd_parts(
     a: &Tensor,
     full_matrices: bool,
     compute_uv: bool,
@@ -67,7 +101,7 @@ pub fn svd(
 
 /// `svd` with reduced factors, for the composites below.
 pub(super) fn svd_reduced(a: &Tensor) -> Result<(Tensor, Tensor, Tensor)> {
-    let (u, s, vh) = svd(a, false, true, false)?;
+    let (u, s, vh) = svd_parts(a, false, true, false)?;
     match (u, vh) {
         (Some(u), Some(vh)) => Ok((u, s, vh)),
         _ => Err(Error::Torch("svd returned no singular vectors".into())),
@@ -94,11 +128,22 @@ fn numerical_rank(s: &Tensor, m: i64, n: i64, rcond: Option<f64>) -> Result<i64>
     common_count(&counts, "rank")
 }
 
+/// The options of [`null_space`].
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct NullSpaceOptions {
+    /// `rcond` (`None`: `eps * max(M, N)`).
+    pub rcond: Option<f64>,
+    /// `check_finite`.
+    pub check_finite: CheckFinite,
+}
+
 /// `scipy.linalg.null_space`: an orthonormal basis (columns) of the null
 /// space of `(..., M, N)` `a`, from the full SVD.
-pub fn null_space(a: &Tensor, rcond: Option<f64>, check: bool) -> Result<Tensor> {
+pub fn null_space(a: &Tensor, options: &NullSpaceOptions) -> Result<Tensor> {
+    let NullSpaceOptions { rcond, check_finite } = *options;
+    let check = check_finite.enabled();
     let (m, n) = matrix_dims("null_space", a)?;
-    let (_, s, vh) = svd(a, true, true, check)?;
+    let (_, s, vh) = svd_parts(a, true, true, check)?;
     let vh = vh.ok_or_else(|| Error::Torch("svd returned no singular vectors".into()))?;
     let num = numerical_rank(&s, m, n, rcond)?;
     mh(&vh.f_narrow(-2, num, n - num)?)
@@ -108,7 +153,7 @@ pub fn null_space(a: &Tensor, rcond: Option<f64>, check: bool) -> Result<Tensor>
 /// `(..., M, N)` `a`, from the reduced SVD.
 pub fn orth(a: &Tensor, rcond: Option<f64>) -> Result<Tensor> {
     let (m, n) = matrix_dims("orth", a)?;
-    let (u, s, _) = svd(a, false, true, true)?;
+    let (u, s, _) = svd_parts(a, false, true, true)?;
     let u = u.ok_or_else(|| Error::Torch("svd returned no singular vectors".into()))?;
     let num = numerical_rank(&s, m, n, rcond)?;
     Ok(u.f_narrow(-1, 0, num)?)
@@ -128,7 +173,7 @@ pub fn subspace_angles(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     let kind = lapack_kind(&[dtype(&qa)?, dtype(&qb)?]);
     let (qa, qb) = (cast(&qa, kind)?, cast(&qb, kind)?);
     let qa_h_qb = mh(&qa)?.f_matmul(&qb)?;
-    let (_, sigma, _) = svd(&qa_h_qb, false, false, false)?;
+    let (_, sigma, _) = svd_parts(&qa_h_qb, false, false, false)?;
     let residual = if qa.size()[qa.dim() - 1] >= qb.size()[qb.dim() - 1] {
         qb.f_sub(&qa.f_matmul(&qa_h_qb)?)?
     } else {
@@ -136,7 +181,7 @@ pub fn subspace_angles(a: &Tensor, b: &Tensor) -> Result<Tensor> {
     };
     let mask = sigma.f_square()?.f_ge(0.5)?;
     let mu_arcsin = if any(&mask)? {
-        let (_, mu, _) = svd(&residual, false, false, false)?;
+        let (_, mu, _) = svd_parts(&residual, false, false, false)?;
         mu.f_clamp(-1.0, 1.0)?.f_asin()?
     } else {
         sigma.f_zeros_like()?

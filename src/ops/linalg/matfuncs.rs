@@ -3,10 +3,11 @@
 
 use tch::{Kind, Tensor};
 
-use super::basic::{solve, Solved, Structure};
+use super::basic::{solve, SolveOptions, Solved};
 use super::dtypes::*;
 use super::invalid;
 use super::shapes::*;
+use super::CheckFinite;
 use crate::ops::dtype;
 use crate::ops::numpy::{broadcast_shapes, check_finite_all};
 use crate::{DType, Error, Result};
@@ -118,6 +119,7 @@ pub fn matrix_function(a: &Tensor, f: MatrixFunction) -> Result<Solved> {
     if a.numel() == 0 {
         return plain(a.f_zeros_like()?);
     }
+    let unchecked = SolveOptions { check_finite: CheckFinite::No, ..Default::default() };
     let ia = || times_i(&a, ck);
     let cos = || -> Result<Tensor> {
         let e = expm_core(&ia()?)?;
@@ -143,9 +145,47 @@ pub fn matrix_function(a: &Tensor, f: MatrixFunction) -> Result<Solved> {
         MatrixFunction::Sin => plain(sin()?),
         MatrixFunction::Cosh => plain(cosh()?),
         MatrixFunction::Sinh => plain(sinh()?),
-        MatrixFunction::Tan => solve(&cos()?, &sin()?, false, Structure::Auto, false, false),
-        MatrixFunction::Tanh => solve(&cosh()?, &sinh()?, false, Structure::Auto, false, false),
+        MatrixFunction::Tan => solve(&cos()?, &sin()?, &unchecked),
+        MatrixFunction::Tanh => solve(&cosh()?, &sinh()?, &unchecked),
     }
+}
+
+/// `scipy.linalg.cosm`.
+pub fn cosm(a: &Tensor) -> Result<Tensor> {
+    Ok(matrix_function(a, MatrixFunction::Cos)?.x)
+}
+
+/// `scipy.linalg.sinm`.
+pub fn sinm(a: &Tensor) -> Result<Tensor> {
+    Ok(matrix_function(a, MatrixFunction::Sin)?.x)
+}
+
+/// `scipy.linalg.tanm`, with the `rcond` of its solve (SciPy warns below eps).
+pub fn tanm(a: &Tensor) -> Result<Solved> {
+    matrix_function(a, MatrixFunction::Tan)
+}
+
+/// `scipy.linalg.coshm`.
+pub fn coshm(a: &Tensor) -> Result<Tensor> {
+    Ok(matrix_function(a, MatrixFunction::Cosh)?.x)
+}
+
+/// `scipy.linalg.sinhm`.
+pub fn sinhm(a: &Tensor) -> Result<Tensor> {
+    Ok(matrix_function(a, MatrixFunction::Sinh)?.x)
+}
+
+/// `scipy.linalg.tanhm`, with the `rcond` of its solve.
+pub fn tanhm(a: &Tensor) -> Result<Solved> {
+    matrix_function(a, MatrixFunction::Tanh)
+}
+
+/// [`expm_frechet`]'s result.
+pub struct ExpmFrechet {
+    /// `expm(a)`.
+    pub expm: Tensor,
+    /// The Frechet derivative of `expm` at `a` in direction `e`.
+    pub frechet: Tensor,
 }
 
 /// `scipy.linalg.expm_frechet`: `expm(a)` and the Frechet derivative of the
@@ -153,7 +193,8 @@ pub fn matrix_function(a: &Tensor, f: MatrixFunction) -> Result<Solved> {
 /// the block matrix `[[a, e], [0, a]]` (SciPy's `'blockEnlarge'` method;
 /// its default `'SPS'` computes the same quantity). Always float64 or
 /// complex128, as SciPy returns it.
-pub fn expm_frechet(a: &Tensor, e: &Tensor, check: bool) -> Result<(Tensor, Tensor)> {
+pub fn expm_frechet(a: &Tensor, e: &Tensor, check_finite: CheckFinite) -> Result<ExpmFrechet> {
+    let check = check_finite.enabled();
     if square("expm_frechet", a).is_err() {
         return Err(invalid("expected A to be a square matrix"));
     }
@@ -179,12 +220,12 @@ pub fn expm_frechet(a: &Tensor, e: &Tensor, check: bool) -> Result<(Tensor, Tens
     let a = cast(a, kind)?.f_broadcast_to(shape.as_slice())?;
     let e = cast(e, kind)?.f_broadcast_to(shape.as_slice())?;
     if n == 0 {
-        return Ok((a.f_zeros_like()?, e.f_zeros_like()?));
+        return Ok(ExpmFrechet { expm: a.f_zeros_like()?, frechet: e.f_zeros_like()? });
     }
     let top = Tensor::f_cat(&[a.shallow_clone(), e], -1)?;
     let bottom = Tensor::f_cat(&[a.f_zeros_like()?, a.shallow_clone()], -1)?;
     let big = expm_core(&Tensor::f_cat(&[top, bottom], -2)?)?;
     let exp_a = big.f_narrow(-2, 0, n)?.f_narrow(-1, 0, n)?.f_contiguous()?;
     let frechet = big.f_narrow(-2, 0, n)?.f_narrow(-1, n, n)?.f_contiguous()?;
-    Ok((exp_a, frechet))
+    Ok(ExpmFrechet { expm: exp_a, frechet })
 }

@@ -5,16 +5,17 @@ use tch::{Kind, Tensor};
 
 use super::decomp_svd::torch_svd;
 use super::dtypes::*;
-use super::invalid;
 use super::shapes::*;
+use super::{invalid, CheckFinite};
 use crate::ops::dtype;
 use crate::ops::numpy::{self, check_finite_all};
 use crate::{DType, Error, Result};
 
 /// The `ord` of `scipy.linalg.norm` (NumPy's `linalg.norm`).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub enum NormOrder {
     /// `None`: 2-norm of vectors, Frobenius norm of matrices.
+    #[default]
     Default,
     /// `'fro'` (or `'f'`): Frobenius norm (matrices only).
     Fro,
@@ -96,11 +97,26 @@ fn p_norm(x: &Tensor, p: f64, dim: i64, keepdim: bool) -> Result<Tensor> {
     squeeze_dims(s, &[dim], keepdim)
 }
 
+/// The options of [`norm`] (SciPy's defaults: `ord=None`, all axes).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct NormOptions {
+    /// `ord`.
+    pub ord: NormOrder,
+    /// `axis`: one axis (vector norms) or two (matrix norms); `None`: all.
+    pub axis: Option<Vec<i64>>,
+    /// `keepdims`.
+    pub keepdims: bool,
+    /// `check_finite`.
+    pub check_finite: CheckFinite,
+}
+
 /// `scipy.linalg.norm` (NumPy's `linalg.norm` semantics): vector norms over
 /// one axis, matrix norms over two, the 2-norm of the flattened array by
 /// default. Integer input computes in float64; float16 in float32 and
 /// returns float16; complex input gives real norms.
-pub fn norm(a: &Tensor, ord: NormOrder, axis: Option<&[i64]>, keepdims: bool, check: bool) -> Result<Tensor> {
+pub fn norm(a: &Tensor, options: &NormOptions) -> Result<Tensor> {
+    let NormOptions { ord, ref axis, keepdims, check_finite } = *options;
+    let (axis, check) = (axis.as_deref(), check_finite.enabled());
     let d = dtype(a)?;
     check_finite_all(check, &[a])?;
     let (work, out) = match d {

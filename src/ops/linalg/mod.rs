@@ -41,25 +41,96 @@ pub mod procrustes;
 mod shapes;
 pub mod special_matrices;
 
-pub use array_utils::{bandwidth, is_symmetric};
+pub use array_utils::{bandwidth, ishermitian, issymmetric, Bandwidth, SymmetryOptions};
 pub use basic::{
     det, inv, lstsq, matmul_toeplitz, matrix_balance, pinv, pinvh, solve, solve_banded, solve_circulant,
-    solve_toeplitz, solve_triangular, solveh_banded, Balanced, Lstsq, Solved, Structure,
+    solve_toeplitz, solve_triangular, solveh_banded, BalanceOptions, Balanced, InvOptions, Lstsq, LstsqDriver,
+    LstsqOptions, Pinv, PinvOptions, PinvhOptions, Singular, SolveCirculantOptions, SolveOptions,
+    SolveTriangularOptions, Solved, SolvehBandedOptions, Structure,
 };
-pub use decomp::{eig, eigh, eigh_tridiagonal, Eig, Subset};
-pub use decomp_cholesky::{cho_solve, cholesky, cholesky_banded};
-pub use decomp_lu::{lu, lu_factor, lu_solve};
-pub use decomp_polar::polar;
-pub use decomp_qr::{qr, rq, QrMode};
-pub use decomp_svd::{diagsvd, null_space, orth, subspace_angles, svd};
+pub use decomp::{
+    eig, eigh, eigh_tridiagonal, Eig, EigOptions, Eigh, EighOptions, EighTridiagonalOptions, EighType, Subset,
+};
+pub use decomp_cholesky::{cho_factor, cho_solve, cholesky, cholesky_banded, ChoFactor, CholeskyOptions};
+pub use decomp_lu::{lu, lu_factor, lu_solve, Lu, LuFactor, LuOptions, LuSolveOptions};
+pub use decomp_polar::{polar, Polar, Side};
+pub use decomp_qr::{qr, rq, Qr, QrMode, QrOptions, QrRaw, Rq};
+pub use decomp_svd::{diagsvd, null_space, orth, subspace_angles, svd, NullSpaceOptions, Svd, SvdOptions};
 pub use dtypes::{cdsz_kind, eps, lapack_kind};
-pub use matfuncs::{expm, expm_frechet, matrix_function, MatrixFunction};
-pub use misc::{norm, NormOrder};
-pub use procrustes::orthogonal_procrustes;
+pub use matfuncs::{
+    coshm, cosm, expm, expm_frechet, matrix_function, sinhm, sinm, tanhm, tanm, ExpmFrechet, MatrixFunction,
+};
+pub use misc::{norm, NormOptions, NormOrder};
+pub use procrustes::{orthogonal_procrustes, Procrustes};
 pub use special_matrices::{
     block_diag, circulant, companion, convolution_matrix, dft, fiedler, hadamard, hankel, helmert, hilbert, invhilbert,
-    invpascal, khatri_rao, leslie, pascal, toeplitz, ConvolutionMode, PascalKind,
+    invpascal, khatri_rao, leslie, pascal, toeplitz, ConvolutionMode, DftScale, PascalKind, PascalOptions,
 };
+
+/// SciPy's `check_finite`: refuse NaN and infinity (the default) or leave
+/// them to the computation (SciPy's performance hint).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum CheckFinite {
+    /// `check_finite=True`: a ValueError for non-finite input.
+    #[default]
+    Yes,
+    /// `check_finite=False`.
+    No,
+}
+
+impl CheckFinite {
+    /// From SciPy's boolean keyword.
+    pub fn from_flag(check_finite: bool) -> CheckFinite {
+        if check_finite {
+            CheckFinite::Yes
+        } else {
+            CheckFinite::No
+        }
+    }
+
+    /// Whether the check runs.
+    pub fn enabled(self) -> bool {
+        self == CheckFinite::Yes
+    }
+}
+
+/// SciPy's `trans`: which system a triangular or LU solve solves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Trans {
+    /// `0`/`'N'`: `a x = b`.
+    #[default]
+    N = 0,
+    /// `1`/`'T'`: `a^T x = b`.
+    T = 1,
+    /// `2`/`'C'`: `a^H x = b`.
+    C = 2,
+}
+
+impl Trans {
+    /// SciPy's integer codes 0, 1, 2.
+    pub fn from_code(code: i64) -> Result<Trans, crate::Error> {
+        match code {
+            0 => Ok(Trans::N),
+            1 => Ok(Trans::T),
+            2 => Ok(Trans::C),
+            other => Err(invalid(format!("trans must be one of 0, 1, 2, 'N', 'T', 'C'; got {other}"))),
+        }
+    }
+}
+
+impl std::str::FromStr for Trans {
+    type Err = crate::Error;
+
+    /// SciPy's letter codes `'N'`, `'T'`, `'C'`.
+    fn from_str(code: &str) -> Result<Trans, crate::Error> {
+        match code {
+            "N" => Ok(Trans::N),
+            "T" => Ok(Trans::T),
+            "C" => Ok(Trans::C),
+            other => Err(invalid(format!("trans must be one of 0, 1, 2, 'N', 'T', 'C'; got '{other}'"))),
+        }
+    }
+}
 
 fn invalid(message: impl Into<String>) -> crate::Error {
     crate::Error::InvalidArgument(message.into())

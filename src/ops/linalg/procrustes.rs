@@ -2,17 +2,27 @@
 
 use tch::{Kind, Tensor};
 
-use super::decomp_svd::svd;
+use super::decomp_svd::svd_parts;
 use super::dtypes::*;
 use super::invalid;
 use super::shapes::*;
+use super::CheckFinite;
 use crate::ops::dtype;
 use crate::ops::numpy::check_finite_all;
 use crate::{Error, Result};
 
+/// [`orthogonal_procrustes`]'s result.
+pub struct Procrustes {
+    /// The unitary matrix.
+    pub r: Tensor,
+    /// The sum of the singular values of `a^H b`.
+    pub scale: Tensor,
+}
+
 /// `scipy.linalg.orthogonal_procrustes`: the unitary `r` minimizing
 /// `||a @ r - b||_F`, and the sum of the singular values of `b^T conj(a)`.
-pub fn orthogonal_procrustes(a: &Tensor, b: &Tensor, check: bool) -> Result<(Tensor, Tensor)> {
+pub fn orthogonal_procrustes(a: &Tensor, b: &Tensor, check_finite: CheckFinite) -> Result<Procrustes> {
+    let check = check_finite.enabled();
     matrix_dims("orthogonal_procrustes", a)?;
     if a.size() != b.size() {
         return Err(invalid(format!("the shapes of A and B differ ({:?} vs {:?})", a.size(), b.size())));
@@ -21,11 +31,11 @@ pub fn orthogonal_procrustes(a: &Tensor, b: &Tensor, check: bool) -> Result<(Ten
     let (a, b) = (cast(a, kind)?, cast(b, kind)?);
     check_finite_all(check, &[&a, &b])?;
     let m = mh(&a)?.f_matmul(&b)?;
-    let (u, w, vt) = svd(&m, true, true, false)?;
+    let (u, w, vt) = svd_parts(&m, true, true, false)?;
     let (u, vt) = match (u, vt) {
         (Some(u), Some(vt)) => (u, vt),
         _ => return Err(Error::Torch("svd returned no singular vectors".into())),
     };
     let r = u.f_matmul(&vt)?;
-    Ok((r, w.f_sum_dim_intlist([-1i64].as_slice(), false, None::<Kind>)?))
+    Ok(Procrustes { r, scale: w.f_sum_dim_intlist([-1i64].as_slice(), false, None::<Kind>)? })
 }

@@ -283,16 +283,39 @@ pub fn helmert(n: i64, full: bool) -> Result<Tensor> {
     }
 }
 
+/// `scipy.linalg.dft`'s `scale`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum DftScale {
+    /// `None`: no scaling.
+    #[default]
+    None,
+    /// `'sqrtn'`: divided by `sqrt(n)`.
+    SqrtN,
+    /// `'n'`: divided by `n`.
+    N,
+}
+
+impl DftScale {
+    /// SciPy's values (`None`, `'sqrtn'`, `'n'`), with its ValueError for others.
+    pub fn from_scipy(scale: Option<&str>) -> Result<DftScale> {
+        match scale {
+            None => Ok(DftScale::None),
+            Some("sqrtn") => Ok(DftScale::SqrtN),
+            Some("n") => Ok(DftScale::N),
+            Some(other) => Err(invalid(format!("scale must be None, 'sqrtn', or 'n'; '{other}' is not valid."))),
+        }
+    }
+}
+
 /// `scipy.linalg.dft`: the `n`-point DFT matrix `exp(-2 pi i jk / n)`
 /// (angles reduced mod `n` exactly, so large `n` keeps full accuracy),
 /// complex128, divided by `sqrt(n)` or `n` as `scale` asks.
-pub fn dft(n: i64, scale: Option<&str>) -> Result<Tensor> {
+pub fn dft(n: i64, scale: DftScale) -> Result<Tensor> {
     let (size, len) = check_order(n, 16)?;
     let divisor = match scale {
-        None => 1.0,
-        Some("sqrtn") => (n as f64).sqrt(),
-        Some("n") => n as f64,
-        Some(other) => return Err(invalid(format!("scale must be None, 'sqrtn', or 'n'; '{other}' is not valid."))),
+        DftScale::None => 1.0,
+        DftScale::SqrtN => (n as f64).sqrt(),
+        DftScale::N => n as f64,
     };
     let mut re = try_vec(len, "the DFT matrix")?;
     let mut im = try_vec(len, "the DFT matrix")?;
@@ -396,9 +419,10 @@ pub fn invhilbert(n: i64, exact: bool) -> Result<Tensor> {
 }
 
 /// Which Pascal matrix: `'symmetric'`, `'lower'` or `'upper'`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum PascalKind {
     /// `C(i + j, i)`
+    #[default]
     Symmetric,
     /// `C(i, j)`
     Lower,
@@ -406,11 +430,28 @@ pub enum PascalKind {
     Upper,
 }
 
+/// The options of [`pascal`] and [`invpascal`] (SciPy's defaults:
+/// symmetric, exact).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PascalOptions {
+    /// `kind`.
+    pub kind: PascalKind,
+    /// `exact`: integer entries (else float64).
+    pub exact: bool,
+}
+
+impl Default for PascalOptions {
+    fn default() -> PascalOptions {
+        PascalOptions { kind: PascalKind::Symmetric, exact: true }
+    }
+}
+
 /// `scipy.linalg.pascal`: with `exact` (`n < 35`; SciPy returns Python
 /// objects beyond, not implemented) the bit patterns of SciPy's uint64
 /// values in an int64 tensor (`tch::Kind` cannot name uint64: view it as
 /// uint64), float64 otherwise.
-pub fn pascal(n: i64, kind: PascalKind, exact: bool) -> Result<Tensor> {
+pub fn pascal(n: i64, options: &PascalOptions) -> Result<Tensor> {
+    let PascalOptions { kind, exact } = *options;
     let (_, len) = check_order(n, 8)?;
     if exact && n >= 35 {
         return Err(not_implemented(
@@ -446,7 +487,8 @@ pub fn pascal(n: i64, kind: PascalKind, exact: bool) -> Result<Tensor> {
 
 /// `scipy.linalg.invpascal`: the inverse of [`pascal`], int64 with `exact`
 /// (`n <= 34`), float64 otherwise.
-pub fn invpascal(n: i64, kind: PascalKind, exact: bool) -> Result<Tensor> {
+pub fn invpascal(n: i64, options: &PascalOptions) -> Result<Tensor> {
+    let PascalOptions { kind, exact } = *options;
     let (_, len) = check_order(n, 8)?;
     if exact && n > 34 {
         return Err(not_implemented(
