@@ -1,52 +1,19 @@
-//! `torchbridge._core.linalg`: the array work behind `torchbridge.linalg`.
-//!
-//! `python/torchbridge/linalg.py` holds the public functions with SciPy's
-//! exact signatures; they validate cheap options and call these, which
-//! import the arrays, call `ops::linalg`, and return the caller's array type.
-//! Errors SciPy raises as `numpy.linalg.LinAlgError` are raised as that class.
+//! The positional helpers behind the seams of `torchbridge.linalg` whose
+//! Python functions are not yet compiled ones: they import the arrays, call
+//! `ops::linalg`, and return the caller's array type; their Python callers
+//! (`python/torchbridge/linalg/_*.py`) hold SciPy's signatures.
 
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyTuple};
+use pyo3::types::PyTuple;
 use tch::Tensor;
 
-use super::container::{compute, import_all, wrap, wrap_tuple as wrap_all, Library};
-use crate::ops::linalg::{self as ops, CheckFinite, MatrixFunction, NormOrder, QrMode, Structure, Subset, Trans};
+use super::super::container::{compute, import_all, wrap, wrap_tuple as wrap_all, Library};
+use super::{import1, import2, import_optional, min_rcond};
+use crate::ops::linalg::{self as ops, CheckFinite, NormOrder, QrMode, Structure, Subset, Trans};
 
 /// Runs `work` (GIL released for large inputs), mapping its errors.
 fn run<T: Send>(py: Python<'_>, elements: usize, work: impl FnOnce() -> crate::Result<T> + Send) -> PyResult<T> {
     Ok(compute(py, elements, work)?)
-}
-
-fn import1(a: &Bound<'_, PyAny>) -> PyResult<(Tensor, Library)> {
-    let (mut tensors, library) = import_all(&[a])?;
-    Ok((tensors.remove(0), library))
-}
-
-fn import2(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<(Tensor, Tensor, Library)> {
-    let (mut tensors, library) = import_all(&[a, b])?;
-    let b = tensors.remove(1);
-    Ok((tensors.remove(0), b, library))
-}
-
-/// Imports `a` and an optional second array (`None` or Python `None`: absent).
-fn import_optional(a: &Bound<'_, PyAny>, b: Option<&Bound<'_, PyAny>>) -> PyResult<(Tensor, Option<Tensor>, Library)> {
-    match b.filter(|b| !b.is_none()) {
-        Some(b) => import2(a, b).map(|(a, b, library)| (a, Some(b), library)),
-        None => import1(a).map(|(a, library)| (a, None, library)),
-    }
-}
-
-/// The smallest entry of a (batch of) reciprocal condition numbers, NaN
-/// propagated (SciPy warns for NaN too).
-fn min_rcond(rcond: &Tensor) -> crate::Result<f64> {
-    if rcond.numel() == 0 {
-        return Ok(f64::INFINITY);
-    }
-    let flat = rcond.f_reshape([-1i64].as_slice())?.f_to_kind(tch::Kind::Double)?;
-    if flat.f_isnan()?.f_any()?.f_int64_value(&[])? != 0 {
-        return Ok(f64::NAN);
-    }
-    Ok(flat.f_min()?.f_double_value(&[])?)
 }
 
 fn tuple(py: Python<'_>, items: Vec<Py<PyAny>>) -> PyResult<Py<PyAny>> {
@@ -477,132 +444,9 @@ fn norm(
     wrap(py, &library, r, true)
 }
 
-#[pyfunction]
-fn expm(py: Python<'_>, a: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-    let (a, library) = import1(a)?;
-    let e = run(py, a.numel(), move || ops::expm(&a))?;
-    wrap(py, &library, e, false)
-}
-
-/// `cosm` ... `tanhm` by name: returns `(result, min rcond)`.
-#[pyfunction]
-fn matrix_function(py: Python<'_>, a: &Bound<'_, PyAny>, name: &str) -> PyResult<(Py<PyAny>, f64)> {
-    let f = match name {
-        "cosm" => MatrixFunction::Cos,
-        "sinm" => MatrixFunction::Sin,
-        "tanm" => MatrixFunction::Tan,
-        "coshm" => MatrixFunction::Cosh,
-        "sinhm" => MatrixFunction::Sinh,
-        "tanhm" => MatrixFunction::Tanh,
-        other => return Err(PyErr::from(crate::Error::InvalidArgument(format!("unknown matrix function {other}")))),
-    };
-    let (a, library) = import1(a)?;
-    let (x, rcond) = run(py, a.numel(), move || {
-        let solved = ops::matrix_function(&a, f)?;
-        let rcond = min_rcond(&solved.rcond)?;
-        Ok((solved.x, rcond))
-    })?;
-    Ok((wrap(py, &library, x, false)?, rcond))
-}
-
-#[pyfunction]
-fn expm_frechet(py: Python<'_>, a: &Bound<'_, PyAny>, e: &Bound<'_, PyAny>, check_finite: bool) -> PyResult<Py<PyAny>> {
-    let (a, e, library) = import2(a, e)?;
-    let ops::ExpmFrechet { expm: exp_a, frechet } =
-        run(py, a.numel() + e.numel(), move || ops::expm_frechet(&a, &e, CheckFinite::from_flag(check_finite)))?;
-    wrap_all(py, &library, vec![exp_a, frechet])
-}
-
-// ---------------------------------------------------------------------------
-// Special matrices
-// ---------------------------------------------------------------------------
-
-#[pyfunction]
-fn toeplitz(py: Python<'_>, c: &Bound<'_, PyAny>, r: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
-    let (c, r, library) = import_optional(c, r)?;
-    let t = run(py, c.numel(), move || ops::toeplitz(&c, r.as_ref()))?;
-    wrap(py, &library, t, false)
-}
-
-#[pyfunction]
-fn hankel(py: Python<'_>, c: &Bound<'_, PyAny>, r: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
-    let (c, r, library) = import_optional(c, r)?;
-    let h = run(py, c.numel(), move || ops::hankel(&c, r.as_ref()))?;
-    wrap(py, &library, h, false)
-}
-
-#[pyfunction]
-fn circulant(py: Python<'_>, c: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-    let (c, library) = import1(c)?;
-    let m = run(py, c.numel(), move || ops::circulant(&c))?;
-    wrap(py, &library, m, false)
-}
-
-#[pyfunction]
-fn block_diag(py: Python<'_>, arrays: &Bound<'_, PyList>) -> PyResult<Py<PyAny>> {
-    let items: Vec<Bound<'_, PyAny>> = arrays.iter().collect();
-    let refs: Vec<&Bound<'_, PyAny>> = items.iter().collect();
-    let (tensors, library) = import_all(&refs)?;
-    let elements = tensors.iter().map(|t| t.numel()).sum();
-    let m = run(py, elements, move || ops::block_diag(&tensors))?;
-    wrap(py, &library, m, false)
-}
-
 // ---------------------------------------------------------------------------
 // More special matrices, structure tests, banded and structured solvers
 // ---------------------------------------------------------------------------
-
-#[pyfunction]
-fn khatri_rao(py: Python<'_>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-    let (a, b, library) = import2(a, b)?;
-    let c = run(py, a.numel() + b.numel(), move || ops::khatri_rao(&a, &b))?;
-    wrap(py, &library, c, false)
-}
-
-#[pyfunction]
-fn companion(py: Python<'_>, a: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-    let (a, library) = import1(a)?;
-    let c = run(py, a.numel(), move || ops::companion(&a))?;
-    wrap(py, &library, c, false)
-}
-
-#[pyfunction]
-fn fiedler(py: Python<'_>, a: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-    let (a, library) = import1(a)?;
-    let c = run(py, a.numel(), move || ops::fiedler(&a))?;
-    wrap(py, &library, c, false)
-}
-
-#[pyfunction]
-fn leslie(py: Python<'_>, f: &Bound<'_, PyAny>, s: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-    let (f, s, library) = import2(f, s)?;
-    let c = run(py, f.numel(), move || ops::leslie(&f, &s))?;
-    wrap(py, &library, c, false)
-}
-
-#[pyfunction]
-fn diagsvd(py: Python<'_>, s: &Bound<'_, PyAny>, m: i64, n: i64) -> PyResult<Py<PyAny>> {
-    let (s, library) = import1(s)?;
-    let c = run(py, s.numel(), move || ops::diagsvd(&s, m, n))?;
-    wrap(py, &library, c, false)
-}
-
-#[pyfunction]
-fn convolution_matrix(py: Python<'_>, a: &Bound<'_, PyAny>, n: i64, mode: &str) -> PyResult<Py<PyAny>> {
-    let mode = match mode {
-        "full" => ops::ConvolutionMode::Full,
-        "valid" => ops::ConvolutionMode::Valid,
-        "same" => ops::ConvolutionMode::Same,
-        _ => {
-            return Err(PyErr::from(crate::Error::InvalidArgument(
-                "'mode' argument must be one of ('full', 'valid', 'same')".into(),
-            )))
-        }
-    };
-    let (a, library) = import1(a)?;
-    let c = run(py, a.numel(), move || ops::convolution_matrix(&a, n, mode))?;
-    wrap(py, &library, c, false)
-}
 
 /// `bandwidth`: `(lower, upper)` as arrays of the caller's library.
 #[pyfunction]
@@ -793,83 +637,40 @@ fn matrix_balance(py: Python<'_>, a: &Bound<'_, PyAny>, permute: bool, scale: bo
     wrap_all(py, &library, vec![r.b, r.t, r.scaling, r.perm])
 }
 
-/// Special matrices of a given order: numpy arrays (there is no input array
-/// whose library could be followed).
-#[pyfunction]
-fn special_matrix(py: Python<'_>, name: &str, n: i64, flag: bool, option: Option<String>) -> PyResult<Py<PyAny>> {
-    let pascal_kind = |k: Option<&str>| -> PyResult<ops::PascalKind> {
-        match k {
-            Some("symmetric") => Ok(ops::PascalKind::Symmetric),
-            Some("lower") => Ok(ops::PascalKind::Lower),
-            Some("upper") => Ok(ops::PascalKind::Upper),
-            _ => {
-                Err(PyErr::from(crate::Error::InvalidArgument("kind must be 'symmetric', 'lower', or 'upper'".into())))
-            }
-        }
-    };
-    let m = match name {
-        "hilbert" => ops::hilbert(n),
-        "helmert" => ops::helmert(n, flag),
-        "dft" => ops::DftScale::from_scipy(option.as_deref()).and_then(|scale| ops::dft(n, scale)),
-        "hadamard" => ops::hadamard(n),
-        "invhilbert" => ops::invhilbert(n, flag),
-        "pascal" => ops::pascal(n, &ops::PascalOptions { kind: pascal_kind(option.as_deref())?, exact: flag }),
-        "invpascal" => ops::invpascal(n, &ops::PascalOptions { kind: pascal_kind(option.as_deref())?, exact: flag }),
-        other => Err(crate::Error::InvalidArgument(format!("unknown special matrix {other}"))),
-    }
-    .map_err(PyErr::from)?;
-    wrap(py, &Library::NumPy, m, false)
-}
-
-/// Adds the `linalg` submodule to `_core`.
-pub(crate) fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
-    let module = super::submodule(parent, "linalg")?;
-    module.add_function(wrap_pyfunction!(solve, &module)?)?;
-    module.add_function(wrap_pyfunction!(inv, &module)?)?;
-    module.add_function(wrap_pyfunction!(solve_triangular, &module)?)?;
-    module.add_function(wrap_pyfunction!(det, &module)?)?;
-    module.add_function(wrap_pyfunction!(eigh, &module)?)?;
-    module.add_function(wrap_pyfunction!(eig, &module)?)?;
-    module.add_function(wrap_pyfunction!(svd, &module)?)?;
-    module.add_function(wrap_pyfunction!(null_space, &module)?)?;
-    module.add_function(wrap_pyfunction!(orth, &module)?)?;
-    module.add_function(wrap_pyfunction!(pinv, &module)?)?;
-    module.add_function(wrap_pyfunction!(pinvh, &module)?)?;
-    module.add_function(wrap_pyfunction!(polar, &module)?)?;
-    module.add_function(wrap_pyfunction!(subspace_angles, &module)?)?;
-    module.add_function(wrap_pyfunction!(orthogonal_procrustes, &module)?)?;
-    module.add_function(wrap_pyfunction!(cholesky, &module)?)?;
-    module.add_function(wrap_pyfunction!(cho_solve, &module)?)?;
-    module.add_function(wrap_pyfunction!(lu, &module)?)?;
-    module.add_function(wrap_pyfunction!(lu_factor, &module)?)?;
-    module.add_function(wrap_pyfunction!(lu_solve, &module)?)?;
-    module.add_function(wrap_pyfunction!(qr, &module)?)?;
-    module.add_function(wrap_pyfunction!(rq, &module)?)?;
-    module.add_function(wrap_pyfunction!(lstsq, &module)?)?;
-    module.add_function(wrap_pyfunction!(norm, &module)?)?;
-    module.add_function(wrap_pyfunction!(expm, &module)?)?;
-    module.add_function(wrap_pyfunction!(matrix_function, &module)?)?;
-    module.add_function(wrap_pyfunction!(expm_frechet, &module)?)?;
-    module.add_function(wrap_pyfunction!(toeplitz, &module)?)?;
-    module.add_function(wrap_pyfunction!(hankel, &module)?)?;
-    module.add_function(wrap_pyfunction!(circulant, &module)?)?;
-    module.add_function(wrap_pyfunction!(block_diag, &module)?)?;
-    module.add_function(wrap_pyfunction!(khatri_rao, &module)?)?;
-    module.add_function(wrap_pyfunction!(companion, &module)?)?;
-    module.add_function(wrap_pyfunction!(fiedler, &module)?)?;
-    module.add_function(wrap_pyfunction!(leslie, &module)?)?;
-    module.add_function(wrap_pyfunction!(diagsvd, &module)?)?;
-    module.add_function(wrap_pyfunction!(convolution_matrix, &module)?)?;
-    module.add_function(wrap_pyfunction!(bandwidth, &module)?)?;
-    module.add_function(wrap_pyfunction!(is_symmetric, &module)?)?;
-    module.add_function(wrap_pyfunction!(solve_banded, &module)?)?;
-    module.add_function(wrap_pyfunction!(solveh_banded, &module)?)?;
-    module.add_function(wrap_pyfunction!(cholesky_banded, &module)?)?;
-    module.add_function(wrap_pyfunction!(eigh_tridiagonal, &module)?)?;
-    module.add_function(wrap_pyfunction!(solve_toeplitz, &module)?)?;
-    module.add_function(wrap_pyfunction!(matmul_toeplitz, &module)?)?;
-    module.add_function(wrap_pyfunction!(solve_circulant, &module)?)?;
-    module.add_function(wrap_pyfunction!(matrix_balance, &module)?)?;
-    module.add_function(wrap_pyfunction!(special_matrix, &module)?)?;
-    super::attach(parent, &module)
+/// Adds these helpers to `_core.linalg`.
+pub(super) fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add_function(wrap_pyfunction!(solve, module)?)?;
+    module.add_function(wrap_pyfunction!(inv, module)?)?;
+    module.add_function(wrap_pyfunction!(solve_triangular, module)?)?;
+    module.add_function(wrap_pyfunction!(det, module)?)?;
+    module.add_function(wrap_pyfunction!(eigh, module)?)?;
+    module.add_function(wrap_pyfunction!(eig, module)?)?;
+    module.add_function(wrap_pyfunction!(svd, module)?)?;
+    module.add_function(wrap_pyfunction!(null_space, module)?)?;
+    module.add_function(wrap_pyfunction!(orth, module)?)?;
+    module.add_function(wrap_pyfunction!(pinv, module)?)?;
+    module.add_function(wrap_pyfunction!(pinvh, module)?)?;
+    module.add_function(wrap_pyfunction!(polar, module)?)?;
+    module.add_function(wrap_pyfunction!(subspace_angles, module)?)?;
+    module.add_function(wrap_pyfunction!(orthogonal_procrustes, module)?)?;
+    module.add_function(wrap_pyfunction!(cholesky, module)?)?;
+    module.add_function(wrap_pyfunction!(cho_solve, module)?)?;
+    module.add_function(wrap_pyfunction!(lu, module)?)?;
+    module.add_function(wrap_pyfunction!(lu_factor, module)?)?;
+    module.add_function(wrap_pyfunction!(lu_solve, module)?)?;
+    module.add_function(wrap_pyfunction!(qr, module)?)?;
+    module.add_function(wrap_pyfunction!(rq, module)?)?;
+    module.add_function(wrap_pyfunction!(lstsq, module)?)?;
+    module.add_function(wrap_pyfunction!(norm, module)?)?;
+    module.add_function(wrap_pyfunction!(bandwidth, module)?)?;
+    module.add_function(wrap_pyfunction!(is_symmetric, module)?)?;
+    module.add_function(wrap_pyfunction!(solve_banded, module)?)?;
+    module.add_function(wrap_pyfunction!(solveh_banded, module)?)?;
+    module.add_function(wrap_pyfunction!(cholesky_banded, module)?)?;
+    module.add_function(wrap_pyfunction!(eigh_tridiagonal, module)?)?;
+    module.add_function(wrap_pyfunction!(solve_toeplitz, module)?)?;
+    module.add_function(wrap_pyfunction!(matmul_toeplitz, module)?)?;
+    module.add_function(wrap_pyfunction!(solve_circulant, module)?)?;
+    module.add_function(wrap_pyfunction!(matrix_balance, module)?)?;
+    Ok(())
 }
