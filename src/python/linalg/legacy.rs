@@ -9,7 +9,7 @@ use tch::Tensor;
 
 use super::super::container::{compute, import_all, wrap, wrap_tuple as wrap_all, Library};
 use super::{import1, import2, import_optional, min_rcond};
-use crate::ops::linalg::{self as ops, CheckFinite, NormOrder, QrMode, Structure, Subset, Trans};
+use crate::ops::linalg::{self as ops, CheckFinite, NormOrder, Structure, Subset, Trans};
 
 /// Runs `work` (GIL released for large inputs), mapping its errors.
 fn run<T: Send>(py: Python<'_>, elements: usize, work: impl FnOnce() -> crate::Result<T> + Send) -> PyResult<T> {
@@ -234,65 +234,15 @@ fn pinvh(
 }
 
 #[pyfunction]
-fn polar(py: Python<'_>, a: &Bound<'_, PyAny>, right_side: bool) -> PyResult<Py<PyAny>> {
-    let (a, library) = import1(a)?;
-    let ops::Polar { u, p } =
-        run(py, a.numel(), move || ops::polar(&a, if right_side { ops::Side::Right } else { ops::Side::Left }))?;
-    wrap_all(py, &library, vec![u, p])
-}
-
-#[pyfunction]
 fn subspace_angles(py: Python<'_>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     let (a, b, library) = import2(a, b)?;
     let theta = run(py, a.numel() + b.numel(), move || ops::subspace_angles(&a, &b))?;
     wrap(py, &library, theta, false)
 }
 
-#[pyfunction]
-fn orthogonal_procrustes(
-    py: Python<'_>,
-    a: &Bound<'_, PyAny>,
-    b: &Bound<'_, PyAny>,
-    check_finite: bool,
-) -> PyResult<Py<PyAny>> {
-    let (a, b, library) = import2(a, b)?;
-    let ops::Procrustes { r, scale } = run(py, a.numel() + b.numel(), move || {
-        ops::orthogonal_procrustes(&a, &b, CheckFinite::from_flag(check_finite))
-    })?;
-    tuple(py, vec![wrap(py, &library, r, false)?, wrap(py, &library, scale, true)?])
-}
-
 // ---------------------------------------------------------------------------
 // Factorizations
 // ---------------------------------------------------------------------------
-
-/// `cholesky` (`clean`) and `cho_factor`'s factor (`not clean`).
-#[pyfunction]
-fn cholesky(py: Python<'_>, a: &Bound<'_, PyAny>, lower: bool, clean: bool, check_finite: bool) -> PyResult<Py<PyAny>> {
-    let (a, library) = import1(a)?;
-    let options = ops::CholeskyOptions { lower, check_finite: CheckFinite::from_flag(check_finite) };
-    let c = run(
-        py,
-        a.numel(),
-        move || if clean { ops::cholesky(&a, &options) } else { Ok(ops::cho_factor(&a, &options)?.c) },
-    )?;
-    wrap(py, &library, c, false)
-}
-
-#[pyfunction]
-fn cho_solve(
-    py: Python<'_>,
-    c: &Bound<'_, PyAny>,
-    lower: bool,
-    b: &Bound<'_, PyAny>,
-    check_finite: bool,
-) -> PyResult<Py<PyAny>> {
-    let (c, b, library) = import2(c, b)?;
-    let x = run(py, c.numel() + b.numel(), move || {
-        ops::cho_solve(&ops::ChoFactor { c, lower }, &b, CheckFinite::from_flag(check_finite))
-    })?;
-    wrap(py, &library, x, false)
-}
 
 #[pyfunction]
 fn lu(
@@ -343,40 +293,6 @@ fn lu_solve(
         )
     })?;
     wrap(py, &library, x, false)
-}
-
-fn qr_mode(mode: &str) -> PyResult<QrMode> {
-    Ok(match mode {
-        "full" | "qr" => QrMode::Full,
-        "economic" => QrMode::Economic,
-        "r" => QrMode::R,
-        "raw" => QrMode::Raw,
-        other => return Err(PyErr::from(crate::Error::InvalidArgument(format!("unknown mode {other:?}")))),
-    })
-}
-
-/// `qr`: the factors in order (`[Q, R]`, `[R]` or `[qr, tau, R]`).
-#[pyfunction]
-fn qr(py: Python<'_>, a: &Bound<'_, PyAny>, mode: &str, check_finite: bool) -> PyResult<Py<PyAny>> {
-    let mode = qr_mode(mode)?;
-    let (a, library) = import1(a)?;
-    let options = ops::QrOptions { mode, check_finite: CheckFinite::from_flag(check_finite) };
-    let ops::Qr { q, r, raw } = run(py, a.numel(), move || ops::qr(&a, &options))?;
-    let parts: Vec<Tensor> = match raw {
-        Some(ops::QrRaw { qr, tau }) => vec![qr, tau, r],
-        None => q.into_iter().chain([r]).collect(),
-    };
-    wrap_all(py, &library, parts)
-}
-
-#[pyfunction]
-fn rq(py: Python<'_>, a: &Bound<'_, PyAny>, mode: &str, check_finite: bool) -> PyResult<Py<PyAny>> {
-    let mode = qr_mode(mode)?;
-    let (a, library) = import1(a)?;
-    let options = ops::QrOptions { mode, check_finite: CheckFinite::from_flag(check_finite) };
-    let ops::Rq { r, q } = run(py, a.numel(), move || ops::rq(&a, &options))?;
-    let parts: Vec<Tensor> = [r].into_iter().chain(q).collect();
-    wrap_all(py, &library, parts)
 }
 
 /// `lstsq`: `(x, residues, rank array, s or None)`.
@@ -448,34 +364,6 @@ fn norm(
 // More special matrices, structure tests, banded and structured solvers
 // ---------------------------------------------------------------------------
 
-/// `bandwidth`: `(lower, upper)` as arrays of the caller's library.
-#[pyfunction]
-fn bandwidth(py: Python<'_>, a: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
-    let (a, library) = import1(a)?;
-    let ops::Bandwidth { lower: lo, upper: up } = run(py, a.numel(), move || ops::bandwidth(&a))?;
-    wrap_all(py, &library, vec![lo, up])
-}
-
-#[pyfunction]
-fn is_symmetric(
-    py: Python<'_>,
-    a: &Bound<'_, PyAny>,
-    atol: Option<f64>,
-    rtol: Option<f64>,
-    hermitian: bool,
-) -> PyResult<Py<PyAny>> {
-    let (a, library) = import1(a)?;
-    let r = run(py, a.numel(), move || {
-        let options = ops::SymmetryOptions { atol, rtol };
-        if hermitian {
-            ops::ishermitian(&a, &options)
-        } else {
-            ops::issymmetric(&a, &options)
-        }
-    })?;
-    wrap(py, &library, r, false)
-}
-
 #[pyfunction]
 fn solve_banded(
     py: Python<'_>,
@@ -509,15 +397,6 @@ fn solveh_banded(
         )
     })?;
     wrap(py, &library, x, false)
-}
-
-#[pyfunction]
-fn cholesky_banded(py: Python<'_>, ab: &Bound<'_, PyAny>, lower: bool, check_finite: bool) -> PyResult<Py<PyAny>> {
-    let (ab, library) = import1(ab)?;
-    let c = run(py, ab.numel(), move || {
-        ops::cholesky_banded(&ab, &ops::CholeskyOptions { lower, check_finite: CheckFinite::from_flag(check_finite) })
-    })?;
-    wrap(py, &library, c, false)
 }
 
 #[pyfunction]
@@ -650,23 +529,14 @@ pub(super) fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(orth, module)?)?;
     module.add_function(wrap_pyfunction!(pinv, module)?)?;
     module.add_function(wrap_pyfunction!(pinvh, module)?)?;
-    module.add_function(wrap_pyfunction!(polar, module)?)?;
     module.add_function(wrap_pyfunction!(subspace_angles, module)?)?;
-    module.add_function(wrap_pyfunction!(orthogonal_procrustes, module)?)?;
-    module.add_function(wrap_pyfunction!(cholesky, module)?)?;
-    module.add_function(wrap_pyfunction!(cho_solve, module)?)?;
     module.add_function(wrap_pyfunction!(lu, module)?)?;
     module.add_function(wrap_pyfunction!(lu_factor, module)?)?;
     module.add_function(wrap_pyfunction!(lu_solve, module)?)?;
-    module.add_function(wrap_pyfunction!(qr, module)?)?;
-    module.add_function(wrap_pyfunction!(rq, module)?)?;
     module.add_function(wrap_pyfunction!(lstsq, module)?)?;
     module.add_function(wrap_pyfunction!(norm, module)?)?;
-    module.add_function(wrap_pyfunction!(bandwidth, module)?)?;
-    module.add_function(wrap_pyfunction!(is_symmetric, module)?)?;
     module.add_function(wrap_pyfunction!(solve_banded, module)?)?;
     module.add_function(wrap_pyfunction!(solveh_banded, module)?)?;
-    module.add_function(wrap_pyfunction!(cholesky_banded, module)?)?;
     module.add_function(wrap_pyfunction!(eigh_tridiagonal, module)?)?;
     module.add_function(wrap_pyfunction!(solve_toeplitz, module)?)?;
     module.add_function(wrap_pyfunction!(matmul_toeplitz, module)?)?;

@@ -15,9 +15,14 @@ use tch::Tensor;
 use super::container::{import_all, Library};
 use crate::ops::numpy;
 
+mod array_utils;
+mod decomp_cholesky;
+mod decomp_polar;
+mod decomp_qr;
 mod decomp_svd;
 mod legacy;
 mod matfuncs;
+mod procrustes;
 mod special_matrices;
 
 pyo3::create_exception!(
@@ -67,7 +72,6 @@ pub(super) fn batched(name: &str, parts: &[(Option<&Tensor>, usize)]) -> crate::
 }
 
 /// SciPy's `'1|2'` core dimensions of a right-hand side.
-#[allow(dead_code)] // for the seams still converted to this face
 pub(super) fn rhs_core(b: &Tensor) -> usize {
     if b.dim() >= 2 {
         2
@@ -117,7 +121,12 @@ pub(super) fn sequence(py: Python<'_>, items: Vec<Py<PyAny>>, list: bool) -> PyR
 pub(crate) fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     let module = super::submodule(parent, "linalg")?;
     module.add("LinAlgWarning", parent.py().get_type::<LinAlgWarning>())?;
+    array_utils::register(&module)?;
+    decomp_cholesky::register(&module)?;
+    decomp_polar::register(&module)?;
+    decomp_qr::register(&module)?;
     decomp_svd::register(&module)?;
+    procrustes::register(&module)?;
     legacy::register(&module)?;
     matfuncs::register(&module)?;
     special_matrices::register(&module)?;
