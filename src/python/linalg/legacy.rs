@@ -244,57 +244,6 @@ fn subspace_angles(py: Python<'_>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -
 // Factorizations
 // ---------------------------------------------------------------------------
 
-#[pyfunction]
-fn lu(
-    py: Python<'_>,
-    a: &Bound<'_, PyAny>,
-    permute_l: bool,
-    p_indices: bool,
-    check_finite: bool,
-) -> PyResult<Py<PyAny>> {
-    let (a, library) = import1(a)?;
-    let options = ops::LuOptions { permute_l, p_indices, check_finite: CheckFinite::from_flag(check_finite) };
-    let ops::Lu { p, l, u } = run(py, a.numel(), move || ops::lu(&a, &options))?;
-    let parts: Vec<Tensor> = p.into_iter().chain([l, u]).collect();
-    wrap_all(py, &library, parts)
-}
-
-/// `lu_factor`: returns `(lu, piv, info)`.
-#[pyfunction]
-fn lu_factor(py: Python<'_>, a: &Bound<'_, PyAny>, check_finite: bool) -> PyResult<(Py<PyAny>, Py<PyAny>, i64)> {
-    let (a, library) = import1(a)?;
-    let ops::LuFactor { lu, piv, info } =
-        run(py, a.numel(), move || ops::lu_factor(&a, CheckFinite::from_flag(check_finite)))?;
-    Ok((wrap(py, &library, lu, false)?, wrap(py, &library, piv, false)?, info))
-}
-
-#[pyfunction]
-fn lu_solve(
-    py: Python<'_>,
-    lu: &Bound<'_, PyAny>,
-    piv: &Bound<'_, PyAny>,
-    b: &Bound<'_, PyAny>,
-    trans: i64,
-    check_finite: bool,
-) -> PyResult<Py<PyAny>> {
-    let (mut tensors, library) = import_all(&[lu, piv, b])?;
-    let b = tensors.remove(2);
-    let piv = tensors.remove(1);
-    let lu = tensors.remove(0);
-    let x = run(py, lu.numel() + b.numel(), move || {
-        ops::lu_solve(
-            &lu,
-            &piv,
-            &b,
-            &ops::LuSolveOptions {
-                trans: Trans::from_code(trans)?,
-                check_finite: CheckFinite::from_flag(check_finite),
-            },
-        )
-    })?;
-    wrap(py, &library, x, false)
-}
-
 /// `lstsq`: `(x, residues, rank array, s or None)`.
 #[pyfunction]
 fn lstsq(
@@ -530,9 +479,6 @@ pub(super) fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(pinv, module)?)?;
     module.add_function(wrap_pyfunction!(pinvh, module)?)?;
     module.add_function(wrap_pyfunction!(subspace_angles, module)?)?;
-    module.add_function(wrap_pyfunction!(lu, module)?)?;
-    module.add_function(wrap_pyfunction!(lu_factor, module)?)?;
-    module.add_function(wrap_pyfunction!(lu_solve, module)?)?;
     module.add_function(wrap_pyfunction!(lstsq, module)?)?;
     module.add_function(wrap_pyfunction!(norm, module)?)?;
     module.add_function(wrap_pyfunction!(solve_banded, module)?)?;

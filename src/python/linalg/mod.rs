@@ -17,6 +17,7 @@ use crate::ops::numpy;
 
 mod array_utils;
 mod decomp_cholesky;
+mod decomp_lu;
 mod decomp_polar;
 mod decomp_qr;
 mod decomp_svd;
@@ -123,6 +124,7 @@ pub(crate) fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add("LinAlgWarning", parent.py().get_type::<LinAlgWarning>())?;
     array_utils::register(&module)?;
     decomp_cholesky::register(&module)?;
+    decomp_lu::register(&module)?;
     decomp_polar::register(&module)?;
     decomp_qr::register(&module)?;
     decomp_svd::register(&module)?;
