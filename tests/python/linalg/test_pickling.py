@@ -7,7 +7,6 @@ import importlib
 import pickle
 
 import pytest
-
 import torchbridge.linalg as tl
 
 
