@@ -1,0 +1,141 @@
+"""SciPy-compatible `scipy.linalg` routines, computed by libtorch.
+
+Swap ``from scipy import linalg`` for ``from torchbridge import linalg``: same
+names, same parameters and defaults, same return structures, results in the
+caller's array type and on its device. For numpy input the dtype, shape and
+type (array, numpy scalar, Python int, tuple or list) match SciPy 1.17's.
+
+Shared conventions (each function's docstring adds its own):
+
+- ``overwrite_a``/``overwrite_b``/``overwrite_ab`` and ``lwork`` are
+  performance hints: accepted, never change the result (torchbridge never
+  writes into an input).
+- ``check_finite=True`` raises ``ValueError`` on NaN or infinity as SciPy
+  does; ``check_finite=False`` skips the check (a hint, as in SciPy).
+- Singular or not positive definite input raises
+  :class:`numpy.linalg.LinAlgError` (SciPy's ``LinAlgError``); an
+  ill-conditioned one warns :class:`LinAlgWarning`.
+- Batched (stacked) input is accepted where SciPy 1.17 accepts it; where
+  SciPy then returns a ``list`` instead of a ``tuple`` (its
+  ``_apply_over_batch`` decorator), so does torchbridge.
+- Eigenvector and singular-vector signs (phases) are not unique; they may
+  differ from SciPy's, the decompositions they form do not.
+
+Every routine that takes arrays also takes a keyword-only ``device=None``:
+where to compute, with the copies that costs (see :mod:`torchbridge._device`);
+by default the computation runs where the arrays live, CUDA included."""
+
+from __future__ import annotations
+
+from ._array_utils import bandwidth, ishermitian, issymmetric
+from ._basic import (
+    det,
+    inv,
+    lstsq,
+    matmul_toeplitz,
+    matrix_balance,
+    pinv,
+    pinvh,
+    solve,
+    solve_banded,
+    solve_circulant,
+    solve_toeplitz,
+    solve_triangular,
+    solveh_banded,
+)
+from ._decomp import eig, eigh, eigh_tridiagonal, eigvals, eigvalsh, eigvalsh_tridiagonal
+from ._decomp_cholesky import cho_factor, cho_solve, cholesky, cholesky_banded
+from ._decomp_lu import lu, lu_factor, lu_solve
+from ._decomp_polar import polar
+from ._decomp_qr import qr, rq
+from ._decomp_svd import diagsvd, null_space, orth, subspace_angles, svd, svdvals
+from ._matfuncs import coshm, cosm, expm, expm_frechet, sinhm, sinm, tanhm, tanm
+
+# (LinAlgError and LinAlgWarning are module attributes, as in scipy.linalg)
+from ._misc import LinAlgError, LinAlgWarning, norm  # noqa: F401
+from ._procrustes import orthogonal_procrustes
+from ._special_matrices import (
+    block_diag,
+    circulant,
+    companion,
+    convolution_matrix,
+    dft,
+    fiedler,
+    hadamard,
+    hankel,
+    helmert,
+    hilbert,
+    invhilbert,
+    invpascal,
+    khatri_rao,
+    leslie,
+    pascal,
+    toeplitz,
+)
+
+__all__ = [
+    "solve",
+    "solve_triangular",
+    "inv",
+    "det",
+    "eigh",
+    "eigvalsh",
+    "eig",
+    "eigvals",
+    "svd",
+    "svdvals",
+    "cholesky",
+    "cho_factor",
+    "cho_solve",
+    "lu",
+    "lu_factor",
+    "lu_solve",
+    "qr",
+    "rq",
+    "lstsq",
+    "pinv",
+    "pinvh",
+    "norm",
+    "expm",
+    "expm_frechet",
+    "cosm",
+    "sinm",
+    "tanm",
+    "coshm",
+    "sinhm",
+    "tanhm",
+    "null_space",
+    "orth",
+    "polar",
+    "subspace_angles",
+    "orthogonal_procrustes",
+    "block_diag",
+    "toeplitz",
+    "circulant",
+    "hankel",
+    "khatri_rao",
+    "companion",
+    "fiedler",
+    "leslie",
+    "diagsvd",
+    "convolution_matrix",
+    "hilbert",
+    "invhilbert",
+    "helmert",
+    "dft",
+    "hadamard",
+    "pascal",
+    "invpascal",
+    "bandwidth",
+    "issymmetric",
+    "ishermitian",
+    "solve_banded",
+    "solveh_banded",
+    "cholesky_banded",
+    "eigh_tridiagonal",
+    "eigvalsh_tridiagonal",
+    "solve_toeplitz",
+    "matmul_toeplitz",
+    "solve_circulant",
+    "matrix_balance",
+]

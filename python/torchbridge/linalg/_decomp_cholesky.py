@@ -1,0 +1,12 @@
+"""scipy.linalg._decomp_cholesky: Cholesky factorizations and solves (compiled, re-exported as they are)."""
+
+from __future__ import annotations
+
+from .._core import linalg as _compiled
+
+cholesky = _compiled.cholesky
+cho_factor = _compiled.cho_factor
+cho_solve = _compiled.cho_solve
+cholesky_banded = _compiled.cholesky_banded
+
+__all__ = ["cholesky", "cho_factor", "cho_solve", "cholesky_banded"]

@@ -1,0 +1,11 @@
+"""scipy.linalg._decomp_lu: LU factorizations and solves (compiled, re-exported as they are)."""
+
+from __future__ import annotations
+
+from .._core import linalg as _compiled
+
+lu = _compiled.lu
+lu_factor = _compiled.lu_factor
+lu_solve = _compiled.lu_solve
+
+__all__ = ["lu", "lu_factor", "lu_solve"]

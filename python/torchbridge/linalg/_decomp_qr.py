@@ -1,0 +1,10 @@
+"""scipy.linalg._decomp_qr: QR and RQ (compiled, re-exported as they are)."""
+
+from __future__ import annotations
+
+from .._core import linalg as _compiled
+
+qr = _compiled.qr
+rq = _compiled.rq
+
+__all__ = ["qr", "rq"]

@@ -1,0 +1,17 @@
+"""scipy.linalg._matfuncs: the matrix functions (compiled, re-exported as they are)."""
+
+from __future__ import annotations
+
+from .._core import linalg as _compiled
+
+expm = _compiled.expm
+cosm = _compiled.cosm
+sinm = _compiled.sinm
+tanm = _compiled.tanm
+coshm = _compiled.coshm
+sinhm = _compiled.sinhm
+tanhm = _compiled.tanhm
+expm_frechet = _compiled.expm_frechet
+
+
+__all__ = ["expm", "cosm", "sinm", "tanm", "coshm", "sinhm", "tanhm", "expm_frechet"]

@@ -1,0 +1,353 @@
+//! The structured solvers of `scipy.linalg._basic` (banded, Hermitian
+//! banded, Toeplitz, circulant) and `matrix_balance` (LAPACK's `?gebal`, ported).
+
+use tch::{Device, Kind, Tensor};
+
+use super::super::dtypes::*;
+use super::super::lapack::gebal;
+use super::super::shapes::*;
+use super::super::special_matrices::toeplitz;
+use super::super::{invalid, not_implemented, CheckFinite};
+use super::{solve, SolveOptions, Structure};
+use crate::ops::dtype;
+use crate::ops::numpy::{self, broadcast_shapes, check_finite_all};
+use crate::{Error, Result};
+
+/// `scipy.linalg.solve_banded`: solves `A x = b` for banded `A` given in
+/// LAPACK band storage with `l` lower and `u` upper diagonals (expanded to a
+/// dense LU solve: the pivots and result are those of LAPACK's `?gbsv`).
+pub fn solve_banded(l_and_u: (i64, i64), ab: &Tensor, b: &Tensor, check_finite: CheckFinite) -> Result<Tensor> {
+    let ((l, u), check) = (l_and_u, check_finite.enabled());
+    let b = atleast_1d(b)?;
+    let (rows, n) = matrix_dims("solve_banded", ab)?;
+    if n != rows_of(&b) {
+        return Err(invalid("shapes of ab and b are not compatible."));
+    }
+    // (in i128: l and u come from the caller and may be anywhere in i64)
+    let diagonals = i128::from(l) + i128::from(u) + 1;
+    if diagonals != i128::from(rows) {
+        return Err(invalid(format!(
+            "invalid values for the number of lower and upper diagonals: l+u+1 ({diagonals}) does not equal ab.shape[0] ({rows})"
+        )));
+    }
+    if l < 0 || u < 0 {
+        return Err(invalid("the numbers of lower and upper diagonals must be non-negative"));
+    }
+    let kind = cdsz_kind(&[dtype(ab)?, dtype(&b)?]);
+    let (ab, b) = (cast(ab, kind)?, cast(&b, kind)?);
+    check_finite_all(check, &[&ab, &b])?;
+    if b.numel() == 0 {
+        return Ok(b.f_zeros_like()?);
+    }
+    if n == 1 {
+        let pivot = ab.f_narrow(-2, u, 1)?.f_narrow(-1, 0, 1)?.f_squeeze_dim(-1)?;
+        return Ok(b.f_div(&if b.dim() == 1 { pivot } else { pivot.f_unsqueeze(-1)? })?);
+    }
+    let dense = band_to_dense(&ab, l, u)?;
+    let options = SolveOptions { assume_a: Structure::General, check_finite: CheckFinite::No, ..Default::default() };
+    match solve(&dense, &b, &options) {
+        Ok(solved) => Ok(solved.x),
+        Err(Error::LinAlg(_)) => Err(Error::LinAlg("singular matrix".into())),
+        Err(err) => Err(err),
+    }
+}
+
+/// The options of [`solveh_banded`] (and of `cholesky_banded`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SolvehBandedOptions {
+    /// `lower`: `ab` holds the lower band (else the upper one).
+    pub lower: bool,
+    /// `check_finite`.
+    pub check_finite: CheckFinite,
+}
+
+/// `scipy.linalg.solveh_banded`: solves `A x = b` for Hermitian positive
+/// definite banded `A` in symmetric band storage (Cholesky of the dense
+/// matrix, as LAPACK's `?pbsv` factors it).
+pub fn solveh_banded(ab: &Tensor, b: &Tensor, options: &SolvehBandedOptions) -> Result<Tensor> {
+    let SolvehBandedOptions { lower, check_finite } = *options;
+    let check = check_finite.enabled();
+    let b = atleast_1d(b)?;
+    let (_, n) = matrix_dims("solveh_banded", ab)?;
+    if n != rows_of(&b) {
+        return Err(invalid("shapes of ab and b are not compatible."));
+    }
+    let kind = lapack_kind(&[dtype(ab)?, dtype(&b)?]);
+    let (ab, b) = (cast(ab, kind)?, cast(&b, kind)?);
+    check_finite_all(check, &[&ab, &b])?;
+    if b.numel() == 0 {
+        return Ok(b.f_zeros_like()?);
+    }
+    let dense = hermitian_band_to_dense(&ab, lower)?;
+    let (l, info) = dense.f_linalg_cholesky_ex(false, false)?;
+    if let Some(order) = first_positive(&info)? {
+        return Err(Error::LinAlg(format!("{order}th leading minor not positive definite")));
+    }
+    let (cols, vector) = as_columns(&b)?;
+    let x = cols.f_cholesky_solve(&l, false)?;
+    Ok(if vector { x.f_squeeze_dim(-1)? } else { x })
+}
+
+/// `scipy.linalg.solve_toeplitz`: solves `T x = b` for the Toeplitz matrix
+/// with first column `c` and first row `r` (SciPy: Levinson recursion;
+/// here LU of the dense matrix, which also handles matrices whose leading
+/// minors are singular). float64 or complex128, as SciPy returns.
+pub fn solve_toeplitz(c: &Tensor, r: &Tensor, b: &Tensor, check_finite: CheckFinite) -> Result<Tensor> {
+    let check = check_finite.enabled();
+    let (c, r, b) = (atleast_1d(c)?, atleast_1d(r)?, atleast_1d(b)?);
+    check_finite_all(check, &[&c, &r, &b])?;
+    let nc = c.size()[c.dim() - 1];
+    let nr = r.size()[r.dim() - 1];
+    if nr != nc || rows_of(&b) != nr {
+        return Err(invalid("Incompatible dimensions."));
+    }
+    let complex = [&c, &r, &b].iter().any(|t| dtype(t).map(|d| d.is_complex()).unwrap_or(false));
+    let kind = if complex { Kind::ComplexDouble } else { Kind::Double };
+    let (c, r, b) = (cast(&c, kind)?, cast(&r, kind)?, cast(&b, kind)?);
+    if b.numel() == 0 {
+        return Ok(b.f_zeros_like()?);
+    }
+    let t = toeplitz(&c, Some(&r))?;
+    let options = SolveOptions { assume_a: Structure::General, check_finite: CheckFinite::No, ..Default::default() };
+    Ok(solve(&t, &b, &options)?.x)
+}
+
+/// `scipy.linalg.matmul_toeplitz`: `T @ x` for the Toeplitz matrix with
+/// first column `c` and first row `r`, by FFT of the embedding circulant
+/// (as SciPy). float64 or complex128.
+pub fn matmul_toeplitz(c: &Tensor, r: &Tensor, x: &Tensor, check_finite: CheckFinite) -> Result<Tensor> {
+    let check = check_finite.enabled();
+    let (c, r, x) = (atleast_1d(c)?, atleast_1d(r)?, atleast_1d(x)?);
+    check_finite_all(check, &[&c, &r, &x])?;
+    let nc = c.size()[c.dim() - 1];
+    let nr = r.size()[r.dim() - 1];
+    if rows_of(&x) != nr {
+        return Err(invalid("Incompatible dimensions."));
+    }
+    let complex = [&c, &r, &x].iter().any(|t| dtype(t).map(|d| d.is_complex()).unwrap_or(false));
+    let kind = if complex { Kind::ComplexDouble } else { Kind::Double };
+    let (c, r, x) = (cast(&c, kind)?, cast(&r, kind)?, cast(&x, kind)?);
+    let (cols, vector) = as_columns(&x)?;
+    let m = cols.size()[cols.dim() - 1];
+    let batch = broadcast_shapes(&[&batch_of(&c, 1), &batch_of(&r, 1), &batch_of(&cols, 2)])?;
+    let finish = |y: Tensor| -> Result<Tensor> { Ok(if vector { y.f_squeeze_dim(-1)? } else { y }) };
+    if cols.numel() == 0 || nc == 0 {
+        return finish(Tensor::f_zeros(concat(&batch, &[nc, m]).as_slice(), (kind, x.device()))?);
+    }
+    let p = nc + nr - 1;
+    let tail = r.f_narrow(-1, 1, nr - 1)?.f_flip([-1i64].as_slice())?;
+    let c = c.f_broadcast_to(concat(&batch, &[nc]).as_slice())?;
+    let tail = tail.f_broadcast_to(concat(&batch, &[nr - 1]).as_slice())?;
+    let embedded = Tensor::f_cat(&[c, tail], -1)?.f_unsqueeze(-1)?;
+    let y = if complex {
+        let fm = embedded.f_fft_fft(p, -2, "backward")?;
+        let fx = cols.f_fft_fft(p, -2, "backward")?;
+        fm.f_mul(&fx)?.f_fft_ifft(p, -2, "backward")?
+    } else {
+        let fm = embedded.f_fft_rfft(p, -2, "backward")?;
+        let fx = cols.f_fft_rfft(p, -2, "backward")?;
+        fm.f_mul(&fx)?.f_fft_irfft(p, -2, "backward")?
+    };
+    finish(y.f_narrow(-2, 0, nc)?.f_contiguous()?)
+}
+
+/// What [`solve_circulant`] does with a near-singular matrix (SciPy's `singular`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Singular {
+    /// `'raise'`: a LinAlgError.
+    #[default]
+    Raise,
+    /// `'lstsq'`: the least-squares solution.
+    Lstsq,
+}
+
+impl Singular {
+    /// SciPy's reading: `'raise'` raises, any other value solves in the
+    /// least-squares sense.
+    pub fn from_scipy(singular: &str) -> Singular {
+        if singular == "raise" {
+            Singular::Raise
+        } else {
+            Singular::Lstsq
+        }
+    }
+}
+
+/// The options of [`solve_circulant`] (SciPy's defaults: raise, default
+/// tolerance, `caxis=-1`, `baxis=0`, `outaxis=0`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SolveCirculantOptions {
+    /// `singular`.
+    pub singular: Singular,
+    /// `tol` (`None`: `max|fft(c)| * N * eps`).
+    pub tol: Option<f64>,
+    /// `caxis`.
+    pub caxis: i64,
+    /// `baxis`.
+    pub baxis: i64,
+    /// `outaxis`.
+    pub outaxis: i64,
+}
+
+impl Default for SolveCirculantOptions {
+    fn default() -> SolveCirculantOptions {
+        SolveCirculantOptions { singular: Singular::Raise, tol: None, caxis: -1, baxis: 0, outaxis: 0 }
+    }
+}
+
+/// `scipy.linalg.solve_circulant`: solves `C x = b` for the circulant matrix
+/// with first column `c`, by FFT, along `caxis` of `c` and `baxis` of `b`,
+/// the solution's axis at `outaxis`. Near-singular systems (`|fft(c)| <=
+/// tol`, default `max|fft(c)| * N * eps`) raise a LinAlgError unless
+/// `least_squares` (SciPy's `singular='lstsq'`).
+pub fn solve_circulant(c: &Tensor, b: &Tensor, options: &SolveCirculantOptions) -> Result<Tensor> {
+    let SolveCirculantOptions { singular, tol, caxis, baxis, outaxis } = *options;
+    let least_squares = singular == Singular::Lstsq;
+    let (c, b) = (atleast_1d(c)?, atleast_1d(b)?);
+    let axis = |t: &Tensor, ax: i64, name: &str| -> Result<i64> {
+        let nd = t.dim() as i64;
+        if ax < -nd || ax >= nd {
+            return Err(invalid(format!("{name} has shape {:?}, so the axis {ax} is out of range", t.size())));
+        }
+        Ok(if ax < 0 { ax + nd } else { ax })
+    };
+    let (ca, ba) = (axis(&c, caxis, "c")?, axis(&b, baxis, "b")?);
+    let (nc, nb) = (c.size()[ca as usize], b.size()[ba as usize]);
+    if nc != nb {
+        return Err(invalid(format!("Shapes of c {:?} and b {:?} are incompatible", c.size(), b.size())));
+    }
+    let complex = dtype(&c)?.is_complex() || dtype(&b)?.is_complex();
+    let kind = cdsz_kind(&[dtype(&c)?, dtype(&b)?]);
+    let rkind = real_kind(kind);
+    if b.numel() == 0 {
+        return Ok(cast(&b, if complex { complex_kind(kind) } else { rkind })?.f_zeros_like()?);
+    }
+    let c = cast(&c, kind)?.f_movedim([ca].as_slice(), [-1i64].as_slice())?;
+    let b = cast(&b, kind)?.f_movedim([ba].as_slice(), [-1i64].as_slice())?;
+    let fc = c.f_fft_fft(None::<i64>, -1, "backward")?;
+    let abs_fc = fc.f_abs()?;
+    let tol = match tol {
+        Some(t) => Tensor::f_full([1i64].as_slice(), t, (rkind, c.device()))?,
+        None => abs_fc.f_amax([-1i64].as_slice(), true)?.f_mul_scalar(nc as f64 * f64::EPSILON)?,
+    };
+    let near_zero = abs_fc.f_le_tensor(&tol)?;
+    let singular = any(&near_zero)?;
+    if singular && !least_squares {
+        return Err(Error::LinAlg("near singular circulant matrix.".into()));
+    }
+    let fc = if singular { fc.f_masked_fill(&near_zero, 1.0)? } else { fc };
+    let fb = b.f_fft_fft(None::<i64>, -1, "backward")?;
+    let mut q = fb.f_div(&fc)?;
+    if singular {
+        q = q.f_masked_fill(&near_zero.f_broadcast_to(q.size().as_slice())?, 0.0)?;
+    }
+    let x = q.f_fft_ifft(None::<i64>, -1, "backward")?;
+    let x = if complex { x } else { x.f_real()? };
+    let out = numpy::normalize_axis(outaxis, x.dim())? as i64;
+    Ok(x.f_movedim([-1i64].as_slice(), [out].as_slice())?.f_contiguous()?)
+}
+
+/// The options of [`matrix_balance`] (both `true` by default, as SciPy's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BalanceOptions {
+    /// `permute`.
+    pub permute: bool,
+    /// `scale`.
+    pub scale: bool,
+}
+
+impl Default for BalanceOptions {
+    fn default() -> BalanceOptions {
+        BalanceOptions { permute: true, scale: true }
+    }
+}
+
+/// The result of [`matrix_balance`].
+pub struct Balanced {
+    /// The balanced matrix.
+    pub b: Tensor,
+    /// Scaling factors (float64).
+    pub scaling: Tensor,
+    /// The permutation (int64).
+    pub perm: Tensor,
+    /// `diag(scaling)[inverse perm, :]` (float64), SciPy's second result.
+    pub t: Tensor,
+}
+
+/// `scipy.linalg.matrix_balance`: LAPACK's `?gebal` (version 3.12, ported:
+/// libtorch has no kernel for it; it runs on the host, a sequential
+/// algorithm on a copy of `a`). Returns the balanced matrix, the scaling
+/// and permutation, and SciPy's `T` with `B = T^-1 A T`.
+pub fn matrix_balance(a: &Tensor, options: &BalanceOptions) -> Result<Balanced> {
+    let BalanceOptions { permute, scale } = *options;
+    let a = atleast_2d(a)?;
+    numpy::check_finite(&a)?;
+    let (m, n) = matrix_dims("matrix_balance", &a)?;
+    if a.dim() != 2 {
+        return Err(not_implemented("matrix_balance of a stack of matrices"));
+    }
+    if m != n {
+        return Err(invalid("The data matrix for balancing should be square."));
+    }
+    let kind = lapack_kind(&[dtype(&a)?]);
+    let complex = is_complex_kind(kind);
+    let device = a.device();
+    let a = cast(&a, kind)?;
+    let size = n as usize;
+    let host = a.f_to_kind(Kind::ComplexDouble)?.f_to(Device::Cpu)?.f_contiguous()?;
+    let pairs = host.f_view_as_real()?.f_reshape([-1i64].as_slice())?;
+    let mut flat = filled(2 * size * size, 0f64, "matrix_balance's copy of the matrix")?;
+    pairs.f_copy_data(&mut flat, 2 * size * size)?;
+    let mut work: Vec<[f64; 2]> = flat.chunks(2).map(|p| [p[0], p[1]]).collect();
+    let (lo, hi, ps) = gebal(&mut work, size, permute, scale, matches!(kind, Kind::Float | Kind::ComplexFloat))?;
+    // SciPy's post-processing (0-based lo/hi)
+    let (lo, hi) = (lo as i64 - 1, hi as i64 - 1);
+    let mut scaling = vec![1.0f64; size];
+    for i in 0..size {
+        if (i as i64) >= lo && (i as i64) <= hi {
+            scaling[i] = ps[i];
+        }
+    }
+    let psi: Vec<i64> = ps.iter().map(|&p| p as i64 - 1).collect();
+    let mut perm: Vec<i64> = (0..n).collect();
+    if hi < n {
+        let tail: Vec<i64> = psi[(hi + 1) as usize..].iter().rev().copied().collect();
+        for (ind, &x) in tail.iter().enumerate() {
+            let ind = ind as i64 + 1;
+            if n - ind == x {
+                continue;
+            }
+            perm.swap(x as usize, (n - ind) as usize);
+        }
+    }
+    if lo > 0 {
+        for (ind, &x) in psi[..lo as usize].iter().enumerate() {
+            if ind as i64 == x {
+                continue;
+            }
+            perm.swap(x as usize, ind);
+        }
+    }
+    let mut iperm = vec![0i64; size];
+    for (i, &p) in perm.iter().enumerate() {
+        iperm[p as usize] = i as i64;
+    }
+    let mut t = filled(size * size, 0f64, "matrix_balance's T")?;
+    for (row, &p) in iperm.iter().enumerate() {
+        t[row * size + p as usize] = scaling[p as usize];
+    }
+    let re: Vec<f64> = work.iter().map(|v| v[0]).collect();
+    let b_re = Tensor::f_from_slice(&re)?.f_reshape([n, n])?;
+    let b = if complex {
+        let im: Vec<f64> = work.iter().map(|v| v[1]).collect();
+        Tensor::f_complex(&b_re, &Tensor::f_from_slice(&im)?.f_reshape([n, n])?)?
+    } else {
+        b_re
+    };
+    Ok(Balanced {
+        b: b.f_to_kind(kind)?.f_to(device)?,
+        scaling: Tensor::f_from_slice(&scaling)?.f_to(device)?,
+        perm: Tensor::f_from_slice(&perm)?.f_to(device)?,
+        t: matrix_from(t, n, n)?.f_to(device)?,
+    })
+}

@@ -1,0 +1,136 @@
+//! `torchbridge._core.linalg`: the compiled face of `torchbridge.linalg`.
+//!
+//! The files mirror `ops::linalg` (SciPy's private modules): each holds one
+//! `#[pyfunction]` per SciPy function, with SciPy's parameters and defaults
+//! and a keyword-only `device=None`. Options are parsed here, once, with
+//! SciPy's exceptions; what SciPy does around the computation (its
+//! `LinAlgWarning`, the lists its `_apply_over_batch` returns for batches)
+//! is done here too. `legacy` holds the positional helpers the Python face
+//! still calls for the seams not yet converted.
+
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PyTuple};
+use tch::Tensor;
+
+use super::container::{import_all, Library};
+use crate::ops::numpy;
+
+mod array_utils;
+mod decomp_cholesky;
+mod decomp_lu;
+mod decomp_polar;
+mod decomp_qr;
+mod decomp_svd;
+mod legacy;
+mod matfuncs;
+mod procrustes;
+mod special_matrices;
+
+pyo3::create_exception!(
+    torchbridge.linalg,
+    LinAlgWarning,
+    pyo3::exceptions::PyRuntimeWarning,
+    "Warned for ill-conditioned input (SciPy's ``scipy.linalg.LinAlgWarning``)."
+);
+
+/// Imports one array argument.
+pub(super) fn import1(a: &Bound<'_, PyAny>) -> PyResult<(Tensor, Library)> {
+    let (mut tensors, library) = import_all(&[a])?;
+    Ok((tensors.remove(0), library))
+}
+
+/// Imports two array arguments of one call.
+pub(super) fn import2(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<(Tensor, Tensor, Library)> {
+    let (mut tensors, library) = import_all(&[a, b])?;
+    let b = tensors.remove(1);
+    Ok((tensors.remove(0), b, library))
+}
+
+/// Imports `a` and an optional second array (`None` or Python `None`: absent).
+pub(super) fn import_optional(
+    a: &Bound<'_, PyAny>,
+    b: Option<&Bound<'_, PyAny>>,
+) -> PyResult<(Tensor, Option<Tensor>, Library)> {
+    match b.filter(|b| !b.is_none()) {
+        Some(b) => import2(a, b).map(|(a, b, library)| (a, Some(b), library)),
+        None => import1(a).map(|(a, library)| (a, None, library)),
+    }
+}
+
+/// Whether SciPy's `_apply_over_batch` batches this call: some argument has
+/// dimensions beyond its `core` ones. Raises its ValueError for zero-size batches.
+pub(super) fn batched(name: &str, parts: &[(Option<&Tensor>, usize)]) -> crate::Result<bool> {
+    let batches: Vec<Vec<i64>> =
+        parts.iter().filter_map(|(t, core)| t.map(|t| t.size()[..t.dim().saturating_sub(*core)].to_vec())).collect();
+    if batches.iter().all(Vec::is_empty) {
+        return Ok(false);
+    }
+    let shape = numpy::broadcast_shapes(&batches.iter().map(Vec::as_slice).collect::<Vec<_>>())?;
+    if shape.contains(&0) {
+        return Err(crate::Error::InvalidArgument(format!("`{name}` does not support zero-size batches.")));
+    }
+    Ok(true)
+}
+
+/// SciPy's `'1|2'` core dimensions of a right-hand side.
+pub(super) fn rhs_core(b: &Tensor) -> usize {
+    if b.dim() >= 2 {
+        2
+    } else {
+        1
+    }
+}
+
+/// The smallest entry of a (batch of) reciprocal condition numbers, NaN
+/// propagated (SciPy warns for NaN too).
+pub(super) fn min_rcond(rcond: &Tensor) -> crate::Result<f64> {
+    if rcond.numel() == 0 {
+        return Ok(f64::INFINITY);
+    }
+    let flat = rcond.f_reshape([-1i64].as_slice())?.f_to_kind(tch::Kind::Double)?;
+    if flat.f_isnan()?.f_any()?.f_int64_value(&[])? != 0 {
+        return Ok(f64::NAN);
+    }
+    Ok(flat.f_min()?.f_double_value(&[])?)
+}
+
+/// SciPy's `LinAlgWarning` when `rcond` is below the eps of `x`'s dtype (or NaN).
+pub(super) fn warn_ill_conditioned(py: Python<'_>, rcond: f64, x: &Tensor) -> PyResult<()> {
+    let single = matches!(x.kind(), tch::Kind::Float | tch::Kind::ComplexFloat);
+    let eps = if single { f64::from(f32::EPSILON) } else { f64::EPSILON };
+    if rcond >= eps {
+        return Ok(());
+    }
+    // Python's `:.6g`, as SciPy formats it.
+    let shown: String = pyo3::types::PyFloat::new(py, rcond).call_method1("__format__", (".6g",))?.extract()?;
+    let message = format!("An ill-conditioned matrix detected: rcond = {shown}: result may not be accurate.");
+    warn(py, &py.get_type::<LinAlgWarning>(), &message)
+}
+
+/// `warnings.warn(message, category)` attributed to the caller.
+pub(super) fn warn(py: Python<'_>, category: &Bound<'_, pyo3::types::PyType>, message: &str) -> PyResult<()> {
+    let message = std::ffi::CString::new(message).map_err(|e| crate::Error::InvalidArgument(e.to_string()))?;
+    PyErr::warn(py, category.as_any(), &message, 1)
+}
+
+/// SciPy's result container: a list for a batch (`_apply_over_batch`), else a tuple.
+pub(super) fn sequence(py: Python<'_>, items: Vec<Py<PyAny>>, list: bool) -> PyResult<Py<PyAny>> {
+    Ok(if list { PyList::new(py, items)?.into_any().unbind() } else { PyTuple::new(py, items)?.into_any().unbind() })
+}
+
+/// Adds the `linalg` submodule to `_core`.
+pub(crate) fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
+    let module = super::submodule(parent, "linalg")?;
+    module.add("LinAlgWarning", parent.py().get_type::<LinAlgWarning>())?;
+    array_utils::register(&module)?;
+    decomp_cholesky::register(&module)?;
+    decomp_lu::register(&module)?;
+    decomp_polar::register(&module)?;
+    decomp_qr::register(&module)?;
+    decomp_svd::register(&module)?;
+    procrustes::register(&module)?;
+    legacy::register(&module)?;
+    matfuncs::register(&module)?;
+    special_matrices::register(&module)?;
+    super::attach(parent, &module)
+}
