@@ -93,7 +93,6 @@ pub enum Error {
 
 impl Error {
     /// The error for `bytes` that cannot be allocated for `what`.
-    #[allow(dead_code)] // until the families' size checks use it
     pub(crate) fn out_of_memory(bytes: u128, what: &str) -> Error {
         Error::OutOfMemory(format!("Unable to allocate {} for {what}", ByteCount(bytes)))
     }
@@ -113,7 +112,6 @@ impl Error {
 /// A `Vec` with room for `len` elements, or [`Error::OutOfMemory`]: Rust's
 /// infallible allocation aborts the process, so every buffer whose size comes
 /// from the caller is reserved through here.
-#[allow(dead_code)] // until the families' size checks use it
 pub(crate) fn try_vec<T>(len: usize, what: &str) -> Result<Vec<T>> {
     let mut buffer = Vec::new();
     buffer

@@ -7,20 +7,18 @@ is copied back to the device of the caller's arrays, so results still come
 back in the caller's container on the caller's device. The copies are the
 whole cost of the choice; nothing else changes. ``"cuda"`` without an ordinal
 means the inputs' CUDA device, or ``cuda:0`` for host inputs.
+
+``device`` is an explicit keyword-only parameter of every routine. The
+compiled routines implement it in Rust (``src/python/placement.rs``); the
+routines still written in Python pass it to ``torchbridge._core.call_on``,
+which runs them in the same placement scope.
 """
 
 from __future__ import annotations
 
-import functools
-import inspect
-from typing import Any, Callable, Optional, Protocol, TypeVar, Union
+from typing import Optional, Protocol, Union
 
-from . import _core
-
-__all__ = ["DeviceLike", "TAKES_NO_ARRAYS", "takes_device"]
-
-#: Routines that take no arrays, so have no computation to place.
-TAKES_NO_ARRAYS = frozenset({"next_fast_len", "prev_fast_len"})
+__all__ = ["DeviceLike"]
 
 
 class TorchDeviceLike(Protocol):
@@ -35,28 +33,3 @@ class TorchDeviceLike(Protocol):
 
 #: What ``device=`` accepts.
 DeviceLike = Union[str, TorchDeviceLike, None]
-
-_F = TypeVar("_F", bound=Callable[..., Any])
-
-
-def takes_device(routine: _F) -> _F:
-    """``routine`` with a keyword-only ``device=None`` parameter (see the
-    module docs); routines that already take ``device`` are returned as is."""
-    signature = inspect.signature(routine)
-    if "device" in signature.parameters:
-        return routine
-
-    @functools.wraps(routine)
-    def on_device(*args: Any, device: DeviceLike = None, **kwargs: Any) -> Any:
-        if device is None:
-            return routine(*args, **kwargs)
-        return _core.call_on(device, routine, args, kwargs)
-
-    parameters = list(signature.parameters.values())
-    keyword = inspect.Parameter("device", inspect.Parameter.KEYWORD_ONLY, default=None)
-    if parameters and parameters[-1].kind is inspect.Parameter.VAR_KEYWORD:
-        parameters.insert(len(parameters) - 1, keyword)
-    else:
-        parameters.append(keyword)
-    on_device.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
-    return on_device  # type: ignore[return-value]

@@ -13,20 +13,17 @@ through what is unique: reconstructions, projectors, invariants.
 from __future__ import annotations
 
 import inspect
-import math
 import warnings
 
 import numpy as np
 import pytest
 import scipy.linalg as sl
+from conftest import LIBRARIES, library_type, to_library, to_numpy, with_device
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-import torchbridge as tb
 from torchbridge import linalg as tl
-
-from conftest import LIBRARIES, library_type, to_library, to_numpy, with_device
 
 # ---------------------------------------------------------------------------
 # inputs
@@ -328,7 +325,7 @@ def _scipy_dtype_error(name, args, kwargs):
     try:
         with np.errstate(all="ignore"):
             return None, _call(sl, name, args, kwargs)
-    except Exception as exc:  # noqa: BLE001 - what SciPy raises is the reference
+    except Exception as exc:
         return exc, None
 
 

@@ -42,408 +42,127 @@ fn n_d(
     }
 }
 
-/// 1-D discrete Fourier transform (`scipy.fft.fft`).
-///
-/// ``n`` zero-pads or truncates `x` along `axis`; ``norm`` is "backward"
-/// (default, no scaling), "ortho" or "forward". Real input gives a complex
-/// result of matching precision. ``overwrite_x`` and ``workers`` are accepted
-/// hints without effect; ``plan`` must be None.
-#[pyfunction]
-#[pyo3(
-    signature = (x, n = None, axis = -1, norm = Norm::Backward, overwrite_x = Truthy(false), workers = Workers, *, plan = NoPlan, device = None),
-    text_signature = "(x, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, *, plan=None, device=None)"
-)]
-pub(super) fn fft(
-    py: Python<'_>,
-    x: &Bound<'_, PyAny>,
-    n: Option<i64>,
-    axis: i64,
-    norm: Norm,
-    overwrite_x: Truthy,
-    workers: Workers,
-    plan: NoPlan,
-    device: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Py<PyAny>> {
-    let _hints = (overwrite_x, workers, plan);
-    one_d(py, x, FftOptions { n, axis, norm }, device, ops::fft)
+/// One `#[pyfunction]` per 1-D transform, with scipy.fft's signature: the
+/// options parsed in Rust, then `$op` on the imported array.
+macro_rules! transforms_1d {
+    ($($(#[$doc:meta])* $name:ident => $op:path;)*) => {$(
+        $(#[$doc])*
+        #[pyfunction]
+        #[pyo3(
+            signature = (x, n = None, axis = -1, norm = Norm::Backward, overwrite_x = Truthy(false), workers = Workers, *, plan = NoPlan, device = None),
+            text_signature = "(x, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, *, plan=None, device=None)"
+        )]
+        pub(super) fn $name(
+            py: Python<'_>,
+            x: &Bound<'_, PyAny>,
+            n: Option<i64>,
+            axis: i64,
+            norm: Norm,
+            overwrite_x: Truthy,
+            workers: Workers,
+            plan: NoPlan,
+            device: Option<&Bound<'_, PyAny>>,
+        ) -> PyResult<Py<PyAny>> {
+            let _hints = (overwrite_x, workers, plan);
+            one_d(py, x, FftOptions { n, axis, norm }, device, $op)
+        }
+    )*};
 }
 
-/// 1-D inverse discrete Fourier transform (`scipy.fft.ifft`); see :func:`fft`.
-#[pyfunction]
-#[pyo3(
-    signature = (x, n = None, axis = -1, norm = Norm::Backward, overwrite_x = Truthy(false), workers = Workers, *, plan = NoPlan, device = None),
-    text_signature = "(x, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, *, plan=None, device=None)"
-)]
-pub(super) fn ifft(
-    py: Python<'_>,
-    x: &Bound<'_, PyAny>,
-    n: Option<i64>,
-    axis: i64,
-    norm: Norm,
-    overwrite_x: Truthy,
-    workers: Workers,
-    plan: NoPlan,
-    device: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Py<PyAny>> {
-    let _hints = (overwrite_x, workers, plan);
-    one_d(py, x, FftOptions { n, axis, norm }, device, ops::ifft)
+/// One `#[pyfunction]` per 2-D transform (`two:`, `axes` defaults to the last
+/// two) or n-D transform (`all:`, `axes` defaults to all), with scipy.fft's
+/// signature; `identity_when_empty` as in [`n_d`].
+macro_rules! transforms_nd {
+    (two: $($(#[$doc:meta])* $name:ident => $op:path, identity_when_empty = $identity:literal;)*) => {$(
+        transforms_nd!(@define [last_two(), "(x, s=None, axes=(-2, -1), norm=None, overwrite_x=False, workers=None, *, plan=None, device=None)"] $(#[$doc])* $name => $op, $identity);
+    )*};
+    (all: $($(#[$doc:meta])* $name:ident => $op:path, identity_when_empty = $identity:literal;)*) => {$(
+        transforms_nd!(@define [None, "(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, plan=None, device=None)"] $(#[$doc])* $name => $op, $identity);
+    )*};
+    (@define [$axes:expr, $text:literal] $(#[$doc:meta])* $name:ident => $op:path, $identity:literal) => {
+        $(#[$doc])*
+        #[pyfunction]
+        #[pyo3(
+            signature = (x, s = None, axes = $axes, norm = Norm::Backward, overwrite_x = Truthy(false), workers = Workers, *, plan = NoPlan, device = None),
+            text_signature = $text
+        )]
+        pub(super) fn $name(
+            py: Python<'_>,
+            x: &Bound<'_, PyAny>,
+            s: Option<Shape>,
+            axes: Option<Axes>,
+            norm: Norm,
+            overwrite_x: Truthy,
+            workers: Workers,
+            plan: NoPlan,
+            device: Option<&Bound<'_, PyAny>>,
+        ) -> PyResult<Py<PyAny>> {
+            let _hints = (overwrite_x, workers, plan);
+            let options = FftnOptions { s: s.map(|s| s.0), axes: axes.map(|a| a.0), norm };
+            n_d(py, x, options, $identity, device, $op)
+        }
+    };
 }
 
-/// 1-D transform of real input (`scipy.fft.rfft`): the ``n//2 + 1``
-/// non-negative frequency terms. Complex input raises TypeError.
-#[pyfunction]
-#[pyo3(
-    signature = (x, n = None, axis = -1, norm = Norm::Backward, overwrite_x = Truthy(false), workers = Workers, *, plan = NoPlan, device = None),
-    text_signature = "(x, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, *, plan=None, device=None)"
-)]
-pub(super) fn rfft(
-    py: Python<'_>,
-    x: &Bound<'_, PyAny>,
-    n: Option<i64>,
-    axis: i64,
-    norm: Norm,
-    overwrite_x: Truthy,
-    workers: Workers,
-    plan: NoPlan,
-    device: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Py<PyAny>> {
-    let _hints = (overwrite_x, workers, plan);
-    one_d(py, x, FftOptions { n, axis, norm }, device, ops::rfft)
+transforms_1d! {
+    /// 1-D discrete Fourier transform (`scipy.fft.fft`).
+    ///
+    /// ``n`` zero-pads or truncates `x` along `axis`; ``norm`` is "backward"
+    /// (default, no scaling), "ortho" or "forward". Real input gives a complex
+    /// result of matching precision. ``overwrite_x`` and ``workers`` are accepted
+    /// hints without effect; ``plan`` must be None.
+    fft => ops::fft;
+    /// 1-D inverse discrete Fourier transform (`scipy.fft.ifft`); see :func:`fft`.
+    ifft => ops::ifft;
+    /// 1-D transform of real input (`scipy.fft.rfft`): the ``n//2 + 1``
+    /// non-negative frequency terms. Complex input raises TypeError.
+    rfft => ops::rfft;
+    /// Inverse of :func:`rfft` (`scipy.fft.irfft`): a real result of length
+    /// ``n`` (default ``2*(m-1)`` for ``m`` input points).
+    irfft => ops::irfft;
+    /// FFT of a Hermitian-symmetric signal (`scipy.fft.hfft`): a real result
+    /// of length ``n`` (default ``2*(m-1)``).
+    hfft => ops::hfft;
+    /// Inverse of :func:`hfft` for real input (`scipy.fft.ihfft`).
+    ihfft => ops::ihfft;
 }
 
-/// Inverse of :func:`rfft` (`scipy.fft.irfft`): a real result of length
-/// ``n`` (default ``2*(m-1)`` for ``m`` input points).
-#[pyfunction]
-#[pyo3(
-    signature = (x, n = None, axis = -1, norm = Norm::Backward, overwrite_x = Truthy(false), workers = Workers, *, plan = NoPlan, device = None),
-    text_signature = "(x, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, *, plan=None, device=None)"
-)]
-pub(super) fn irfft(
-    py: Python<'_>,
-    x: &Bound<'_, PyAny>,
-    n: Option<i64>,
-    axis: i64,
-    norm: Norm,
-    overwrite_x: Truthy,
-    workers: Workers,
-    plan: NoPlan,
-    device: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Py<PyAny>> {
-    let _hints = (overwrite_x, workers, plan);
-    one_d(py, x, FftOptions { n, axis, norm }, device, ops::irfft)
+transforms_nd! {
+    two:
+    /// 2-D discrete Fourier transform (`scipy.fft.fft2`): :func:`fftn` over `axes`.
+    fft2 => ops::fftn, identity_when_empty = true;
+    /// 2-D inverse discrete Fourier transform (`scipy.fft.ifft2`).
+    ifft2 => ops::ifftn, identity_when_empty = true;
+    /// 2-D transform of real input (`scipy.fft.rfft2`).
+    rfft2 => ops::rfftn, identity_when_empty = false;
+    /// Inverse of :func:`rfft2` (`scipy.fft.irfft2`).
+    irfft2 => ops::irfftn, identity_when_empty = false;
+    /// 2-D FFT of a Hermitian-symmetric signal (`scipy.fft.hfft2`).
+    hfft2 => ops::hfftn, identity_when_empty = false;
+    /// Inverse of :func:`hfft2` for real input (`scipy.fft.ihfft2`).
+    ihfft2 => ops::ihfftn, identity_when_empty = false;
 }
 
-/// FFT of a Hermitian-symmetric signal (`scipy.fft.hfft`): a real result
-/// of length ``n`` (default ``2*(m-1)``).
-#[pyfunction]
-#[pyo3(
-    signature = (x, n = None, axis = -1, norm = Norm::Backward, overwrite_x = Truthy(false), workers = Workers, *, plan = NoPlan, device = None),
-    text_signature = "(x, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, *, plan=None, device=None)"
-)]
-pub(super) fn hfft(
-    py: Python<'_>,
-    x: &Bound<'_, PyAny>,
-    n: Option<i64>,
-    axis: i64,
-    norm: Norm,
-    overwrite_x: Truthy,
-    workers: Workers,
-    plan: NoPlan,
-    device: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Py<PyAny>> {
-    let _hints = (overwrite_x, workers, plan);
-    one_d(py, x, FftOptions { n, axis, norm }, device, ops::hfft)
-}
-
-/// Inverse of :func:`hfft` for real input (`scipy.fft.ihfft`).
-#[pyfunction]
-#[pyo3(
-    signature = (x, n = None, axis = -1, norm = Norm::Backward, overwrite_x = Truthy(false), workers = Workers, *, plan = NoPlan, device = None),
-    text_signature = "(x, n=None, axis=-1, norm=None, overwrite_x=False, workers=None, *, plan=None, device=None)"
-)]
-pub(super) fn ihfft(
-    py: Python<'_>,
-    x: &Bound<'_, PyAny>,
-    n: Option<i64>,
-    axis: i64,
-    norm: Norm,
-    overwrite_x: Truthy,
-    workers: Workers,
-    plan: NoPlan,
-    device: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Py<PyAny>> {
-    let _hints = (overwrite_x, workers, plan);
-    one_d(py, x, FftOptions { n, axis, norm }, device, ops::ihfft)
-}
-
-/// 2-D discrete Fourier transform (`scipy.fft.fft2`): :func:`fftn` over `axes`.
-#[pyfunction]
-#[pyo3(
-    signature = (x, s = None, axes = last_two(), norm = Norm::Backward, overwrite_x = Truthy(false), workers = Workers, *, plan = NoPlan, device = None),
-    text_signature = "(x, s=None, axes=(-2, -1), norm=None, overwrite_x=False, workers=None, *, plan=None, device=None)"
-)]
-pub(super) fn fft2(
-    py: Python<'_>,
-    x: &Bound<'_, PyAny>,
-    s: Option<Shape>,
-    axes: Option<Axes>,
-    norm: Norm,
-    overwrite_x: Truthy,
-    workers: Workers,
-    plan: NoPlan,
-    device: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Py<PyAny>> {
-    let _hints = (overwrite_x, workers, plan);
-    let options = FftnOptions { s: s.map(|s| s.0), axes: axes.map(|a| a.0), norm };
-    n_d(py, x, options, true, device, ops::fftn)
-}
-
-/// 2-D inverse discrete Fourier transform (`scipy.fft.ifft2`).
-#[pyfunction]
-#[pyo3(
-    signature = (x, s = None, axes = last_two(), norm = Norm::Backward, overwrite_x = Truthy(false), workers = Workers, *, plan = NoPlan, device = None),
-    text_signature = "(x, s=None, axes=(-2, -1), norm=None, overwrite_x=False, workers=None, *, plan=None, device=None)"
-)]
-pub(super) fn ifft2(
-    py: Python<'_>,
-    x: &Bound<'_, PyAny>,
-    s: Option<Shape>,
-    axes: Option<Axes>,
-    norm: Norm,
-    overwrite_x: Truthy,
-    workers: Workers,
-    plan: NoPlan,
-    device: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Py<PyAny>> {
-    let _hints = (overwrite_x, workers, plan);
-    let options = FftnOptions { s: s.map(|s| s.0), axes: axes.map(|a| a.0), norm };
-    n_d(py, x, options, true, device, ops::ifftn)
-}
-
-/// N-D discrete Fourier transform (`scipy.fft.fftn`).
-///
-/// ``s`` (lengths, ``-1`` keeps the input's) and ``axes`` (default: all, or
-/// the last ``len(s)``) as in SciPy; axes must be unique. With no axes to
-/// transform the input is returned as is.
-#[pyfunction]
-#[pyo3(
-    signature = (x, s = None, axes = None, norm = Norm::Backward, overwrite_x = Truthy(false), workers = Workers, *, plan = NoPlan, device = None),
-    text_signature = "(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, plan=None, device=None)"
-)]
-pub(super) fn fftn(
-    py: Python<'_>,
-    x: &Bound<'_, PyAny>,
-    s: Option<Shape>,
-    axes: Option<Axes>,
-    norm: Norm,
-    overwrite_x: Truthy,
-    workers: Workers,
-    plan: NoPlan,
-    device: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Py<PyAny>> {
-    let _hints = (overwrite_x, workers, plan);
-    let options = FftnOptions { s: s.map(|s| s.0), axes: axes.map(|a| a.0), norm };
-    n_d(py, x, options, true, device, ops::fftn)
-}
-
-/// N-D inverse discrete Fourier transform (`scipy.fft.ifftn`); see :func:`fftn`.
-#[pyfunction]
-#[pyo3(
-    signature = (x, s = None, axes = None, norm = Norm::Backward, overwrite_x = Truthy(false), workers = Workers, *, plan = NoPlan, device = None),
-    text_signature = "(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, plan=None, device=None)"
-)]
-pub(super) fn ifftn(
-    py: Python<'_>,
-    x: &Bound<'_, PyAny>,
-    s: Option<Shape>,
-    axes: Option<Axes>,
-    norm: Norm,
-    overwrite_x: Truthy,
-    workers: Workers,
-    plan: NoPlan,
-    device: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Py<PyAny>> {
-    let _hints = (overwrite_x, workers, plan);
-    let options = FftnOptions { s: s.map(|s| s.0), axes: axes.map(|a| a.0), norm };
-    n_d(py, x, options, true, device, ops::ifftn)
-}
-
-/// 2-D transform of real input (`scipy.fft.rfft2`).
-#[pyfunction]
-#[pyo3(
-    signature = (x, s = None, axes = last_two(), norm = Norm::Backward, overwrite_x = Truthy(false), workers = Workers, *, plan = NoPlan, device = None),
-    text_signature = "(x, s=None, axes=(-2, -1), norm=None, overwrite_x=False, workers=None, *, plan=None, device=None)"
-)]
-pub(super) fn rfft2(
-    py: Python<'_>,
-    x: &Bound<'_, PyAny>,
-    s: Option<Shape>,
-    axes: Option<Axes>,
-    norm: Norm,
-    overwrite_x: Truthy,
-    workers: Workers,
-    plan: NoPlan,
-    device: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Py<PyAny>> {
-    let _hints = (overwrite_x, workers, plan);
-    let options = FftnOptions { s: s.map(|s| s.0), axes: axes.map(|a| a.0), norm };
-    n_d(py, x, options, false, device, ops::rfftn)
-}
-
-/// Inverse of :func:`rfft2` (`scipy.fft.irfft2`).
-#[pyfunction]
-#[pyo3(
-    signature = (x, s = None, axes = last_two(), norm = Norm::Backward, overwrite_x = Truthy(false), workers = Workers, *, plan = NoPlan, device = None),
-    text_signature = "(x, s=None, axes=(-2, -1), norm=None, overwrite_x=False, workers=None, *, plan=None, device=None)"
-)]
-pub(super) fn irfft2(
-    py: Python<'_>,
-    x: &Bound<'_, PyAny>,
-    s: Option<Shape>,
-    axes: Option<Axes>,
-    norm: Norm,
-    overwrite_x: Truthy,
-    workers: Workers,
-    plan: NoPlan,
-    device: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Py<PyAny>> {
-    let _hints = (overwrite_x, workers, plan);
-    let options = FftnOptions { s: s.map(|s| s.0), axes: axes.map(|a| a.0), norm };
-    n_d(py, x, options, false, device, ops::irfftn)
-}
-
-/// N-D transform of real input (`scipy.fft.rfftn`): the last axis keeps
-/// ``s[-1]//2 + 1`` non-negative frequencies.
-#[pyfunction]
-#[pyo3(
-    signature = (x, s = None, axes = None, norm = Norm::Backward, overwrite_x = Truthy(false), workers = Workers, *, plan = NoPlan, device = None),
-    text_signature = "(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, plan=None, device=None)"
-)]
-pub(super) fn rfftn(
-    py: Python<'_>,
-    x: &Bound<'_, PyAny>,
-    s: Option<Shape>,
-    axes: Option<Axes>,
-    norm: Norm,
-    overwrite_x: Truthy,
-    workers: Workers,
-    plan: NoPlan,
-    device: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Py<PyAny>> {
-    let _hints = (overwrite_x, workers, plan);
-    let options = FftnOptions { s: s.map(|s| s.0), axes: axes.map(|a| a.0), norm };
-    n_d(py, x, options, false, device, ops::rfftn)
-}
-
-/// Inverse of :func:`rfftn` (`scipy.fft.irfftn`): real output, the last
-/// axis ``2*(m-1)`` long unless ``s`` says otherwise.
-#[pyfunction]
-#[pyo3(
-    signature = (x, s = None, axes = None, norm = Norm::Backward, overwrite_x = Truthy(false), workers = Workers, *, plan = NoPlan, device = None),
-    text_signature = "(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, plan=None, device=None)"
-)]
-pub(super) fn irfftn(
-    py: Python<'_>,
-    x: &Bound<'_, PyAny>,
-    s: Option<Shape>,
-    axes: Option<Axes>,
-    norm: Norm,
-    overwrite_x: Truthy,
-    workers: Workers,
-    plan: NoPlan,
-    device: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Py<PyAny>> {
-    let _hints = (overwrite_x, workers, plan);
-    let options = FftnOptions { s: s.map(|s| s.0), axes: axes.map(|a| a.0), norm };
-    n_d(py, x, options, false, device, ops::irfftn)
-}
-
-/// 2-D FFT of a Hermitian-symmetric signal (`scipy.fft.hfft2`).
-#[pyfunction]
-#[pyo3(
-    signature = (x, s = None, axes = last_two(), norm = Norm::Backward, overwrite_x = Truthy(false), workers = Workers, *, plan = NoPlan, device = None),
-    text_signature = "(x, s=None, axes=(-2, -1), norm=None, overwrite_x=False, workers=None, *, plan=None, device=None)"
-)]
-pub(super) fn hfft2(
-    py: Python<'_>,
-    x: &Bound<'_, PyAny>,
-    s: Option<Shape>,
-    axes: Option<Axes>,
-    norm: Norm,
-    overwrite_x: Truthy,
-    workers: Workers,
-    plan: NoPlan,
-    device: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Py<PyAny>> {
-    let _hints = (overwrite_x, workers, plan);
-    let options = FftnOptions { s: s.map(|s| s.0), axes: axes.map(|a| a.0), norm };
-    n_d(py, x, options, false, device, ops::hfftn)
-}
-
-/// Inverse of :func:`hfft2` for real input (`scipy.fft.ihfft2`).
-#[pyfunction]
-#[pyo3(
-    signature = (x, s = None, axes = last_two(), norm = Norm::Backward, overwrite_x = Truthy(false), workers = Workers, *, plan = NoPlan, device = None),
-    text_signature = "(x, s=None, axes=(-2, -1), norm=None, overwrite_x=False, workers=None, *, plan=None, device=None)"
-)]
-pub(super) fn ihfft2(
-    py: Python<'_>,
-    x: &Bound<'_, PyAny>,
-    s: Option<Shape>,
-    axes: Option<Axes>,
-    norm: Norm,
-    overwrite_x: Truthy,
-    workers: Workers,
-    plan: NoPlan,
-    device: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Py<PyAny>> {
-    let _hints = (overwrite_x, workers, plan);
-    let options = FftnOptions { s: s.map(|s| s.0), axes: axes.map(|a| a.0), norm };
-    n_d(py, x, options, false, device, ops::ihfftn)
-}
-
-/// N-D FFT of a Hermitian-symmetric signal (`scipy.fft.hfftn`): real output.
-#[pyfunction]
-#[pyo3(
-    signature = (x, s = None, axes = None, norm = Norm::Backward, overwrite_x = Truthy(false), workers = Workers, *, plan = NoPlan, device = None),
-    text_signature = "(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, plan=None, device=None)"
-)]
-pub(super) fn hfftn(
-    py: Python<'_>,
-    x: &Bound<'_, PyAny>,
-    s: Option<Shape>,
-    axes: Option<Axes>,
-    norm: Norm,
-    overwrite_x: Truthy,
-    workers: Workers,
-    plan: NoPlan,
-    device: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Py<PyAny>> {
-    let _hints = (overwrite_x, workers, plan);
-    let options = FftnOptions { s: s.map(|s| s.0), axes: axes.map(|a| a.0), norm };
-    n_d(py, x, options, false, device, ops::hfftn)
-}
-
-/// Inverse of :func:`hfftn` for real input (`scipy.fft.ihfftn`).
-#[pyfunction]
-#[pyo3(
-    signature = (x, s = None, axes = None, norm = Norm::Backward, overwrite_x = Truthy(false), workers = Workers, *, plan = NoPlan, device = None),
-    text_signature = "(x, s=None, axes=None, norm=None, overwrite_x=False, workers=None, *, plan=None, device=None)"
-)]
-pub(super) fn ihfftn(
-    py: Python<'_>,
-    x: &Bound<'_, PyAny>,
-    s: Option<Shape>,
-    axes: Option<Axes>,
-    norm: Norm,
-    overwrite_x: Truthy,
-    workers: Workers,
-    plan: NoPlan,
-    device: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Py<PyAny>> {
-    let _hints = (overwrite_x, workers, plan);
-    let options = FftnOptions { s: s.map(|s| s.0), axes: axes.map(|a| a.0), norm };
-    n_d(py, x, options, false, device, ops::ihfftn)
+transforms_nd! {
+    all:
+    /// N-D discrete Fourier transform (`scipy.fft.fftn`).
+    ///
+    /// ``s`` (lengths, ``-1`` keeps the input's) and ``axes`` (default: all, or
+    /// the last ``len(s)``) as in SciPy; axes must be unique. With no axes to
+    /// transform the input is returned as is.
+    fftn => ops::fftn, identity_when_empty = true;
+    /// N-D inverse discrete Fourier transform (`scipy.fft.ifftn`); see :func:`fftn`.
+    ifftn => ops::ifftn, identity_when_empty = true;
+    /// N-D transform of real input (`scipy.fft.rfftn`): the last axis keeps
+    /// ``s[-1]//2 + 1`` non-negative frequencies.
+    rfftn => ops::rfftn, identity_when_empty = false;
+    /// Inverse of :func:`rfftn` (`scipy.fft.irfftn`): real output, the last
+    /// axis ``2*(m-1)`` long unless ``s`` says otherwise.
+    irfftn => ops::irfftn, identity_when_empty = false;
+    /// N-D FFT of a Hermitian-symmetric signal (`scipy.fft.hfftn`): real output.
+    hfftn => ops::hfftn, identity_when_empty = false;
+    /// Inverse of :func:`hfftn` for real input (`scipy.fft.ihfftn`).
+    ihfftn => ops::ihfftn, identity_when_empty = false;
 }
 
 /// Adds this file's functions to `module`.

@@ -7,6 +7,7 @@ import importlib
 import pickle
 
 import pytest
+
 import torchbridge.linalg as tl
 
 
