@@ -34,7 +34,7 @@ pub fn bandwidth(a: &Tensor) -> Result<Bandwidth> {
         return Ok(Bandwidth { lower: z.shallow_clone(), upper: z });
     }
     let nonzero = a.f_ne(0.0)?;
-    let offset = index_grid(n, m, device, |i, j| Ok(i.f_sub(j)?))?;
+    let offset = index_grid(n, m, device, |i, j| i - j)?;
     let lower = offset.f_clamp_min(0)?.f_mul(&nonzero)?.f_amax([-2i64, -1].as_slice(), false)?;
     let upper = offset.f_neg()?.f_clamp_min(0)?.f_mul(&nonzero)?.f_amax([-2i64, -1].as_slice(), false)?;
     Ok(Bandwidth { lower, upper })

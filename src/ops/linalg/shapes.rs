@@ -164,19 +164,20 @@ pub(crate) fn add_sizes(a: i64, b: i64, what: &str) -> Result<i64> {
     a.checked_add(b).ok_or_else(|| Error::out_of_memory(a as u128 + b as u128, what))
 }
 
-/// The `rows x cols` int64 index tensor `f(i, j)` of the column `i` (`rows x 1`)
-/// and row `j` (`1 x cols`) of indices, built by libtorch (so a size the
-/// caller makes too large fails as [`Error::OutOfMemory`], never aborts).
-pub(crate) fn index_grid(
-    rows: i64,
-    cols: i64,
-    device: Device,
-    f: impl Fn(&Tensor, &Tensor) -> Result<Tensor>,
-) -> Result<Tensor> {
+/// The `rows x cols` int64 index tensor of `f(i, j)`, on `device`.
+///
+/// Built on the host (one small copy beats the half-dozen libtorch calls an
+/// index expression costs at the sizes these constructors see), after the
+/// size is checked and the buffer reserved fallibly: a size the caller makes
+/// too large is [`Error::OutOfMemory`], never an abort.
+pub(crate) fn index_grid(rows: i64, cols: i64, device: Device, f: impl Fn(i64, i64) -> i64) -> Result<Tensor> {
     check_alloc(&[rows, cols], 8, "an index grid")?;
-    let i = Tensor::f_arange(rows, (Kind::Int64, device))?.f_unsqueeze(1)?;
-    let j = Tensor::f_arange(cols, (Kind::Int64, device))?.f_unsqueeze(0)?;
-    Ok(f(&i, &j)?.f_expand([rows, cols].as_slice(), false)?.f_contiguous()?)
+    // check_alloc bounds rows * cols * 8 by isize::MAX, so the product fits.
+    let mut data = try_vec::<i64>((rows * cols) as usize, "an index grid")?;
+    for i in 0..rows {
+        data.extend((0..cols).map(|j| f(i, j)));
+    }
+    Ok(Tensor::f_from_slice(&data)?.f_reshape([rows, cols].as_slice())?.f_to(device)?)
 }
 
 /// Gathers `vals[..., idx]` for a `(rows, cols)` index grid.

@@ -31,10 +31,7 @@ pub fn toeplitz(c: &Tensor, r: Option<&Tensor>) -> Result<Tensor> {
     let vals = Tensor::f_cat(&[c, tail], -1)?;
     // vals = c followed by r[1:]: entry (i, j) is c[i - j] below the
     // diagonal and r[j - i] = vals[m - 1 + j - i] above it.
-    let idx = index_grid(m, n, vals.device(), |i, j| {
-        let d = i.f_sub(j)?;
-        Ok(d.f_where_self(&d.f_ge(0)?, &d.f_neg()?.f_add_scalar(m - 1)?)?)
-    })?;
+    let idx = index_grid(m, n, vals.device(), |i, j| if i >= j { i - j } else { m - 1 + j - i })?;
     rearrange(&vals, |v| take_grid(v, &idx))
 }
 
@@ -43,7 +40,7 @@ pub fn toeplitz(c: &Tensor, r: Option<&Tensor>) -> Result<Tensor> {
 pub fn circulant(c: &Tensor) -> Result<Tensor> {
     let c = atleast_1d(c)?;
     let n = c.size()[c.dim() - 1];
-    let idx = index_grid(n, n, c.device(), |i, j| Ok(i.f_sub(j)?.f_remainder(n.max(1))?))?;
+    let idx = index_grid(n, n, c.device(), |i, j| (i - j).rem_euclid(n.max(1)))?;
     rearrange(&c, |v| take_grid(v, &idx))
 }
 
@@ -61,7 +58,7 @@ pub fn hankel(c: &Tensor, r: Option<&Tensor>) -> Result<Tensor> {
     let (m, n) = (c.size()[0], r.size()[0]);
     let tail = if n > 0 { r.f_narrow(0, 1, n - 1)? } else { r.shallow_clone() };
     let vals = Tensor::f_cat(&[c, tail], 0)?;
-    let idx = index_grid(m, n, vals.device(), |i, j| Ok(i.f_add(j)?))?;
+    let idx = index_grid(m, n, vals.device(), |i, j| i + j)?;
     rearrange(&vals, |v| take_grid(v, &idx))
 }
 
@@ -235,7 +232,7 @@ pub fn convolution_matrix(a: &Tensor, n: i64, mode: ConvolutionMode) -> Result<T
             (trim, full_rows - 2 * trim)
         }
     };
-    let idx = index_grid(rows, n, a.device(), |i, j| Ok(i.f_sub(j)?.f_add_scalar(start + n - 1)?))?;
+    let idx = index_grid(rows, n, a.device(), |i, j| i - j + start + n - 1)?;
     rearrange(&padded, |v| take_grid(v, &idx))
 }
 
