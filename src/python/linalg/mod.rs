@@ -12,7 +12,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 use tch::Tensor;
 
-use super::container::{import_all, Library};
+use super::container::{compute, import_all, wrap, Library};
+use super::placement::on_device;
 use crate::ops::numpy;
 
 mod array_utils;
@@ -32,6 +33,47 @@ pyo3::create_exception!(
     pyo3::exceptions::PyRuntimeWarning,
     "Warned for ill-conditioned input (SciPy's ``scipy.linalg.LinAlgWarning``)."
 );
+
+/// The `device=` keyword's argument (`None` or Python `None`: where the data is).
+pub(super) type Device<'a, 'py> = Option<&'a Bound<'py, PyAny>>;
+
+/// The body of a binding with one array in and one array out: on `device`,
+/// imports `a` (with `core` trailing dimensions, SciPy's `_apply_over_batch`
+/// checks run when given), computes `f` and returns the caller's array type.
+pub(super) fn map1(
+    py: Python<'_>,
+    device: Device<'_, '_>,
+    a: &Bound<'_, PyAny>,
+    batch: Option<(&str, usize)>,
+    f: impl FnOnce(&Tensor) -> crate::Result<Tensor> + Send,
+) -> PyResult<Py<PyAny>> {
+    on_device(device, || {
+        let (a, library) = import1(a)?;
+        if let Some((name, core)) = batch {
+            batched(name, &[(Some(&a), core)])?;
+        }
+        let result = compute(py, a.numel(), move || f(&a))?;
+        wrap(py, &library, result, false)
+    })
+}
+
+/// [`map1`] for two array arguments (`batch`: the name and each one's core dimensions).
+pub(super) fn map2(
+    py: Python<'_>,
+    device: Device<'_, '_>,
+    (a, b): (&Bound<'_, PyAny>, &Bound<'_, PyAny>),
+    batch: Option<(&str, usize, usize)>,
+    f: impl FnOnce(&Tensor, &Tensor) -> crate::Result<Tensor> + Send,
+) -> PyResult<Py<PyAny>> {
+    on_device(device, || {
+        let (a, b, library) = import2(a, b)?;
+        if let Some((name, core_a, core_b)) = batch {
+            batched(name, &[(Some(&a), core_a), (Some(&b), core_b)])?;
+        }
+        let result = compute(py, a.numel() + b.numel(), move || f(&a, &b))?;
+        wrap(py, &library, result, false)
+    })
+}
 
 /// Imports one array argument.
 pub(super) fn import1(a: &Bound<'_, PyAny>) -> PyResult<(Tensor, Library)> {

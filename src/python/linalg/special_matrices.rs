@@ -7,11 +7,9 @@ use pyo3::types::{PyDict, PyTuple};
 
 use super::super::container::{compute, import_all, wrap, Library};
 use super::super::placement::on_device;
-use super::{batched, import1, import2, import_optional, warn};
+use super::{batched, import_optional, map1, map2, warn, Device};
 use crate::ops::linalg::{self as ops, ConvolutionMode, DftScale, PascalKind, PascalOptions};
 use crate::Error;
-
-type Device<'a, 'py> = Option<&'a Bound<'py, PyAny>>;
 
 /// Toeplitz matrix with first column ``c`` and first row ``r``
 /// (``scipy.linalg.toeplitz``; ``r`` default ``conj(c)``).
@@ -35,11 +33,7 @@ fn toeplitz(
 #[pyfunction]
 #[pyo3(signature = (c, *, device = None))]
 fn circulant(py: Python<'_>, c: &Bound<'_, PyAny>, device: Device<'_, '_>) -> PyResult<Py<PyAny>> {
-    on_device(device, || {
-        let (c, library) = import1(c)?;
-        let m = compute(py, c.numel(), move || ops::circulant(&c))?;
-        wrap(py, &library, m, false)
-    })
+    map1(py, device, c, None, ops::circulant)
 }
 
 /// Hankel matrix with first column ``c`` and last row ``r``
@@ -99,46 +93,28 @@ fn khatri_rao(
     b: &Bound<'_, PyAny>,
     device: Device<'_, '_>,
 ) -> PyResult<Py<PyAny>> {
-    on_device(device, || {
-        let (a, b, library) = import2(a, b)?;
-        batched("khatri_rao", &[(Some(&a), 2), (Some(&b), 2)])?;
-        let c = compute(py, a.numel() + b.numel(), move || ops::khatri_rao(&a, &b))?;
-        wrap(py, &library, c, false)
-    })
+    map2(py, device, (a, b), Some(("khatri_rao", 2, 2)), ops::khatri_rao)
 }
 
 /// Companion matrix of polynomial coefficients ``a`` (``scipy.linalg.companion``).
 #[pyfunction]
 #[pyo3(signature = (a, *, device = None))]
 fn companion(py: Python<'_>, a: &Bound<'_, PyAny>, device: Device<'_, '_>) -> PyResult<Py<PyAny>> {
-    on_device(device, || {
-        let (a, library) = import1(a)?;
-        let c = compute(py, a.numel(), move || ops::companion(&a))?;
-        wrap(py, &library, c, false)
-    })
+    map1(py, device, a, None, ops::companion)
 }
 
 /// Fiedler matrix ``|a_i - a_j|`` (``scipy.linalg.fiedler``).
 #[pyfunction]
 #[pyo3(signature = (a, *, device = None))]
 fn fiedler(py: Python<'_>, a: &Bound<'_, PyAny>, device: Device<'_, '_>) -> PyResult<Py<PyAny>> {
-    on_device(device, || {
-        let (a, library) = import1(a)?;
-        let c = compute(py, a.numel(), move || ops::fiedler(&a))?;
-        wrap(py, &library, c, false)
-    })
+    map1(py, device, a, None, ops::fiedler)
 }
 
 /// Leslie matrix (``scipy.linalg.leslie``).
 #[pyfunction]
 #[pyo3(signature = (f, s, *, device = None))]
 fn leslie(py: Python<'_>, f: &Bound<'_, PyAny>, s: &Bound<'_, PyAny>, device: Device<'_, '_>) -> PyResult<Py<PyAny>> {
-    on_device(device, || {
-        let (f, s, library) = import2(f, s)?;
-        batched("leslie", &[(Some(&f), 1), (Some(&s), 1)])?;
-        let c = compute(py, f.numel(), move || ops::leslie(&f, &s))?;
-        wrap(py, &library, c, false)
-    })
+    map2(py, device, (f, s), Some(("leslie", 1, 1)), ops::leslie)
 }
 
 /// Matrix of the convolution with ``a`` (``scipy.linalg.convolution_matrix``).
@@ -162,11 +138,7 @@ fn convolution_matrix(
             return Err(Error::InvalidArgument("'mode' argument must be one of ('full', 'valid', 'same')".into()).into())
         }
     };
-    on_device(device, || {
-        let (a, library) = import1(a)?;
-        let c = compute(py, a.numel(), move || ops::convolution_matrix(&a, n, mode))?;
-        wrap(py, &library, c, false)
-    })
+    map1(py, device, a, None, move |a| ops::convolution_matrix(a, n, mode))
 }
 
 /// A numpy array built without input arrays (the order-`n` constructors).
