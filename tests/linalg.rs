@@ -293,7 +293,21 @@ fn special_matrices() {
     let kr = la::khatri_rao(&mat(&[&[1.0, 2.0]]), &mat(&[&[3.0, 4.0], &[5.0, 6.0]])).unwrap();
     assert_all_close(&kr, &[3.0, 8.0, 5.0, 12.0], 0.0, "khatri_rao");
     assert_all_close(&la::hilbert(2).unwrap(), &[1.0, 0.5, 0.5, 1.0 / 3.0], 0.0, "hilbert");
-    assert_all_close(&la::invhilbert(2, true).unwrap(), &[4.0, -6.0, -6.0, 12.0], 0.0, "invhilbert");
+    let exact = la::invhilbert(2, &la::InvHilbertOptions { exact: true }).unwrap();
+    assert_eq!(exact.kind(), Kind::Int64, "invhilbert exact entries are int64");
+    assert_all_close(&exact, &[4.0, -6.0, -6.0, 12.0], 0.0, "invhilbert exact");
+    let float = la::invhilbert(2, &la::InvHilbertOptions::default()).unwrap();
+    assert_eq!(float.kind(), Kind::Double, "invhilbert's default entries are float64");
+    assert_all_close(&float, &[4.0, -6.0, -6.0, 12.0], 0.0, "invhilbert float");
+    // helmert(2): the first row 1/sqrt(2) (1, 1) only with `full`.
+    let h = std::f64::consts::FRAC_1_SQRT_2;
+    assert_all_close(&la::helmert(2, &la::HelmertOptions::default()).unwrap(), &[h, -h], 1e-15, "helmert");
+    assert_all_close(
+        &la::helmert(2, &la::HelmertOptions { full: true }).unwrap(),
+        &[h, h, h, -h],
+        1e-15,
+        "helmert full",
+    );
     assert_all_close(
         &la::pascal(3, &PascalOptions::default()).unwrap(),
         &[1.0, 1.0, 1.0, 1.0, 2.0, 3.0, 1.0, 3.0, 6.0],

@@ -64,7 +64,8 @@ pub use misc::{norm, NormOptions, NormOrder};
 pub use procrustes::{orthogonal_procrustes, Procrustes};
 pub use special_matrices::{
     block_diag, circulant, companion, convolution_matrix, dft, fiedler, hadamard, hankel, helmert, hilbert, invhilbert,
-    invpascal, khatri_rao, leslie, pascal, toeplitz, ConvolutionMode, DftScale, PascalKind, PascalOptions,
+    invpascal, khatri_rao, leslie, pascal, toeplitz, ConvolutionMode, DftScale, HelmertOptions, InvHilbertOptions,
+    PascalKind, PascalOptions,
 };
 
 /// SciPy's `check_finite`: refuse NaN and infinity (the default) or leave

@@ -253,9 +253,16 @@ pub fn hilbert(n: i64) -> Result<Tensor> {
     matrix_from(data, n, n)
 }
 
+/// The options of [`helmert`] (SciPy's default: without the first row).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HelmertOptions {
+    /// `full`: keep the first row (the constant vector).
+    pub full: bool,
+}
+
 /// `scipy.linalg.helmert`: the (full, or without its first row) Helmert
 /// matrix of order `n`, float64.
-pub fn helmert(n: i64, full: bool) -> Result<Tensor> {
+pub fn helmert(n: i64, options: &HelmertOptions) -> Result<Tensor> {
     let (size, len) = check_order(n, 8)?;
     let mut data = filled(len, 0.0, "the Helmert matrix")?;
     for i in 0..size {
@@ -273,7 +280,7 @@ pub fn helmert(n: i64, full: bool) -> Result<Tensor> {
         }
     }
     let h = matrix_from(data, n, n)?;
-    if full || n == 0 {
+    if options.full || n == 0 {
         Ok(h)
     } else {
         Ok(h.f_narrow(0, 1, n - 1)?.f_contiguous()?)
@@ -366,12 +373,20 @@ fn binomial_float(n: i64, k: i64) -> f64 {
     }
 }
 
+/// The options of [`invhilbert`] (SciPy's default: float64 entries).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct InvHilbertOptions {
+    /// `exact`: int64 entries (else float64).
+    pub exact: bool,
+}
+
 /// `scipy.linalg.invhilbert`: the inverse of the Hilbert matrix of order
 /// `n`, float64, or int64 with `exact` (SciPy returns Python objects beyond
 /// `n = 14`; that is not implemented). The float64 entries are the exact
 /// integers rounded once (SciPy's floating-point `comb` products differ in
 /// the last digits).
-pub fn invhilbert(n: i64, exact: bool) -> Result<Tensor> {
+pub fn invhilbert(n: i64, options: &InvHilbertOptions) -> Result<Tensor> {
+    let exact = options.exact;
     let (_, len) = check_order(n, 8)?;
     if exact && n > 14 {
         return Err(not_implemented(

@@ -5,11 +5,9 @@ use pyo3::prelude::*;
 
 use super::super::container::{compute, import_all, wrap};
 use super::super::placement::on_device;
-use super::{batched, import1, rhs_core, sequence};
+use super::{batched, import1, map1, rhs_core, sequence, Device};
 use crate::ops::linalg::{self as ops, CheckFinite, ChoFactor, CholeskyOptions};
 use crate::Error;
-
-type Device<'a, 'py> = Option<&'a Bound<'py, PyAny>>;
 
 /// Cholesky factor of a Hermitian positive definite matrix
 /// (``scipy.linalg.cholesky``); only the ``lower`` (or upper) triangle of
@@ -25,13 +23,8 @@ fn cholesky(
     device: Device<'_, '_>,
 ) -> PyResult<Py<PyAny>> {
     let _ = overwrite_a; // a performance hint
-    on_device(device, || {
-        let (a, library) = import1(a)?;
-        batched("cholesky", &[(Some(&a), 2)])?;
-        let options = CholeskyOptions { lower, check_finite: CheckFinite::from_flag(check_finite) };
-        let c = compute(py, a.numel(), move || ops::cholesky(&a, &options))?;
-        wrap(py, &library, c, false)
-    })
+    let options = CholeskyOptions { lower, check_finite: CheckFinite::from_flag(check_finite) };
+    map1(py, device, a, Some(("cholesky", 2)), move |a| ops::cholesky(a, &options))
 }
 
 /// Cholesky factorization for :func:`cho_solve` (``scipy.linalg.cho_factor``).
@@ -119,13 +112,8 @@ fn cholesky_banded(
     device: Device<'_, '_>,
 ) -> PyResult<Py<PyAny>> {
     let _ = overwrite_ab; // a performance hint
-    on_device(device, || {
-        let (ab, library) = import1(ab)?;
-        batched("cholesky_banded", &[(Some(&ab), 2)])?;
-        let options = CholeskyOptions { lower, check_finite: CheckFinite::from_flag(check_finite) };
-        let c = compute(py, ab.numel(), move || ops::cholesky_banded(&ab, &options))?;
-        wrap(py, &library, c, false)
-    })
+    let options = CholeskyOptions { lower, check_finite: CheckFinite::from_flag(check_finite) };
+    map1(py, device, ab, Some(("cholesky_banded", 2)), move |ab| ops::cholesky_banded(ab, &options))
 }
 
 /// Adds the Cholesky routines to `_core.linalg`.

@@ -5,11 +5,9 @@ use pyo3::prelude::*;
 
 use super::super::container::{compute, import_all, wrap, wrap_tuple};
 use super::super::placement::on_device;
-use super::{batched, import1, rhs_core, sequence, warn, LinAlgWarning};
+use super::{batched, import1, rhs_core, sequence, warn, Device, LinAlgWarning};
 use crate::ops::linalg::{self as ops, CheckFinite, Lu, LuFactor, LuOptions, LuSolveOptions, Trans};
 use crate::Error;
-
-type Device<'a, 'py> = Option<&'a Bound<'py, PyAny>>;
 
 /// LU decomposition with partial pivoting, ``a = P @ L @ U`` (``scipy.linalg.lu``).
 ///

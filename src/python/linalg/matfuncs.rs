@@ -7,11 +7,9 @@ use tch::Tensor;
 
 use super::super::container::{compute, wrap, Library};
 use super::super::placement::on_device;
-use super::{batched, import1, import2, min_rcond, sequence, warn_ill_conditioned};
+use super::{batched, import1, import2, map1, min_rcond, sequence, warn_ill_conditioned, Device};
 use crate::ops::linalg::{self as ops, CheckFinite, ExpmFrechet, MatrixFunction};
 use crate::Error;
-
-type Device<'a, 'py> = Option<&'a Bound<'py, PyAny>>;
 
 /// Matrix exponential of ``(..., N, N)`` ``A`` (``scipy.linalg.expm``).
 ///
@@ -22,11 +20,7 @@ type Device<'a, 'py> = Option<&'a Bound<'py, PyAny>>;
 #[pyo3(signature = (A, *, device = None))]
 #[allow(non_snake_case)] // SciPy's parameter name
 fn expm(py: Python<'_>, A: &Bound<'_, PyAny>, device: Device<'_, '_>) -> PyResult<Py<PyAny>> {
-    on_device(device, || {
-        let (a, library) = import1(A)?;
-        let e = compute(py, a.numel(), move || ops::expm(&a))?;
-        wrap(py, &library, e, false)
-    })
+    map1(py, device, A, None, ops::expm)
 }
 
 /// One of the trigonometric/hyperbolic matrix functions, SciPy's way.

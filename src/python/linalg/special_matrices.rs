@@ -8,7 +8,9 @@ use pyo3::types::{PyDict, PyTuple};
 use super::super::container::{compute, import_all, wrap, Library};
 use super::super::placement::on_device;
 use super::{batched, import_optional, map1, map2, warn, Device};
-use crate::ops::linalg::{self as ops, ConvolutionMode, DftScale, PascalKind, PascalOptions};
+use crate::ops::linalg::{
+    self as ops, ConvolutionMode, DftScale, HelmertOptions, InvHilbertOptions, PascalKind, PascalOptions,
+};
 use crate::Error;
 
 /// Toeplitz matrix with first column ``c`` and first row ``r``
@@ -163,14 +165,14 @@ fn hilbert(py: Python<'_>, n: i64, device: Device<'_, '_>) -> PyResult<Py<PyAny>
 #[pyfunction]
 #[pyo3(signature = (n, exact = false, *, device = None))]
 fn invhilbert(py: Python<'_>, n: i64, exact: bool, device: Device<'_, '_>) -> PyResult<Py<PyAny>> {
-    order_matrix(py, device, || ops::invhilbert(n, exact))
+    order_matrix(py, device, || ops::invhilbert(n, &InvHilbertOptions { exact }))
 }
 
 /// Helmert matrix of order ``n`` (``scipy.linalg.helmert``).
 #[pyfunction]
 #[pyo3(signature = (n, full = false, *, device = None))]
 fn helmert(py: Python<'_>, n: i64, full: bool, device: Device<'_, '_>) -> PyResult<Py<PyAny>> {
-    order_matrix(py, device, || ops::helmert(n, full))
+    order_matrix(py, device, || ops::helmert(n, &HelmertOptions { full }))
 }
 
 /// DFT matrix of order ``n`` (``scipy.linalg.dft``); angles are reduced
