@@ -44,10 +44,9 @@ fn int(x: &Bound<'_, PyAny>) -> PyResult<i64> {
     x.py().get_type::<PyInt>().call1((x,))?.extract()
 }
 
-/// Python's `float(x)`, as the float object (SciPy's messages print it).
-fn float<'py>(x: &Bound<'py, PyAny>) -> PyResult<(f64, Bound<'py, PyAny>)> {
-    let value = x.py().get_type::<PyFloat>().call1((x,))?;
-    Ok((value.extract()?, value))
+/// Python's `float(x)`.
+fn float(x: &Bound<'_, PyAny>) -> PyResult<f64> {
+    x.py().get_type::<PyFloat>().call1((x,))?.extract()
 }
 
 /// SciPy's checks of `eigh`'s `driver`, `type` and subsets (in its order):
@@ -92,13 +91,15 @@ fn eigh_checks(
     }
     if let Some(value) = subset_by_value.filter(|_| !by_index) {
         if value.is_truthy()? {
-            let [lo, hi] = unpack2(value)?;
-            let ((lo, lo_shown), (hi, hi_shown)) = (float(&lo)?, float(&hi)?);
+            let [lo_given, hi_given] = unpack2(value)?;
+            let (lo, hi) = (float(&lo_given)?, float(&hi_given)?);
             // -inf <= lo < hi <= inf: NaN fails it
             if lo.partial_cmp(&hi) != Some(std::cmp::Ordering::Less) {
                 return Err(invalid(format!(
                     "Requested eigenvalue bounds are not valid. Valid range is (-inf, inf) and low < high, \
-                     but low={lo_shown}, high={hi_shown} is given"
+                     but low={}, high={} is given",
+                    lo_given.str()?,
+                    hi_given.str()?
                 )));
             }
             chosen = Subset::Value(lo, hi);
@@ -333,7 +334,7 @@ fn tridiagonal_select(
         }
         let (first, second) = (range.get_item(0)?, range.get_item(1)?);
         if code == 1 {
-            subset = Subset::Value(float(&first)?.0, float(&second)?.0);
+            subset = Subset::Value(float(&first)?, float(&second)?);
         } else {
             let dtype = range.getattr("dtype")?;
             let char: String = dtype.getattr("char")?.extract()?;
