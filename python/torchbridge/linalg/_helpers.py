@@ -72,9 +72,3 @@ def _unsupported(routine: str, parameter: str, value) -> NotImplementedError:
 
     return UnsupportedParameterError(f"linalg.{routine}: {parameter}={value!r} is not supported")
 
-
-def _check_driver(routine: str, lapack_driver) -> None:
-    if not isinstance(lapack_driver, str):
-        raise TypeError("lapack_driver must be a string")
-    if lapack_driver not in ("gesdd", "gesvd"):
-        raise ValueError(f'lapack_driver must be "gesdd" or "gesvd", not "{lapack_driver}"')

@@ -115,7 +115,13 @@ fn eigh_parts(
             check_finite_all(check, &[&b])?;
             square("eigh", &b).map_err(|_| invalid("expected square \"b\" matrix"))?;
             if b.size()[b.dim() - 2..] != a.size()[a.dim() - 2..] {
-                return Err(invalid(format!("wrong b dimensions {:?}, should be {:?}", b.size(), a.size())));
+                // SciPy's message, with the matrices' shapes as Python tuples
+                let (bs, as_) = (b.size(), a.size());
+                let (b2, a2) = (&bs[bs.len() - 2..], &as_[as_.len() - 2..]);
+                return Err(invalid(format!(
+                    "wrong b dimensions ({}, {}), should be ({}, {})",
+                    b2[0], b2[1], a2[0], a2[1]
+                )));
             }
             Some(b)
         }

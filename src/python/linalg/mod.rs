@@ -9,7 +9,7 @@
 //! still calls for the seams not yet converted.
 
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyTuple};
+use pyo3::types::{PyList, PyString, PyTuple};
 use tch::Tensor;
 
 use super::container::{compute, import_all, wrap, Library};
@@ -17,6 +17,7 @@ use super::placement::on_device;
 use crate::ops::numpy;
 
 mod array_utils;
+mod decomp;
 mod decomp_cholesky;
 mod decomp_lu;
 mod decomp_polar;
@@ -36,6 +37,30 @@ pyo3::create_exception!(
 
 /// The `device=` keyword's argument (`None` or Python `None`: where the data is).
 pub(super) type Device<'a, 'py> = Option<&'a Bound<'py, PyAny>>;
+
+/// An argument as the caller passed it (`None` when not passed: SciPy's
+/// default, which the binding's text signature shows), for the options SciPy
+/// checks in its body, where an explicit `None` is refused like any other value.
+#[derive(Debug, Default)]
+pub(super) struct Passed(Option<Py<PyAny>>);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Passed {
+    type Error = PyErr;
+
+    fn extract(obj: pyo3::Borrowed<'a, 'py, PyAny>) -> PyResult<Passed> {
+        Ok(Passed(Some(obj.to_owned().unbind())))
+    }
+}
+
+impl Passed {
+    /// The argument, or the string `default` when it was not passed.
+    pub(super) fn or_str<'py>(&self, py: Python<'py>, default: &str) -> Bound<'py, PyAny> {
+        match &self.0 {
+            Some(obj) => obj.bind(py).clone(),
+            None => PyString::new(py, default).into_any(),
+        }
+    }
+}
 
 /// The body of a binding with one array in and one array out: on `device`,
 /// imports `a` (with `core` trailing dimensions, SciPy's `_apply_over_batch`
@@ -165,6 +190,7 @@ pub(crate) fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     let module = super::submodule(parent, "linalg")?;
     module.add("LinAlgWarning", parent.py().get_type::<LinAlgWarning>())?;
     array_utils::register(&module)?;
+    decomp::register(&module)?;
     decomp_cholesky::register(&module)?;
     decomp_lu::register(&module)?;
     decomp_polar::register(&module)?;
