@@ -5,14 +5,10 @@ still Python functions."""
 from __future__ import annotations
 
 import math
-import warnings
 
 import numpy as np
 
 from .. import _core
-from .._core import linalg as _compiled
-
-LinAlgWarning = _compiled.LinAlgWarning
 
 
 def _placed(device, routine, *args, **kwargs):
@@ -45,26 +41,6 @@ def _batched(name: str, *args: tuple[object, int]) -> bool:
     if math.prod(shape) == 0:
         raise ValueError(f"`{name}` does not support zero-size batches.")
     return True
-
-
-def _rhs_core(b) -> int:
-    """SciPy's ``'1|2'`` core dimensions of a right-hand side."""
-    return 2 if len(_shape(b)) >= 2 else 1
-
-
-def _is_single(x) -> bool:
-    name = str(getattr(x, "dtype", ""))
-    return name.endswith("float32") or name.endswith("complex64")
-
-
-def _warn_ill_conditioned(rcond: float, x) -> None:
-    eps = float(np.finfo(np.float32).eps) if _is_single(x) else float(np.finfo(np.float64).eps)
-    if not rcond >= eps:  # NaN warns too
-        warnings.warn(
-            f"An ill-conditioned matrix detected: rcond = {rcond:.6g}: result may not be accurate.",
-            LinAlgWarning,
-            stacklevel=3,
-        )
 
 
 def _unsupported(routine: str, parameter: str, value) -> NotImplementedError:

@@ -17,6 +17,7 @@ use super::placement::on_device;
 use crate::ops::numpy;
 
 mod array_utils;
+mod basic;
 mod decomp_cholesky;
 mod decomp_lu;
 mod decomp_polar;
@@ -24,6 +25,7 @@ mod decomp_qr;
 mod decomp_svd;
 mod legacy;
 mod matfuncs;
+mod misc;
 mod procrustes;
 mod special_matrices;
 
@@ -165,6 +167,7 @@ pub(crate) fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     let module = super::submodule(parent, "linalg")?;
     module.add("LinAlgWarning", parent.py().get_type::<LinAlgWarning>())?;
     array_utils::register(&module)?;
+    basic::register(&module)?;
     decomp_cholesky::register(&module)?;
     decomp_lu::register(&module)?;
     decomp_polar::register(&module)?;
@@ -173,6 +176,7 @@ pub(crate) fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     procrustes::register(&module)?;
     legacy::register(&module)?;
     matfuncs::register(&module)?;
+    misc::register(&module)?;
     special_matrices::register(&module)?;
     super::attach(parent, &module)
 }
