@@ -3,7 +3,7 @@
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyFloat, PyList, PyString, PyTuple};
+use pyo3::types::{PyFloat, PyInt, PyList, PyString, PyTuple};
 
 use super::super::container::{compute, wrap};
 use super::super::placement::on_device;
@@ -53,7 +53,9 @@ fn parse_axis(axis: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Vec<i64>>> {
         return Ok(None);
     };
     if let Ok(axes) = axis.cast::<PyTuple>() {
-        return Ok(Some(axes.iter().map(|a| a.extract::<i64>()).collect::<PyResult<_>>()?));
+        // (each entry through `int()`, as torchbridge has always read them)
+        let int = axis.py().get_type::<PyInt>();
+        return Ok(Some(axes.iter().map(|a| int.call1((a,))?.extract::<i64>()).collect::<PyResult<_>>()?));
     }
     match axis.extract::<i64>() {
         Ok(axis) => Ok(Some(vec![axis])),
