@@ -225,6 +225,12 @@ fn least_squares_and_pseudo_inverse() {
     assert_all_close(&fit.x, &[1.0, 1.0], 1e-14, "minimum norm");
     assert_all_close(&fit.rank, &[1.0], 0.0, "rank deficient");
     assert!("gels".parse::<LstsqDriver>().is_err());
+    // a batch of matrices with one right-hand side: broadcast, as SciPy applies it
+    let batch = Tensor::stack(&[&a, &a.multiply_scalar(2.0)], 0);
+    let fit = la::lstsq(&batch, &y.unsqueeze(-1), &LstsqOptions::default()).unwrap();
+    assert_eq!(fit.x.size(), [2, 2, 1]);
+    assert_all_close(&fit.x, &[1.0, 2.0, 0.5, 1.0], 1e-13, "broadcast coefficients");
+    assert_all_close(&fit.rank, &[2.0, 2.0], 0.0, "broadcast ranks");
     let la::Pinv { b: p, rank } = la::pinv(&deficient, &Default::default()).unwrap();
     assert_all_close(&p, &[0.25; 4], 1e-15, "pinv");
     assert_all_close(&rank, &[1.0], 0.0, "pinv rank");

@@ -8,10 +8,10 @@ back in the caller's container on the caller's device. The copies are the
 whole cost of the choice; nothing else changes. ``"cuda"`` without an ordinal
 means the inputs' CUDA device, or ``cuda:0`` for host inputs.
 
-``device`` is an explicit keyword-only parameter of every routine. The
-compiled routines implement it in Rust (``src/python/placement.rs``); the
-routines still written in Python pass it to ``torchbridge._core.call_on``,
-which runs them in the same placement scope.
+``device`` is an explicit keyword-only parameter of every routine,
+implemented in Rust (``src/python/placement.rs``); the few routines written
+in Python (``special.factorial``, ``linalg.hadamard``) pass it on to the
+compiled ones they call.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@
 use std::cell::Cell;
 
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString, PyTuple};
+use pyo3::types::PyString;
 use tch::Tensor;
 
 use super::errors::Class;
@@ -175,17 +175,4 @@ pub(crate) fn mixed_devices(first: Device, second: Device) -> PyErr {
         "arrays on two devices in one call ({first} and {second}); move them to one \
          device, or pass device= to compute on one (copying the others there)"
     ))
-}
-
-/// `fn(*args, **kwargs)`, computing on `device`: what the Python-level
-/// routines' `device=` keyword runs.
-#[pyfunction]
-#[pyo3(signature = (device, function, args, kwargs = None))]
-pub(crate) fn call_on(
-    device: &Bound<'_, PyAny>,
-    function: &Bound<'_, PyAny>,
-    args: &Bound<'_, PyTuple>,
-    kwargs: Option<&Bound<'_, PyDict>>,
-) -> PyResult<Py<PyAny>> {
-    on_device(Some(device), || Ok(function.call(args, kwargs)?.unbind()))
 }

@@ -588,6 +588,12 @@ pub fn lstsq(a: &Tensor, b: &Tensor, options: &LstsqOptions) -> Result<Lstsq> {
     }
     let kind = lapack_kind(&[dtype(a)?, dtype(&b)?]);
     let (a, cols) = (cast(a, kind)?, cast(&cols, kind)?);
+    // (libtorch's lstsq does not broadcast: a batch of `a` with one `b`, or
+    // the reverse, is expanded to the common batch, as SciPy applies it)
+    let (a, cols) = (
+        a.f_expand(concat(&batch, &[m, n]).as_slice(), false)?,
+        cols.f_expand(concat(&batch, &[m, nrhs]).as_slice(), false)?,
+    );
     let rcond = cond.unwrap_or_else(|| eps(kind));
     let rkind = real_kind(kind);
     let (x, lapack_residuals, rank, s) = if device == Device::Cpu {

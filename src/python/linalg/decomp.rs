@@ -10,7 +10,7 @@ use pyo3::types::{PyFloat, PyInt, PyString};
 
 use super::super::container::{compute, wrap, Library};
 use super::super::placement::on_device;
-use super::{batched, import1, import2, import_optional, sequence, Device, Passed};
+use super::{batched, import1, import2, import_optional, sequence, unpack2, Device, Passed};
 use crate::ops::linalg::{
     self as ops, CheckFinite, Eig, EigOptions, Eigh, EighOptions, EighTridiagonalOptions, EighType, Subset,
 };
@@ -24,19 +24,6 @@ const TRIDIAGONAL_DRIVERS: [&str; 6] = ["auto", "stemr", "sterf", "stebz", "stev
 
 fn invalid(message: impl Into<String>) -> PyErr {
     Error::InvalidArgument(message.into()).into()
-}
-
-/// Python's `lo, hi = obj`, with its ValueError for another length.
-fn unpack2<'py>(obj: &Bound<'py, PyAny>) -> PyResult<[Bound<'py, PyAny>; 2]> {
-    let items: Vec<Bound<'py, PyAny>> = obj.try_iter()?.collect::<PyResult<_>>()?;
-    let got = items.len();
-    <[Bound<'py, PyAny>; 2]>::try_from(items).map_err(|_| {
-        if got > 2 {
-            invalid("too many values to unpack (expected 2)")
-        } else {
-            invalid(format!("not enough values to unpack (expected 2, got {got})"))
-        }
-    })
 }
 
 /// Python's `int(x)`.

@@ -5,7 +5,7 @@ use pyo3::prelude::*;
 
 use super::super::container::{compute, import_all, wrap};
 use super::super::placement::on_device;
-use super::{batched, import1, map1, rhs_core, sequence, Device};
+use super::{batched, import1, map1, rhs_core, sequence, unpack2, Device};
 use crate::ops::linalg::{self as ops, CheckFinite, ChoFactor, CholeskyOptions};
 use crate::Error;
 
@@ -71,10 +71,7 @@ fn cho_solve(
     device: Device<'_, '_>,
 ) -> PyResult<Py<PyAny>> {
     let _ = overwrite_b; // a performance hint
-    let items: Vec<Bound<'_, PyAny>> = c_and_lower.try_iter()?.collect::<PyResult<_>>()?;
-    let [c, lower] = <[Bound<'_, PyAny>; 2]>::try_from(items).map_err(|items| {
-        pyo3::exceptions::PyValueError::new_err(format!("expected 2 values to unpack (got {})", items.len()))
-    })?;
+    let [c, lower] = unpack2(c_and_lower)?;
     let numpy = py.import("numpy")?;
     let lower = if numpy.call_method1("ndim", (&lower,))?.extract::<usize>()? > 0 {
         let values = numpy.call_method1("unique", (numpy.call_method1("asarray", (&lower,))?,))?;

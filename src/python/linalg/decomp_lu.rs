@@ -5,7 +5,7 @@ use pyo3::prelude::*;
 
 use super::super::container::{compute, import_all, wrap, wrap_tuple};
 use super::super::placement::on_device;
-use super::{batched, import1, rhs_core, sequence, warn, Device, LinAlgWarning};
+use super::{batched, import1, rhs_core, sequence, unpack2, warn, Device, LinAlgWarning};
 use crate::ops::linalg::{self as ops, CheckFinite, Lu, LuFactor, LuOptions, LuSolveOptions, Trans};
 use crate::Error;
 
@@ -77,10 +77,7 @@ fn lu_solve(
     device: Device<'_, '_>,
 ) -> PyResult<Py<PyAny>> {
     let _ = overwrite_b; // a performance hint
-    let items: Vec<Bound<'_, PyAny>> = lu_and_piv.try_iter()?.collect::<PyResult<_>>()?;
-    let [lu, piv] = <[Bound<'_, PyAny>; 2]>::try_from(items).map_err(|items| {
-        pyo3::exceptions::PyValueError::new_err(format!("expected 2 values to unpack (got {})", items.len()))
-    })?;
+    let [lu, piv] = unpack2(lu_and_piv)?;
     let trans = match trans {
         None => Trans::N,
         Some(trans) => match trans.extract::<i64>().ok().filter(|t| (0..=2).contains(t)) {

@@ -5,9 +5,11 @@
 //! and a keyword-only `device=None`. Options are parsed here, once, with
 //! SciPy's exceptions; what SciPy does around the computation (its
 //! `LinAlgWarning`, the lists its `_apply_over_batch` returns for batches)
-//! is done here too. `legacy` holds the positional helpers the Python face
-//! still calls for the seams not yet converted.
+//! is done here too. This file holds what the seams share: the argument
+//! imports, the one-array bodies (`map1`, `map2`), SciPy's batch checks and
+//! result containers, and the warnings.
 
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 use tch::Tensor;
@@ -17,14 +19,15 @@ use super::placement::on_device;
 use crate::ops::numpy;
 
 mod array_utils;
+mod basic;
 mod decomp;
 mod decomp_cholesky;
 mod decomp_lu;
 mod decomp_polar;
 mod decomp_qr;
 mod decomp_svd;
-mod legacy;
 mod matfuncs;
+mod misc;
 mod procrustes;
 mod special_matrices;
 
@@ -98,6 +101,27 @@ pub(super) fn map2(
         let result = compute(py, a.numel() + b.numel(), move || f(&a, &b))?;
         wrap(py, &library, result, false)
     })
+}
+
+/// Python's `x, y = value`, with its exceptions.
+pub(super) fn unpack2<'py>(value: &Bound<'py, PyAny>) -> PyResult<[Bound<'py, PyAny>; 2]> {
+    let items = match value.try_iter() {
+        Ok(items) => items,
+        Err(err) if err.is_instance_of::<PyTypeError>(value.py()) => {
+            let name = value.get_type().name()?;
+            return Err(PyTypeError::new_err(format!("cannot unpack non-iterable {name} object")));
+        }
+        Err(err) => return Err(err),
+    };
+    let mut items: Vec<Bound<'py, PyAny>> = items.take(3).collect::<PyResult<_>>()?;
+    match items.len() {
+        2 => {
+            let second = items.remove(1);
+            Ok([items.remove(0), second])
+        }
+        n if n < 2 => Err(PyValueError::new_err(format!("not enough values to unpack (expected 2, got {n})"))),
+        _ => Err(PyValueError::new_err("too many values to unpack (expected 2)")),
+    }
 }
 
 /// Imports one array argument.
@@ -190,15 +214,16 @@ pub(crate) fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     let module = super::submodule(parent, "linalg")?;
     module.add("LinAlgWarning", parent.py().get_type::<LinAlgWarning>())?;
     array_utils::register(&module)?;
+    basic::register(&module)?;
     decomp::register(&module)?;
     decomp_cholesky::register(&module)?;
     decomp_lu::register(&module)?;
     decomp_polar::register(&module)?;
     decomp_qr::register(&module)?;
     decomp_svd::register(&module)?;
-    procrustes::register(&module)?;
-    legacy::register(&module)?;
     matfuncs::register(&module)?;
+    misc::register(&module)?;
+    procrustes::register(&module)?;
     special_matrices::register(&module)?;
     super::attach(parent, &module)
 }

@@ -1,0 +1,266 @@
+"""scipy.linalg._basic's routines as compiled builtins: options parsed in
+Rust with SciPy's exceptions, ``device=``, SciPy's lists for batches and
+tuples otherwise, its result types (Python ints, numpy scalars)."""
+
+from __future__ import annotations
+
+import inspect
+import warnings
+
+import numpy as np
+import pytest
+import scipy.linalg as sl
+import torch
+
+from torchbridge import linalg as tl
+from torchbridge.linalg import _basic
+
+RNG = np.random.default_rng(20261202)
+N = 4
+
+
+def _general(batch=()):
+    return RNG.standard_normal(batch + (N, N)) + 2 * N * np.eye(N)
+
+
+def _hpd(batch=()):
+    x = RNG.standard_normal(batch + (N, N))
+    return x @ np.swapaxes(x, -1, -2) + 2 * N * np.eye(N)
+
+
+def _band():
+    return np.vstack([np.full(N, 0.5), np.full(N, 4.0), np.full(N, -0.3)])
+
+
+def _cases():
+    a, b = _general(), RNG.standard_normal(N)
+    c = RNG.standard_normal(N)
+    c[0] += 9
+    return {
+        "solve": ((a, b), {}),
+        "solve_triangular": ((np.triu(a), b), {"trans": "T"}),
+        "inv": ((a,), {"assume_a": "gen"}),
+        "det": ((a,), {}),
+        "lstsq": ((RNG.standard_normal((6, N)), RNG.standard_normal(6)), {}),
+        "pinv": ((RNG.standard_normal((6, N)),), {"return_rank": True}),
+        "pinvh": ((_hpd(),), {"return_rank": True}),
+        "solve_banded": (((1, 1), _band(), b), {}),
+        "solveh_banded": ((_band()[:2], b), {}),
+        "solve_toeplitz": (((c, c[::-1]), b), {}),
+        "matmul_toeplitz": (((c, c[::-1]), b), {}),
+        "solve_circulant": ((c, b), {}),
+        "matrix_balance": ((a * np.array([1, 100, 1e-2, 1]),), {"separate": True}),
+    }
+
+
+CASES = _cases()
+
+
+def _flat(result):
+    if isinstance(result, (tuple, list)):
+        return [x for r in result for x in _flat(r)]
+    return [result]
+
+
+def test_every_routine_is_a_compiled_builtin_reexported_as_is():
+    assert set(CASES) == set(_basic.__all__)
+    for name in _basic.__all__:
+        routine = getattr(tl, name)
+        assert inspect.isbuiltin(routine), name
+        assert routine.__doc__ and "scipy.linalg." + name in routine.__doc__, name
+
+
+@pytest.mark.parametrize("device", ["cpu", torch.device("cpu"), None])
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_device_cpu_computes_the_same(name, device):
+    args, kwargs = CASES[name]
+    want = getattr(sl, name)(*args, **kwargs)
+    got = getattr(tl, name)(*args, **kwargs, device=device)
+    assert type(got) is type(want)
+    for g, w in zip(_flat(got), _flat(want)):
+        assert type(g) is type(w), name
+        np.testing.assert_allclose(g, w, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_torch_input_on_device_cpu_returns_torch(name):
+    args, kwargs = CASES[name]
+    moved = tuple(torch.from_numpy(x.copy()) if isinstance(x, np.ndarray) else
+                  tuple(torch.from_numpy(y.copy()) for y in x) if isinstance(x, tuple) and name != "solve_banded"
+                  else x for x in args)
+    got = getattr(tl, name)(*moved, **kwargs, device="cpu")
+    first = _flat(got)[0]
+    assert isinstance(first, torch.Tensor)
+
+
+def test_ill_conditioned_warns_under_device_too():
+    h = sl.hilbert(12)
+    for call in (lambda: tl.solve(h, np.ones(12), device="cpu"), lambda: tl.inv(h, device="cpu")):
+        with pytest.warns(tl.LinAlgWarning, match=r"An ill-conditioned matrix detected: rcond = [0-9.e-]+: result"):
+            call()
+
+
+# ---------------------------------------------------------------------------
+# option errors: SciPy's classes and messages
+# ---------------------------------------------------------------------------
+
+
+def _same_error(call, exc_type):
+    with pytest.raises(exc_type) as want:
+        call(sl)
+    with pytest.raises(exc_type) as got:
+        call(tl)
+    assert str(got.value) == str(want.value)
+    return got.value
+
+
+@pytest.mark.parametrize("call,exc_type", [
+    (lambda m: m.solve(np.eye(3), np.ones(3), assume_a="unknown"), ValueError),
+    (lambda m: m.inv(np.eye(3), assume_a="symmetric"), KeyError),
+    (lambda m: m.inv(np.eye(3), assume_a="tridiagonal"), KeyError),
+    (lambda m: m.inv(np.eye(3), assume_a=5), KeyError),
+    (lambda m: m.lstsq(np.eye(3), np.ones(3), lapack_driver="gels"), ValueError),
+    (lambda m: m.lstsq(np.eye(3), np.ones(3), lapack_driver=5), ValueError),
+    (lambda m: m.lstsq(np.ones(3), np.ones(3)), ValueError),
+    (lambda m: m.pinv(np.eye(3), atol=-1), ValueError),
+    (lambda m: m.pinv(np.eye(3), rtol=-1e-3), ValueError),
+    (lambda m: m.pinvh(np.eye(3), atol=-1), ValueError),
+    (lambda m: m.solve_banded((1,), np.ones((3, 3)), np.ones(3)), ValueError),
+    (lambda m: m.solve_banded((1, 1, 1), np.ones((3, 3)), np.ones(3)), ValueError),
+    (lambda m: m.solve_banded(1, np.ones((3, 3)), np.ones(3)), TypeError),
+    (lambda m: m.solve_toeplitz((np.ones(3),), np.ones(3)), ValueError),
+    (lambda m: m.solve_toeplitz((np.ones(3), np.ones(3), np.ones(3)), np.ones(3)), ValueError),
+    (lambda m: m.matmul_toeplitz((np.ones(3),), np.ones(3)), ValueError),
+    (lambda m: m.matrix_balance(np.ones((2, 3))), ValueError),
+    (lambda m: m.solve_circulant(np.ones(4), np.ones(4)), np.linalg.LinAlgError),
+])
+def test_option_errors_like_scipy(call, exc_type):
+    _same_error(call, exc_type)
+
+
+def test_inv_unhashable_assume_a_is_a_typeerror_like_scipy():
+    for module in (sl, tl):
+        with pytest.raises(TypeError):
+            module.inv(np.eye(2), assume_a=["gen"])
+
+
+@pytest.mark.parametrize("trans,code", [(0, 0), (1, 1), (2, 2), ("N", 0), ("T", 1), ("C", 2), (True, 1),
+                                        (False, 0), (np.int64(2), 2), (1.0, 1), (np.str_("C"), 2)])
+def test_solve_triangular_trans_values(trans, code):
+    a = np.triu(_general()) + 1j * np.triu(_general())
+    b = RNG.standard_normal((N, 2))
+    want = sl.solve_triangular(a, b, trans=code)
+    np.testing.assert_allclose(tl.solve_triangular(a, b, trans=trans), want, rtol=1e-12)
+    np.testing.assert_allclose(tl.solve_triangular(a, b, trans=trans, device="cpu"), want, rtol=1e-12)
+
+
+@pytest.mark.parametrize("trans", ["X", 3, -1, 1.5, None, [0]])
+def test_solve_triangular_bad_trans(trans):
+    with pytest.raises(ValueError, match=r"trans must be one of 0, 1, 2, 'N', 'T', 'C'; got " + repr(trans)
+                       .replace("[", r"\[").replace("]", r"\]").replace(".", r"\.")):
+        tl.solve_triangular(np.eye(2), np.ones(2), trans=trans)
+
+
+def test_signature_defaults_shown_as_scipy():
+    assert inspect.signature(tl.solve_triangular).parameters["trans"].default == 0
+    assert inspect.signature(tl.solve_circulant).parameters["singular"].default == "raise"
+
+
+@pytest.mark.parametrize("singular", ["raise", "lstsq", "other", None, 0])
+def test_solve_circulant_singular_read_as_scipy(singular):
+    # SciPy tests `singular == 'raise'`: every other value means least squares.
+    c, b = np.array([1.0, 1, 1, 1]), np.arange(4.0)
+    if singular == "raise":
+        _same_error(lambda m: m.solve_circulant(c, b, singular=singular), np.linalg.LinAlgError)
+        return
+    np.testing.assert_allclose(tl.solve_circulant(c, b, singular=singular),
+                               sl.solve_circulant(c, b, singular=singular), rtol=1e-12, atol=1e-12)
+
+
+def test_solve_banded_l_and_u_any_pair():
+    ab, b = _band(), RNG.standard_normal(N)
+    want = sl.solve_banded((1, 1), ab, b)
+    for l_and_u in ([1, 1], np.array([1, 1]), (np.int64(1), 1), iter((1, 1))):
+        np.testing.assert_allclose(tl.solve_banded(l_and_u, ab, b), want, rtol=1e-12)
+    with pytest.raises(TypeError):
+        tl.solve_banded((1.0, 1), ab, b)
+
+
+def test_matrix_balance_stack_is_named_unsupported():
+    with pytest.raises(NotImplementedError, match=r"linalg\.matrix_balance: A='<a stack of matrices>' is not"):
+        tl.matrix_balance(np.ones((2, 3, 3)), device="cpu")
+
+
+# ---------------------------------------------------------------------------
+# result containers and types: lists for batches, tuples and Python ints otherwise
+# ---------------------------------------------------------------------------
+
+
+def _same_types(got, want):
+    assert type(got) is type(want), (type(got), type(want))
+    if isinstance(want, (tuple, list)):
+        assert len(got) == len(want)
+        for g, w in zip(got, want):
+            _same_types(g, w)
+    elif isinstance(want, (np.ndarray, np.generic)):
+        assert got.dtype == want.dtype and np.shape(got) == np.shape(want)
+
+
+@pytest.mark.parametrize("name,args,kwargs", [
+    ("lstsq", (RNG.standard_normal((6, N)), RNG.standard_normal(6)), {}),
+    ("lstsq", (RNG.standard_normal((6, N)), RNG.standard_normal((6, 2))), {"lapack_driver": "gelsy"}),
+    ("lstsq", (RNG.standard_normal((3, 6, N)), RNG.standard_normal((3, 6, 1))), {}),
+    ("lstsq", (RNG.standard_normal((3, 6, N)), RNG.standard_normal((6, 2))), {"lapack_driver": "gelss"}),
+    ("pinv", (RNG.standard_normal((6, N)),), {"return_rank": True}),
+    ("pinv", (RNG.standard_normal((2, 6, N)),), {"return_rank": True}),
+    ("pinv", (RNG.standard_normal((2, 6, N)),), {}),
+    ("pinvh", (_hpd(),), {"return_rank": True}),
+    ("pinvh", (_hpd((2,)),), {"return_rank": True}),
+    ("pinvh", (_hpd((2,)),), {"return_rank": False}),
+    ("det", (_general(),), {}),
+    ("det", (_general((2,)),), {}),
+    ("matrix_balance", (_general(),), {}),
+    ("matrix_balance", (_general(),), {"separate": True}),
+    ("solve_triangular", (np.triu(_general((2,))), RNG.standard_normal((2, N, 1))), {}),
+])
+def test_result_containers_like_scipy(name, args, kwargs):
+    want = getattr(sl, name)(*args, **kwargs)
+    got = getattr(tl, name)(*args, **kwargs)
+    _same_types(got, want)
+    got = getattr(tl, name)(*args, **kwargs, device="cpu")
+    _same_types(got, want)
+
+
+@pytest.mark.parametrize("name,args", [
+    ("solve_triangular", (np.zeros((0, 3, 3)), np.zeros((0, 3)))),
+    ("lstsq", (np.zeros((0, 3, 3)), np.zeros((0, 3, 1)))),
+    ("pinv", (np.zeros((0, 3, 3)),)),
+    ("pinvh", (np.zeros((0, 3, 3)),)),
+    ("solve_banded", ((1, 1), np.zeros((0, 3, 3)), np.ones(3))),
+    ("solveh_banded", (np.zeros((0, 2, 3)), np.ones(3))),
+    ("solve_toeplitz", (np.zeros((0, 3)), np.ones(3))),
+    ("matmul_toeplitz", (np.zeros((0, 3)), np.ones(3))),
+])
+def test_zero_size_batches_refused_like_scipy(name, args):
+    with pytest.raises(ValueError, match="does not support zero-size batches"):
+        getattr(sl, name)(*args)
+    with pytest.raises(ValueError, match=f"`{name}` does not support zero-size batches"):
+        getattr(tl, name)(*args)
+
+
+def test_overwrite_flags_are_accepted_and_inputs_kept():
+    a, b = _general(), RNG.standard_normal(N)
+    a0, b0 = a.copy(), b.copy()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        tl.solve(a, b, overwrite_a=True, overwrite_b=True)
+        tl.inv(a, overwrite_a=True)
+        tl.det(a, overwrite_a=True)
+        tl.lstsq(a, b, overwrite_a=True, overwrite_b=True)
+        tl.solve_triangular(a, b, overwrite_b=True)
+        tl.solve_banded((1, 1), _band(), b, overwrite_ab=True, overwrite_b=True)
+        tl.solveh_banded(_band()[:2], b, overwrite_ab=True, overwrite_b=True)
+        tl.matmul_toeplitz(b, b, workers=2)
+        tl.matrix_balance(a, overwrite_a=True)
+    np.testing.assert_array_equal(a, a0)
+    np.testing.assert_array_equal(b, b0)
