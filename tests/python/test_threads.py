@@ -56,7 +56,7 @@ def _workload(threads: int, calls: int, watchdog_s: float) -> dict:
     shared_copies = {"small": small.copy(), "large": large.copy(), "probabilities": probabilities.copy()}
 
     # References: torchbridge's own results computed on this thread before any
-    # other starts (tests/python/test_special.py compares those with SciPy),
+    # other starts (tests/python/special/ compares those with SciPy),
     # after a sanity check against SciPy here.
     ref = {
         "erf_small": tb.special.erf(small),
