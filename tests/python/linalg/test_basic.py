@@ -11,9 +11,24 @@ import numpy as np
 import pytest
 import scipy.linalg as sl
 import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
 
 from torchbridge import linalg as tl
 from torchbridge.linalg import _basic
+
+from . import cases
+from .cases import (
+    assert_same_structure,
+    both,
+    check_eigh,
+    close,
+    close_all,
+    general,
+    hpd,
+    rect,
+)
 
 RNG = np.random.default_rng(20261202)
 N = 4
@@ -264,3 +279,187 @@ def test_overwrite_flags_are_accepted_and_inputs_kept():
         tl.matrix_balance(a, overwrite_a=True)
     np.testing.assert_array_equal(a, a0)
     np.testing.assert_array_equal(b, b0)
+
+
+@pytest.mark.parametrize("assume_a", [None, "general", "gen", "diagonal", "tridiagonal", "banded",
+                                      "upper triangular", "lower triangular", "symmetric", "sym", "hermitian",
+                                      "her", "positive definite", "pos"])
+@pytest.mark.parametrize("lower", [False, True])
+def test_solve_structures(assume_a, lower, rng):
+    a = hpd(rng, "complex128") + np.triu(general(rng, "complex128"), 1)  # one triangle Hermitian PD
+    if lower:
+        a = np.conj(a.T)
+    b = general(rng, "complex128")[:, :2]
+    got, want = both("solve", a, b, lower=lower, assume_a=assume_a)
+    assert_same_structure(got, want)
+    close(got, want)
+    if assume_a in (None, "gen", "sym", "pos", "diagonal"):
+        real = a.real.copy()
+        got, want = both("solve", real, b.real[:, 0], lower=lower, assume_a=assume_a, transposed=True)
+        close(got, want)
+
+
+@pytest.mark.parametrize("assume_a", [None, "general", "diagonal", "upper triangular", "lower triangular", "pos",
+                                      "sym", "her"])
+def test_inv_structures(assume_a, rng):
+    a = hpd(rng, "complex128") + np.tril(general(rng, "complex128"), -1)
+    if assume_a == "diagonal":
+        # SciPy 1.17's inv(assume_a='diagonal') inverts the diagonal in place
+        # and returns the off-diagonal entries unchanged (a SciPy bug);
+        # torchbridge returns the inverse of the diagonal part. They agree on
+        # diagonal input, the case the option is for.
+        np.testing.assert_array_equal(np.triu(sl.inv(a, assume_a="diagonal"), 1), np.triu(a, 1))
+        close(tl.inv(a, assume_a="diagonal"), np.diag(1 / np.diag(a)))
+        a = np.diag(np.diag(a))
+    for lower in (False, True):
+        got, want = both("inv", a, assume_a=assume_a, lower=lower)
+        assert_same_structure(got, want)
+        close(got, want)
+    with pytest.raises(KeyError):
+        tl.inv(a, assume_a="symmetric")  # SciPy's inv has no long names
+
+
+def test_solve_errors_like_scipy(rng):
+    a = general(rng)
+    with pytest.raises(ValueError, match="not a recognized matrix structure"):
+        tl.solve(a, a, assume_a="unknown")
+    with pytest.raises(ValueError, match="incompatible shapes"):
+        tl.solve(a, np.ones(4))
+    with pytest.raises(ValueError, match="square"):
+        tl.solve(np.ones((2, 3)), np.ones(2))
+    with pytest.raises(NotImplementedError):
+        tl.solve(a + 0j, np.ones(cases.N), transposed=True)
+    # a 1x1 `a` scales any b, as SciPy's
+    close(tl.solve([[2.0]], [1.0, 2.0, 4.0]), sl.solve([[2.0]], [1.0, 2.0, 4.0]))
+
+
+@pytest.mark.parametrize("trans", [0, 1, 2, "N", "T", "C"])
+def test_triangular_and_lu_transposes(trans, rng):
+    a = general(rng, "complex128")
+    b = general(rng, "complex128")[:, :3]
+    for lower in (False, True):
+        for unit in (False, True):
+            got, want = both("solve_triangular", a, b, trans=trans, lower=lower, unit_diagonal=unit)
+            close(got, want)
+    if isinstance(trans, int):
+        lu_piv = sl.lu_factor(a)
+        got, want = both("lu_solve", lu_piv, b, trans=trans)
+        close(got, want)
+
+
+def test_lstsq_cases(rng):
+    a = rect(rng, "float64", 6, 4)
+    cases = [
+        (a, rng.standard_normal((6, 2)), {}),
+        (a.T, rng.standard_normal(4), {}),  # underdetermined: minimum norm
+        (np.hstack([a, a[:, :1]]), rng.standard_normal(6), {}),  # rank deficient
+        (a, rng.standard_normal(6), {"cond": 0.5}),
+        (a, rng.standard_normal((6, 3)), {"lapack_driver": "gelss"}),
+        (a + 1j * a[::-1], rng.standard_normal(6) + 0j, {}),
+    ]
+    for x, b, kwargs in cases:
+        got, want = both("lstsq", x, b, **kwargs)
+        assert_same_structure(got, want)
+        close_all(got, want)
+    got, want = both("lstsq", a, rng.standard_normal(6), lapack_driver="gelsy")
+    assert_same_structure(got, want)
+    close(got[0], want[0])
+    with pytest.raises(ValueError, match="not found"):
+        tl.lstsq(a, np.ones(6), lapack_driver="gels")
+    with pytest.raises(ValueError, match="same number of rows"):
+        tl.lstsq(a, np.ones(5))
+
+
+def test_pinv_tolerances(rng):
+    a = rect(rng, "float64", 6, 4) @ np.diag([1, 1e-3, 1e-9, 1e-15])
+    for kwargs in ({}, {"atol": 1e-6}, {"rtol": 1e-2}, {"atol": 1e-12, "rtol": 1e-8}):
+        b, rank = tl.pinv(a, return_rank=True, **kwargs)
+        bw, rank_w = sl.pinv(a, return_rank=True, **kwargs)
+        assert type(rank) is type(rank_w) and rank == rank_w
+        close(b, bw, 1e-9)  # pinv amplifies rounding by 1/s_min kept (up to 1e9 here)
+    s = hpd(rng) @ np.diag([1, 1, 1, 1e-14, 0]) @ hpd(rng)
+    s = s + s.T
+    got, want = both("pinvh", s, return_rank=True)
+    assert got[1] == want[1] and type(got[1]) is type(want[1])
+    with pytest.raises(ValueError, match="positive"):
+        tl.pinv(a, atol=-1)
+
+
+def test_matrix_balance_like_gebal(rng):
+    a = rng.standard_normal((6, 6)) * np.logspace(-6, 6, 6)
+    isolated = a.copy()
+    isolated[3, :] = 0
+    isolated[3, 3] = 7.0  # row with only a diagonal entry: permuted down
+    isolated[:, 1] = 0
+    isolated[1, 1] = -2.0  # column with only a diagonal entry: permuted left
+    for x in (a, isolated, a + 1j * a[::-1], a.astype(np.float32), np.array([[1, 100], [0.01, 1.0]])):
+        for kwargs in ({}, {"permute": False}, {"scale": False}, {"separate": True}):
+            got, want = both("matrix_balance", x, **kwargs)
+            assert_same_structure(got, want)
+            close_all(got, want, 1e-12 if x.dtype != np.float32 else 1e-6)
+    with pytest.raises(ValueError):
+        tl.matrix_balance(np.array([[np.nan, 1], [1, 1]]))
+    with pytest.raises(NotImplementedError):
+        tl.matrix_balance(np.ones((2, 3, 3)))
+
+
+def test_structured_solvers_options(rng):
+    c = rng.standard_normal(6) + 1j * rng.standard_normal(6)
+    c[0] += 8
+    b = rng.standard_normal((6, 2))
+    for singular in ("raise", "lstsq"):
+        got, want = both("solve_circulant", c, b, singular=singular)
+        close(got, want)
+    got, want = both("solve_circulant", np.array([1.0, 1, 1, 1]), np.ones(4), singular="lstsq")
+    close(got, want)
+    with pytest.raises(np.linalg.LinAlgError, match="near singular"):
+        tl.solve_circulant(np.array([1.0, 1, 1, 1]), np.ones(4))
+    cs = rng.standard_normal((3, 6))
+    cs[:, 0] += 8
+    got, want = both("solve_circulant", cs, rng.standard_normal((6, 3)), caxis=1, baxis=0, outaxis=1)
+    close(got, want)
+    got, want = both("solve_toeplitz", c, b)
+    close(got, want)
+    got, want = both("matmul_toeplitz", (c, c[::-1].conj()), b + 1j)
+    close(got, want)
+    ab = np.vstack([np.full(6, 0.3), np.full(6, 5.0), np.full(6, -0.7)])
+    for lower in (False, True):
+        got, want = both("solveh_banded", ab[1:] if lower else ab[:2], b, lower=lower)
+        close(got, want)
+        got, want = both("cholesky_banded", ab[1:] if lower else ab[:2], lower=lower)
+        close(got, want)
+    got, want = both("solve_banded", (1, 1), ab, b)
+    close(got, want)
+    got, want = both("solve_banded", (0, 0), np.array([[4.0]]), np.array([2.0]))
+    close(got, want)
+    d, e = rng.standard_normal(7), rng.standard_normal(6)
+    t = np.diag(d) + np.diag(e, 1) + np.diag(e, -1)
+    for kwargs in ({"select": "v", "select_range": (-1, 1)}, {"select": "i", "select_range": (2, 4)},
+                   {"lapack_driver": "stemr"}):
+        got, want = both("eigh_tridiagonal", d, e, **kwargs)
+        check_eigh(got, want, t, 1e-12)
+    got, want = both("eigh_tridiagonal", np.array([3]), np.array([], dtype=int), select="v", select_range=(0, 1))
+    assert_same_structure(got, want)
+    got, want = both("eigh_tridiagonal", np.array([3]), np.array([], dtype=int))
+    assert_same_structure(got, want)
+    with pytest.raises(ValueError, match="sterf"):
+        tl.eigh_tridiagonal(d, e, lapack_driver="sterf")
+    with pytest.raises(TypeError):
+        tl.eigvalsh_tridiagonal(d + 0j, e)
+    for mode in ("full", "same", "valid"):
+        for n in (2, 7):
+            got, want = both("convolution_matrix", [1.0, 2, 3, 4], n, mode)
+            assert_same_structure(got, want)
+            close(got, want)
+
+
+@settings(max_examples=25, deadline=None)
+@given(hnp.arrays(np.float64, st.tuples(st.integers(1, 6)).map(lambda t: (t[0], t[0])),
+                  elements=st.floats(-1e3, 1e3, allow_nan=False)),
+       st.sampled_from([None, "gen", "sym", "pos"]))
+def test_solve_any_matrix(a, assume_a):
+    n = a.shape[0]
+    a = a + a.T + (2 * np.abs(a).sum() + 1) * np.eye(n)  # symmetric, diagonally dominant: all structures apply
+    b = np.arange(1.0, n + 1)
+    got, want = both("solve", a, b, assume_a=assume_a)
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12 * np.abs(want).max())

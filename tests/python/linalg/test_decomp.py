@@ -12,6 +12,14 @@ import scipy.linalg as sl
 import torchbridge.linalg as tl
 from torchbridge.errors import UnsupportedParameterError
 
+from .cases import (
+    assert_same_structure,
+    both,
+    check_eigh,
+    close,
+    hpd,
+)
+
 N = 4
 
 
@@ -267,3 +275,67 @@ def test_device_checked_with_options():
         tl.eigh(_sym(), driver="xyz", device="cpu")
     with pytest.raises(ValueError, match="select_range out of bounds"):
         tl.eigh_tridiagonal(_d(), _e(), select="i", select_range=(0, N), device="cpu")
+
+
+def test_eigh_options(rng):
+    a = hpd(rng, "complex128", n=6)
+    b = hpd(rng, "complex128", n=6)
+    for lower in (True, False):
+        got, want = both("eigh", np.tril(a) if lower else np.triu(a), lower=lower)
+        check_eigh(got, want, a, 1e-12)
+    for kind in (1, 2, 3):
+        w, v = tl.eigh(a, b, type=kind)
+        ww, _ = sl.eigh(a, b, type=kind)
+        close(w, ww)
+        bv = b @ v
+        if kind == 1:
+            close(a @ v, bv * w)
+        elif kind == 2:
+            close(a @ bv, v * w)
+        else:
+            close(b @ a @ v, v * w)
+        # normalization as LAPACK's: v^H B v = I (type 1, 2), v^H B^-1 v = I (type 3)
+        gram = np.conj(v.T) @ (bv if kind != 3 else np.linalg.solve(b, v))
+        close(gram, np.eye(6))
+    got, want = both("eigh", a, subset_by_index=[2, 4])
+    check_eigh(got, want, a, 1e-12)
+    w_all = sl.eigvalsh(a)
+    lo, hi = (w_all[1] + w_all[2]) / 2, w_all[4]  # (lo, hi] includes w[4]
+    got, want = both("eigh", a, subset_by_value=(lo, hi))
+    check_eigh(got, want, a, 1e-12)
+    close(tl.eigvalsh(a, subset_by_value=(lo, hi)), sl.eigvalsh(a, subset_by_value=(lo, hi)))
+    close(tl.eigvalsh(a, b, type=2, driver="gvd"), sl.eigvalsh(a, b, type=2, driver="gvd"))
+    for kwargs, match in [({"driver": "xyz"}, "unknown"), ({"driver": "gv"}, "requires input b"),
+                          ({"subset_by_index": (3, 1)}, "not valid"), ({"subset_by_value": (2, 1)}, "not valid"),
+                          ({"subset_by_index": (0, 1), "subset_by_value": (0, 1)}, "Either index")]:
+        with pytest.raises(ValueError, match=match):
+            sl.eigh(a, **kwargs)
+        with pytest.raises(ValueError, match=match):
+            tl.eigh(a, **kwargs)
+    with pytest.raises(np.linalg.LinAlgError, match="not positive definite"):
+        tl.eigh(a, -b)
+
+
+def test_eig_options(rng):
+    a = rng.standard_normal((6, 6))  # real with complex-conjugate eigenvalues
+    w, vl, vr = tl.eig(a, left=True)
+    ww, vlw, vrw = sl.eig(a, left=True)
+    assert vr.dtype == vrw.dtype == np.complex128 and vl.dtype == vlw.dtype
+    np.testing.assert_allclose(np.sort_complex(w), np.sort_complex(ww), rtol=1e-12)
+    close(a @ vr, vr * w)
+    close(np.conj(vl.T) @ a, w[:, None] * np.conj(vl.T))
+    close(np.linalg.norm(vl, axis=0), np.ones(6))
+    got, want = both("eig", a, right=False, left=True)
+    assert_same_structure(got, want)
+    got, want = both("eig", a, homogeneous_eigvals=True)
+    assert_same_structure(got, want)
+    np.testing.assert_array_equal(got[0][1], np.ones(6))
+    got, want = both("eigvals", a, homogeneous_eigvals=True)
+    assert_same_structure(got, want)
+    sym = a + a.T
+    got, want = both("eig", sym, left=True)
+    assert_same_structure(got, want)  # real eigenvalues: real eigenvectors
+    with pytest.raises(NotImplementedError, match="b"):
+        tl.eig(a, a)
+    with pytest.raises(NotImplementedError, match="b"):
+        tl.eigvals(a, a)
