@@ -92,6 +92,15 @@ pub(super) fn check_size(routine: &str, dims: &[i64], axes: &[i64], lengths: &[i
     }
 }
 
+/// What [`nd_shape_and_axes`] plans for an n-D transform.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NdPlan {
+    /// The transform's length along each of `axes`.
+    pub shape: Vec<i64>,
+    /// The axes transformed, in `0..ndim`, in the order given.
+    pub axes: Vec<i64>,
+}
+
 /// SciPy's `_init_nd_shape_and_axes`: the transform shape and the axes (in
 /// `0..ndim`) of an n-D transform of an array with dimensions `dims`.
 ///
@@ -100,7 +109,7 @@ pub(super) fn check_size(routine: &str, dims: &[i64], axes: &[i64], lengths: &[i
 /// match `axes` in length, `-1` standing for the input's length, and every
 /// length must be positive. An empty axis list is valid (SciPy then returns
 /// its input for the complex and real-to-real transforms).
-pub fn nd_shape_and_axes(dims: &[i64], s: Option<&[i64]>, axes: Option<&[i64]>) -> Result<(Vec<i64>, Vec<i64>)> {
+pub fn nd_shape_and_axes(dims: &[i64], s: Option<&[i64]>, axes: Option<&[i64]>) -> Result<NdPlan> {
     let ndim = dims.len() as i64;
     let invalid = |msg: &str| Err(Error::InvalidArgument(msg.to_string()));
     let axes: Option<Vec<i64>> = match axes {
@@ -144,7 +153,7 @@ pub fn nd_shape_and_axes(dims: &[i64], s: Option<&[i64]>, axes: Option<&[i64]>) 
     if shape.iter().any(|&n| n < 1) {
         return Err(Error::InvalidArgument(format!("invalid number of data points ({shape:?}) specified")));
     }
-    Ok((shape, axes))
+    Ok(NdPlan { shape, axes })
 }
 
 /// `x` truncated or zero-padded to length `n` along `axis` (in `0..ndim`).
