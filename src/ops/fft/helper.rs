@@ -4,6 +4,7 @@
 
 use tch::{Device, Kind, Tensor};
 
+pub(super) use crate::ops::numpy::arange;
 use crate::ops::numpy::normalize_axis;
 use crate::{dlpack, DType, Error, Result};
 
@@ -249,17 +250,6 @@ fn frequency_kind(kind: Kind) -> Result<()> {
 fn frequencies(mut ks: Tensor, scale: f64, kind: Kind) -> Result<Tensor> {
     let _ = ks.f_mul_scalar_(scale)?;
     Ok(ks.f_to_kind(kind)?)
-}
-
-/// `[0, 1, ..., n - 1]` in `kind` (float64 is exact to 2^53), built without
-/// tch's allocating scalar-argument wrappers (`f_arange` and the like panic
-/// when their call fails, e.g. for want of memory): libtorch allocates ones
-/// (a failure is a clean error), summed and shifted in place.
-pub(super) fn arange(n: i64, kind: Kind, device: Device) -> Result<Tensor> {
-    let mut ks = Tensor::f_ones([n], (kind, device))?;
-    let _ = ks.f_cumsum_(0, kind)?;
-    let _ = ks.f_sub_scalar_(1)?;
-    Ok(ks)
 }
 
 /// `scipy.fft.fftshift`: rolls each of `axes` (default all) by half its
