@@ -751,7 +751,7 @@ def plot_data(results: dict) -> list[dict]:
                 t = r["timings"][p]
                 ratio = native["median"] / t["median"]
                 err = r["max_rel_error"].get(p)
-                tol = r.get("tol")
+                tol = r.get("tol", TOLERANCE.get(r["suite"]))
                 inaccurate = err is not None and tol is not None and err > tol
                 label = fmt_ratio(ratio)
                 if inaccurate:
@@ -850,12 +850,17 @@ def plot(results: dict, path: Path) -> bool:
     ax.set_xlabel("speedup over native SciPy/NumPy = native time / path time (log scale; "
                   "left of 1: slower, right: faster)", fontsize=8)
 
-    env, m = results["environment"], results["machine"]
+    env = results["environment"]
+    m = results.get("machine")  # None in a results.json from before the machine block (--replot)
     rounds = bars[0]["rounds"] if bars else 0
-    load = (f"load {m['loadavg_before'][0] if m['loadavg_before'] else '?'} before, peak "
-            f"{m['loadavg_1min_max_during']} during")
-    title = (f"torchbridge vs SciPy/NumPy, {env['date']}: {m['cpu']}, {m['affinity_cores'] or env['cores']} usable "
-             f"cores, {load}; torch {env['torch']} at {env['torch_threads']} threads")
+    if m:
+        load = (f"load {m['loadavg_before'][0] if m['loadavg_before'] else '?'} before, peak "
+                f"{m['loadavg_1min_max_during']} during")
+        cores = f"{m['affinity_cores'] or env['cores']} usable cores"
+    else:
+        m, load, cores = {}, "load not recorded", f"{env['cores']} cores"
+    title = (f"torchbridge vs SciPy/NumPy, {env['date']}: {env['cpu']}, {cores}, "
+             f"{load}; torch {env['torch']} at {env['torch_threads']} threads")
     fig.suptitle(title, fontsize=8.5, y=1 - 0.12 / fig_h, va="top")
     if m.get("high_load"):
         fig.text(0.5, 1 - 0.36 / fig_h, f"HIGH LOAD: 1-minute load average peaked at {m['loadavg_1min_max_during']} "
@@ -1001,8 +1006,18 @@ def main(argv=None) -> int:
     parser.add_argument("--load-threshold", type=float, default=1.0,
                         help="warn when the 1-minute load average during the run exceeds this times the usable "
                              "cores (default 1.0)")
+    parser.add_argument("--replot", metavar="RESULTS_JSON",
+                        help="only redraw speedup.png in --out from a results.json (older ones included)")
     parser.add_argument("--worker-array-api", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.replot:
+        out = Path(args.out)
+        out.mkdir(parents=True, exist_ok=True)
+        if not plot(json.loads(Path(args.replot).read_text()), out / "speedup.png"):
+            print("no plot: matplotlib is not installed", file=sys.stderr)
+            return 1
+        print(f"written: {out / 'speedup.png'}", file=sys.stderr)
+        return 0
     if args.worker_array_api:
         spec = json.loads(args.worker_array_api)
         array_api_worker(spec["names"], spec["sizes"], spec["rounds"], spec["out"])

@@ -233,6 +233,16 @@ def test_plot_of_synthetic_results_is_a_png(synthetic, tmp_path):
     assert_png(tmp_path / "busy.png")
 
 
+def test_replot_of_a_results_json_from_before_the_machine_block(synthetic, tmp_path):
+    del synthetic["machine"]
+    for row in synthetic["rows"]:
+        del row["tol"]
+    (tmp_path / "old.json").write_text(json.dumps(synthetic))
+    assert bench.main(["--replot", str(tmp_path / "old.json"), "--out", str(tmp_path / "re")]) == 0
+    assert_png(tmp_path / "re" / "speedup.png")
+    assert entry(bench.plot_data(synthetic), "erf  n=1,000", "array-API")["inaccurate"]  # the suite's tolerance
+
+
 def test_report_table_rows_are_complete_with_a_bar_in_a_reason(synthetic):
     report = bench.markdown(synthetic)
     rows = markdown_rows(report, "## Per routine")
