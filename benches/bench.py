@@ -324,6 +324,8 @@ def run_array_api(selected: list[Case], sizes_for, rounds: int, progress: Report
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "rows.json")
         spec = json.dumps({"names": names, "sizes": sizes, "rounds": rounds, "out": out})
+        progress.say(f"starting the SCIPY_ARRAY_API=1 subprocess for {len(names)} routines (it imports SciPy and "
+                     "torch afresh)")
         proc = subprocess.Popen([sys.executable, __file__, "--worker-array-api", spec], stdout=subprocess.DEVNULL,
                                 stderr=subprocess.PIPE, text=True, env=env)
         watchdog = threading.Timer(3600, proc.kill)
@@ -413,13 +415,11 @@ def thread_scaling(size: int, calls: int) -> dict:
     return {"size": size, "calls_per_thread": calls, "one_thread_s": one, "two_threads_s": two, "speedup": one / two}
 
 
-def import_times(runs: int = 3) -> dict:
-    def once(module: str) -> float:
-        code = f"import time; s = time.perf_counter(); import {module}; print(time.perf_counter() - s)"
-        times = [float(subprocess.check_output([sys.executable, "-c", code], text=True)) for _ in range(runs)]
-        return statistics.median(times)
-
-    return {"runs": runs, "import torchbridge": once("torchbridge"), "import torch": once("torch")}
+def import_time(module: str, runs: int = 3) -> float:
+    """Median seconds of `import module` in a fresh interpreter."""
+    code = f"import time; s = time.perf_counter(); import {module}; print(time.perf_counter() - s)"
+    times = [float(subprocess.check_output([sys.executable, "-c", code], text=True)) for _ in range(runs)]
+    return statistics.median(times)
 
 
 def environment(device: str) -> dict:
@@ -588,6 +588,15 @@ class Reporter:
 
     def end(self, detail: str = "") -> None:
         self.note(self.what, detail, time.perf_counter() - self.cell_started)
+
+    def say(self, text: str) -> None:
+        """A line that is not a cell: what starts next, where that takes a while."""
+        pad = " " * (2 * len(str(self.total)) + 1)  # where a cell line has its count
+        line = f"[{pad} {time.perf_counter() - self.started:6.1f} s] {text}"
+        if self.bar is not None:
+            self.bar.console.print(line, markup=False, highlight=False, soft_wrap=True)
+        else:
+            print(line, file=self.stream, flush=True)
 
     def note(self, what: str, detail: str, seconds: float) -> None:
         """A finished cell, timed here or in a subprocess."""
@@ -1041,7 +1050,7 @@ def main(argv=None) -> int:
         return explicit or (case.quick_sizes if args.quick else case.sizes)
 
     cells = sum(len(sizes_for(c)) for c in selected)
-    total = 2 * cells + 4
+    total = 2 * cells + 5  # each cell in process and in the array-API subprocess; 5 extras
     config = (f"suite {args.suite}, {'smoke' if args.smoke else 'quick' if args.quick else 'full'}, "
               f"{rounds} rounds, device {args.device}")
     if not fancy_progress:
@@ -1049,6 +1058,7 @@ def main(argv=None) -> int:
               f"SCIPY_ARRAY_API=1 subprocess, then {total - 2 * cells} extras; load average before: "
               f"{load.before}", file=sys.stderr, flush=True)
     with Reporter(total, sys.stderr, fancy_progress, load) as progress:
+        progress.say("importing torch and torchbridge")
         environment_facts = environment(args.device)
         rows = run_in_process(selected, sizes_for, rounds, args.device, progress)
         array_api = run_array_api(selected, sizes_for, rounds, progress)
@@ -1071,9 +1081,11 @@ def main(argv=None) -> int:
         progress.begin("two threads against one")
         threads = thread_scaling(10_000 if args.smoke else 1_000_000, 1 if args.smoke else 3 if args.quick else 10)
         progress.end(f"speedup {threads['speedup']:.2f}")
-        progress.begin("import times")
-        imports = import_times(1 if args.smoke else 3)
-        progress.end(", ".join(f"{k} {v:.2f} s" for k, v in imports.items() if k != "runs"))
+        imports: dict[str, float] = {"runs": 1 if args.smoke else 3}
+        for module in ("torchbridge", "torch"):
+            progress.begin(f"import {module}, fresh process")
+            imports[f"import {module}"] = import_time(module, int(imports["runs"]))
+            progress.end(f"median of {imports['runs']}: {imports[f'import {module}']:.2f} s")
     results = {"environment": environment_facts, "machine": machine(load.finish(args.load_threshold)),
                "config": config, "rows": rows, "overhead": over, "conversion": conv, "threads": threads,
                "imports": imports}

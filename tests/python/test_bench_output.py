@@ -93,9 +93,12 @@ def test_progress_lines_one_per_routine_and_path_with_elapsed_time(smoke):
         array_api = [line for line in progress if f"] special.{routine} n=16 (SCIPY_ARRAY_API=1 subprocess): "
                      in line]
         assert len(array_api) == 1, f"special.{routine} array-API: {array_api}"
-    # 6 cells in process, 6 in the array-API subprocess, 4 extras; counted up to the total, in order
+    # 6 cells in process, 6 in the array-API subprocess, 5 extras; counted up to the total, in order
     counts = [tuple(map(int, re.match(r"^\[\s*(\d+)/(\d+)", line).groups())) for line in progress]
-    assert counts == [(k, 16) for k in range(1, 17)]
+    assert counts == [(k, 17) for k in range(1, 18)]
+    for extra in ("overhead, 1 element", "conversion round trip", "two threads against one",
+                  "import torchbridge, fresh process", "import torch, fresh process"):
+        assert sum(f"] {extra}: " in line for line in progress) == 1, extra
     elapsed = [float(re.match(r"^\[[^\]]* (\d+\.\d) s\]", line).group(1)) for line in progress]
     assert elapsed == sorted(elapsed)
     assert "\x1b[" not in done.stderr, "terminal escapes in piped progress"
