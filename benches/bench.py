@@ -1,7 +1,9 @@
 """The main job: where delegating to libtorch pays, side by side with SciPy.
 
-    python benches/bench.py [--quick] [--suite special|fft|linalg|all]
+    python benches/bench.py [--quick | --smoke] [--suite special|fft|linalg|all]
                             [--sizes N,N,...] [--rounds R] [--device cpu|cuda] [--out DIR]
+                            [--plain] [--load-threshold F]
+    python benches/bench.py --replot RESULTS_JSON [--out DIR]   (only the plot)
 
 For each routine of a suite, on the same inputs, at a small, a medium and a
 large size, it times these paths:
@@ -40,7 +42,14 @@ count times --load-threshold (default 1.0: more runnable threads than cores,
 so the timings are inflated).
 
 --smoke is the smallest configuration (size 16, 2 rounds, token extras), for
-checking the output, not for numbers.
+checking the output, not for numbers (tests/python/test_bench_output.py).
+
+The plot, speedup.png: per routine and size a bar per path from 1 on a log
+scale (the median native time over the median path time; right: faster), its
+value written by it; whiskers from the fastest native round over the slowest
+path round to the slowest native over the fastest path; hatched, the label
+red, where the error is above TOLERANCE; a text instead of a bar for a path
+that cannot run. plot_data() computes all of it without drawing.
 """
 
 from __future__ import annotations
