@@ -892,7 +892,8 @@ def plot(results: dict, path: Path) -> bool:
     if any(e["kind"] != "bar" for e in data):
         handles.append(Line2D([], [], color="#555555", marker="x", linestyle="none", markersize=4,
                               label="not supported: no bar"))
-    axes[0, 0].legend(handles=handles, fontsize=7, loc="lower left", bbox_to_anchor=(0, 1.0), ncol=len(handles),
+    axes[0, 0].legend(handles=handles, fontsize=7, loc="lower left", bbox_to_anchor=(0, 1.0),
+                      ncol=len(handles) if len(handles) <= 7 else (len(handles) + 1) // 2,
                       frameon=False, handlelength=1.4, columnspacing=1.0)
     caption = (
         f"Bar: median native time / median path time over {rounds} interleaved rounds (array-API: its own process), "
