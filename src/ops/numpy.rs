@@ -230,17 +230,24 @@ pub fn same_device(tensors: Vec<Tensor>) -> Result<Vec<Tensor>> {
 /// the small lengths where a call's overhead shows.
 pub fn arange(n: i64, kind: Kind, device: Device) -> Result<Tensor> {
     let len = usize::try_from(n).map_err(|_| Error::InvalidArgument(format!("arange: negative length {n}")))?;
-    let integral = matches!(kind, Kind::Bool | Kind::Uint8 | Kind::Int8 | Kind::Int16 | Kind::Int | Kind::Int64);
-    let host = if integral {
-        let mut ramp = try_vec::<i64>(len, "a range")?;
-        ramp.extend(0..n);
-        Tensor::f_from_slice(&ramp)?
-    } else {
-        let mut ramp = try_vec::<f64>(len, "a range")?;
-        ramp.extend((0..n).map(|k| k as f64));
-        Tensor::f_from_slice(&ramp)?
+    // In `kind`'s own element type where it holds every value exactly, so
+    // that no cast follows; else exact in int64/float64, then cast.
+    let host = match kind {
+        Kind::Int64 => host_ramp(len, |k| k as i64)?,
+        Kind::Int if n <= 1 << 31 => host_ramp(len, |k| k as i32)?,
+        Kind::Float if n <= 1 << 24 => host_ramp(len, |k| k as f32)?,
+        Kind::Int => host_ramp(len, |k| k as i64)?,
+        Kind::Bool | Kind::Uint8 | Kind::Int8 | Kind::Int16 => host_ramp(len, |k| k as i64)?,
+        _ => host_ramp(len, |k| k as f64)?,
     };
     Ok(host.f_to_device_(device, kind, false, false)?)
+}
+
+/// `[f(0), f(1), ..., f(len - 1)]` as a CPU tensor, reserved fallibly.
+fn host_ramp<T: tch::kind::Element>(len: usize, f: impl Fn(usize) -> T) -> Result<Tensor> {
+    let mut ramp = try_vec::<T>(len, "a range")?;
+    ramp.extend((0..len).map(f));
+    Ok(Tensor::f_from_slice(&ramp)?)
 }
 
 #[cfg(test)]
