@@ -62,7 +62,12 @@ def load_libtorch() -> None:
     lib = torch_lib_dir()
     names = ["libc10.so", "libtorch_cpu.so"] + (["libtorch_cuda.so"] if CUDA else [])
     for name in names:
-        ctypes.CDLL(str(lib / name))
+        try:
+            ctypes.CDLL(str(lib / name))
+        except OSError as error:
+            raise ImportError(
+                f"torchbridge cannot load {name} from the installed torch at {lib.parent}: {error}"
+            ) from None
 
 
 load_libtorch()
