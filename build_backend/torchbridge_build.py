@@ -13,8 +13,8 @@ No module named 'torch'``). This backend settles where torch comes from, in this
    No download; this is the usual case, as torchbridge's own dependency is ``torch==2.11.0``.
 3. The build environment has torch 2.11.0 (``--no-build-isolation``, or case 4).
 4. Otherwise ``get_requires_for_build_wheel`` asks pip for ``torch==2.11.0`` in the isolated
-   build environment (about 900 MB for PyPI's CUDA build of torch plus about 2.5 GB of
-   nvidia-* wheels, downloaded once and then taken from pip's cache, unpacked for every build).
+   build environment: PyPI's CUDA build, roughly 2.7 GB with its nvidia-* and triton wheels
+   (torch's own wheel is 531 MB), downloaded once into pip's cache, unpacked for every build.
 
 Cases 2 and 3 keep torch-sys's own ``LIBTORCH_USE_PYTORCH=1`` mechanism (so its version check runs
 and a build from the project's ``.venv`` reuses the same cargo artifacts as ``maturin develop``):
@@ -27,8 +27,10 @@ in ``maturin.build-args``; maturin's own backend would tag them ``linux_x86_64``
 
 from __future__ import annotations
 
+import atexit
 import os
 import re
+import shutil
 import site
 import stat
 import sys
@@ -113,6 +115,7 @@ def _python_shims(isolated_view: bool) -> str:
     """A directory with ``python`` and ``python3`` running this interpreter; with ``isolated_view``
     False they drop pip's isolation variables, so they see the target environment's packages."""
     shims = Path(tempfile.mkdtemp(prefix="torchbridge-build-python-"))
+    atexit.register(shutil.rmtree, shims, ignore_errors=True)
     unset = "" if isolated_view else "unset PYTHONPATH PYTHONNOUSERSITE\n"
     for name in ("python", "python3"):
         shim = shims / name

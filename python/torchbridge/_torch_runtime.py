@@ -17,7 +17,13 @@ import ctypes
 from importlib import metadata, util
 from pathlib import Path
 
-from ._build_torch import CUDA, TORCH_VERSION
+try:
+    from ._build_torch import CUDA, TORCH_VERSION
+except ImportError:  # build.rs writes it whenever it builds the extension
+    raise ImportError(
+        "torchbridge/_build_torch.py (the torch the extension was built against, written by build.rs) is "
+        "missing: rebuild the extension (`touch build.rs` first if cargo thinks it is current)"
+    ) from None
 
 
 def _release(version: str) -> str:

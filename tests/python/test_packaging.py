@@ -70,9 +70,10 @@ def core_so(wheel, tmp_path_factory) -> Path:
         return Path(zf.extract(name, out))
 
 
-def fresh_venv(where: Path, see_torch: bool, pip: bool = True) -> Path:
-    """A new venv at `where`; with `see_torch`, a .pth file adds the project venv's torch and numpy."""
-    done = run([sys.executable, "-m", "venv", *([] if pip else ["--without-pip"]), str(where)])
+def fresh_venv(where: Path, see_torch: bool) -> Path:
+    """A new venv at `where` (without its own pip: `pip_install` uses this one's, with --python);
+    with `see_torch`, a .pth file adds the project venv's torch and numpy."""
+    done = run([sys.executable, "-m", "venv", "--without-pip", str(where)])
     assert done.returncode == 0, done.stderr
     python = where / "bin" / "python"
     if see_torch:
@@ -82,11 +83,16 @@ def fresh_venv(where: Path, see_torch: bool, pip: bool = True) -> Path:
     return python
 
 
+def pip_install(python: Path, wheel: Path, *args: str) -> subprocess.CompletedProcess:
+    """`pip install --no-index <wheel>` into the venv of `python`, by pip's --python option."""
+    return run([sys.executable, "-m", "pip", "--python", str(python), "install", "--no-index", *args, str(wheel)])
+
+
 @pytest.fixture(scope="session")
 def installed(wheel, tmp_path_factory) -> Path:
     """A fresh venv with the wheel installed; returns its python."""
     python = fresh_venv(tmp_path_factory.mktemp("venv") / "v", see_torch=True)
-    done = run([str(python), "-m", "pip", "install", "--no-index", str(wheel)])
+    done = pip_install(python, wheel)
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-4000:]
     assert "Successfully installed torchbridge-" in done.stdout
     return python
@@ -228,7 +234,7 @@ def test_a_torch_without_libtorch_is_a_clear_import_error(installed, wheel, tmp_
 
 def test_no_torch_is_a_clear_import_error(wheel, tmp_path):
     python = fresh_venv(tmp_path / "v", see_torch=False)
-    done = run([str(python), "-m", "pip", "install", "--no-index", "--no-deps", str(wheel)])
+    done = pip_install(python, wheel, "--no-deps")
     assert done.returncode == 0, done.stderr[-3000:]
     message = failed_import(python, tmp_path)
     assert "no torch is installed" in message
@@ -248,7 +254,7 @@ def test_build_backend_asks_for_torch_only_where_the_target_has_none(tmp_path, s
     """What `pip install <clone>` relies on when the target environment has no torch 2.11.0:
     the backend asks pip for torch==2.11.0 in the isolated build environment (not downloaded
     here: about 3.5 GB). Run by a fresh venv's python, the environment pip would install into."""
-    python = fresh_venv(tmp_path / "v", see_torch=see_torch, pip=False)
+    python = fresh_venv(tmp_path / "v", see_torch=see_torch)
     done = run(
         [str(python), "-c", BACKEND_REQUIRES, str(ROOT / "build_backend"), str(package_dir("maturin"))],
         env={"LIBTORCH": ""},
