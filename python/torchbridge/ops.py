@@ -190,3 +190,8 @@ def __getattr__(name: str) -> Namespace:
         raise AttributeError(f"module 'torchbridge.ops' has no attribute {name!r} (no operator namespace of that name)")
     found = _namespaces[name] = Namespace(name)
     return found
+
+
+def __dir__() -> list[str]:
+    """The public names (``__all__``) and every operator namespace libtorch has registered (``prims``, ...)."""
+    return sorted({*__all__, *(name.split("::", 1)[0] for name in _aten.operators(None))})
