@@ -193,5 +193,7 @@ def __getattr__(name: str) -> Namespace:
 
 
 def __dir__() -> list[str]:
-    """The public names (``__all__``) and every operator namespace libtorch has registered (``prims``, ...)."""
-    return sorted({*__all__, *(name.split("::", 1)[0] for name in _aten.operators(None))})
+    """The public names (``__all__``) and the operator namespaces libtorch has registered (``prims``, ...),
+    but its private ones (``_c10d_functional``, ...), which ``tb.ops._c10d_functional`` still reaches."""
+    namespaces = {name.split("::", 1)[0] for name in _aten.operators(None)}
+    return sorted({*__all__, *(ns for ns in namespaces if not ns.startswith("_"))})

@@ -7,6 +7,26 @@
 //! SciPy's checks and messages ([`Norm`], [`Workers`], [`NoPlan`], [`Shape`]
 //! and [`Axes`], [`Truthy`]), and the import -> compute -> wrap path.
 
+/// What every `fft` routine's docstring ends with: how torchbridge differs from SciPy.
+macro_rules! fft_note {
+    () => {
+        "torchbridge: libtorch's ``torch.fft`` kernels (the cosine and sine\n\
+         transforms are composites of them), the result in the caller's array type on\n\
+         its device. Dtypes as in SciPy: float32 and float16 input give complex64\n\
+         (float32) results, other real input complex128 (float64); ``overwrite_x``\n\
+         and ``workers`` are accepted and have no effect (libtorch uses its own\n\
+         thread pool: ``torchbridge.set_num_threads``); ``plan`` other than None and\n\
+         values torchbridge does not implement raise ``UnsupportedParameterError`` (a\n\
+         ``NotImplementedError``).\n\
+         \n\
+         ``device=None`` (keyword-only): ``\"cpu\"``, ``\"cuda\"`` (the inputs' CUDA\n\
+         device, else ``cuda:0``), ``\"cuda:N\"`` or a ``torch.device`` computes there,\n\
+         copying the inputs there and the results back to the caller's device; by\n\
+         default (``None``) the computation runs where the arrays live, CUDA\n\
+         included; a device libtorch cannot reach raises ``DeviceError``."
+    };
+}
+
 mod basic;
 mod helper;
 mod realtransforms;
