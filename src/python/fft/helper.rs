@@ -161,7 +161,7 @@ fn frequencies(
 /// ``device``. ``d`` must be a real scalar (NumPy also takes complex and
 /// array spacings: those raise NotImplementedError here).
 ///
-#[doc = fft_note!()]
+#[doc = freq_note!()]
 #[pyfunction]
 #[pyo3(signature = (n, d = Spacing(None), *, xp = None, device = None), text_signature = "(n, d=1.0, *, xp=None, device=None)")]
 pub(super) fn fftfreq(
@@ -179,7 +179,7 @@ pub(super) fn fftfreq(
 /// Sample frequencies for :func:`rfft` (`scipy.fft.rfftfreq`):
 /// ``[0, 1, ..., n//2] / (d*n)``; see :func:`fftfreq`.
 ///
-#[doc = fft_note!()]
+#[doc = freq_note!()]
 #[pyfunction]
 #[pyo3(signature = (n, d = Spacing(None), *, xp = None, device = None), text_signature = "(n, d=1.0, *, xp=None, device=None)")]
 pub(super) fn rfftfreq(
@@ -216,7 +216,7 @@ impl<'a, 'py> FromPyObject<'a, 'py> for ShiftAxes {
 /// Moves the zero-frequency term to the centre (`scipy.fft.fftshift`):
 /// rolls each of `axes` (default all) by half its length. Any dtype.
 ///
-#[doc = fft_note!()]
+#[doc = shift_note!()]
 #[pyfunction]
 #[pyo3(signature = (x, axes = None, *, device = None))]
 pub(super) fn fftshift(
@@ -233,7 +233,7 @@ pub(super) fn fftshift(
 ///
 /// The inverse of :func:`fftshift` (`scipy.fft.ifftshift`).
 ///
-#[doc = fft_note!()]
+#[doc = shift_note!()]
 #[pyfunction]
 #[pyo3(signature = (x, axes = None, *, device = None))]
 pub(super) fn ifftshift(
@@ -260,7 +260,7 @@ fn length_for(real: Truthy) -> LengthFor {
 /// 11-smooth for complex transforms, 5-smooth with ``real=True``, exactly as
 /// SciPy's pocketfft (targets up to 12, resp. 6, and 0 come back unchanged).
 ///
-#[doc = fft_note!()]
+#[doc = fast_len_note!()]
 #[pyfunction]
 #[pyo3(signature = (target, real = Truthy(false)), text_signature = "(target, real=False)")]
 pub(super) fn next_fast_len(target: i64, real: Truthy) -> PyResult<u64> {
@@ -272,7 +272,7 @@ pub(super) fn next_fast_len(target: i64, real: Truthy) -> PyResult<u64> {
 /// The largest fast FFT length ``<= target`` (`scipy.fft.prev_fast_len`);
 /// see :func:`next_fast_len`.
 ///
-#[doc = fft_note!()]
+#[doc = fast_len_note!()]
 #[pyfunction]
 #[pyo3(signature = (target, real = Truthy(false)), text_signature = "(target, real=False)")]
 pub(super) fn prev_fast_len(target: i64, real: Truthy) -> PyResult<u64> {
