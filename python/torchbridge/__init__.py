@@ -75,3 +75,8 @@ def info() -> dict[str, object]:
     facts["numpy"] = numpy.__version__
     facts["python"] = platform.python_version()
     return facts
+
+
+def __dir__() -> list[str]:
+    """The public names only, as SciPy's modules do (``dir()`` is ``__all__``)."""
+    return sorted(__all__)

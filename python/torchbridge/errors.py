@@ -76,3 +76,8 @@ class TorchError(TorchbridgeError, RuntimeError):
 
 class UnsupportedParameterError(TorchbridgeError, NotImplementedError):
     """A parameter value SciPy accepts that torchbridge does not implement."""
+
+
+def __dir__() -> list[str]:
+    """The public names only, as SciPy's modules do (``dir()`` is ``__all__``)."""
+    return sorted(__all__)

@@ -190,3 +190,10 @@ def __getattr__(name: str) -> Namespace:
         raise AttributeError(f"module 'torchbridge.ops' has no attribute {name!r} (no operator namespace of that name)")
     found = _namespaces[name] = Namespace(name)
     return found
+
+
+def __dir__() -> list[str]:
+    """The public names (``__all__``) and the operator namespaces libtorch has registered (``prims``, ...),
+    but its private ones (``_c10d_functional``, ...), which ``tb.ops._c10d_functional`` still reaches."""
+    namespaces = {name.split("::", 1)[0] for name in _aten.operators(None)}
+    return sorted({*__all__, *(ns for ns in namespaces if not ns.startswith("_"))})

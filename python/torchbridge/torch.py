@@ -31,6 +31,7 @@ The ``torch`` package is imported on first use of this namespace, not by
 ``import torchbridge`` (``torchbridge.ops`` needs no Python torch at all).
 """
 
+import builtins as _builtins
 import sys as _sys
 import types as _types
 
@@ -251,11 +252,21 @@ class _Class(_Function):
         return issubclass(subclass, self._tb_target)
 
 
+# Wrapped names that are also builtins (``bool``, ``float``, ``int``, ``complex``, ...): cached here, since
+# as module globals they would shadow the builtins this module's own code calls.
+_shadowing = {}
+
+
 def __getattr__(name):
     if name in _OWN:
         raise AttributeError(name)
+    if name in _shadowing:
+        return _shadowing[name]
     value = _wrap(getattr(_torch(), name), f"torchbridge.torch.{name}", name)
-    globals()[name] = value
+    if hasattr(_builtins, name):
+        _shadowing[name] = value
+    else:
+        globals()[name] = value
     return value
 
 

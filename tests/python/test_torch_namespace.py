@@ -254,3 +254,13 @@ print(before, "torch" in sys.modules)
 def test_torch_is_imported_lazily():
     out = subprocess.run([sys.executable, "-c", _LAZY], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "True"], out
+
+
+def test_torch_names_that_are_builtins_do_not_break_the_namespace():
+    # tb.torch.bool / .float / .int are torch's dtypes; caching them must not shadow the builtins tb.torch uses
+    x = np.linspace(-1, 1, 5)
+    for name in ("bool", "float", "int", "complex", "str", "type"):
+        if hasattr(torch, name):
+            getattr(tb.torch, name)
+    np.testing.assert_array_equal(tb.torch.cumsum(x, dim=0), np.cumsum(x))
+    assert tb.torch.float is tb.torch.float

@@ -86,3 +86,8 @@ __all__ = [
     "next_fast_len",
     "prev_fast_len",
 ]
+
+
+def __dir__() -> list[str]:
+    """The public names only, as SciPy's modules do (``dir()`` is ``__all__``)."""
+    return sorted(__all__)

@@ -139,3 +139,8 @@ __all__ = [
     "solve_circulant",
     "matrix_balance",
 ]
+
+
+def __dir__() -> list[str]:
+    """The public names only (``__all__``, the routines) and, as in ``scipy.linalg``, its two exception classes."""
+    return sorted([*__all__, "LinAlgError", "LinAlgWarning"])

@@ -46,5 +46,13 @@ __all__ = [
 
 
 def hadamard(n, dtype=int, *, device=None):
-    """Sylvester-construction Hadamard matrix (``scipy.linalg.hadamard``)."""
+    """Construct an Hadamard matrix.
+
+    torchbridge: Sylvester's construction (``scipy.linalg.hadamard``), built by
+    libtorch and returned as a numpy array of ``dtype``, as SciPy's.
+
+    ``device=None`` (keyword-only): where libtorch builds the matrix before it
+    is handed back as numpy (``"cpu"``, ``"cuda"``, ``"cuda:N"`` or a
+    ``torch.device``; a device libtorch cannot reach raises ``DeviceError``).
+    """
     return _hadamard(n, dtype, device=device)

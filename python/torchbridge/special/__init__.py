@@ -50,3 +50,8 @@ __all__ = list(_special.UFUNCS) + [
     "softmax",
     "log_softmax",
 ]
+
+
+def __dir__() -> list[str]:
+    """The public names only, as SciPy's modules do (``dir()`` is ``__all__``)."""
+    return sorted(__all__)

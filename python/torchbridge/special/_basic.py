@@ -31,14 +31,18 @@ _EXACT_LIMIT = 10**7
 
 
 def factorial(n, exact=False, extend="zero", *, device=None):
-    """The factorial ``n!`` (``scipy.special.factorial``), as ``gamma(n + 1)``.
+    """The factorial of a number or array of numbers.
 
-    Same signature and result types as SciPy: NumPy scalars for scalars,
+    torchbridge: ``n!`` (``scipy.special.factorial``) computed by libtorch as
+    ``gamma(n + 1)``. Same signature and result types as SciPy: NumPy scalars for scalars,
     float64 arrays for arrays with ``extend='zero'`` (0 for ``n < 0``), and with
     ``exact=True`` Python ints for scalars and int64 arrays up to ``20!``
     (beyond, SciPy's object arrays have no DLPack equivalent:
     ``UnsupportedParameterError``). Complex ``n`` is not supported.
-    ``device``: where to compute (see :mod:`torchbridge._device`).
+    ``device=None`` (keyword-only): ``"cpu"``, ``"cuda"``, ``"cuda:N"`` or a
+    ``torch.device`` computes there, copying the input there and the result
+    back; by default the computation runs where the array lives (see
+    :mod:`torchbridge._device`).
     """
     if extend not in ("zero", "complex"):
         raise ValueError(

@@ -53,137 +53,137 @@ macro_rules! special_ufuncs {
         $then! {
         unary {
             erf: ["d->d", "f->f", "D->D", "F->F"] REAL direct super::erf::erf,
-                "The error function, computed by libtorch (`scipy.special.erf`).";
+                "Returns the error function of complex argument.\n\nThe error function, computed by libtorch (`scipy.special.erf`).";
             erfc: ["d->d", "f->f", "D->D", "F->F"] REAL direct super::erf::erfc,
-                "The complementary error function `1 - erf(x)` (`scipy.special.erfc`).";
+                "Complementary error function, ``1 - erf(x)``.\n\nThe complementary error function `1 - erf(x)` (`scipy.special.erfc`).";
             erfcx: ["d->d", "f->f", "D->D", "F->F"] REAL float64 super::erf::erfcx,
-                "The scaled complementary error function `exp(x**2) * erfc(x)` (`scipy.special.erfcx`).";
+                "Scaled complementary error function, ``exp(x**2) * erfc(x)``.\n\nThe scaled complementary error function `exp(x**2) * erfc(x)` (`scipy.special.erfcx`).";
             erfinv: ["f->f", "d->d"] REAL float64 super::erf::erfinv,
-                "The inverse of the error function on [-1, 1] (`scipy.special.erfinv`).";
+                "Inverse of the error function.\n\nThe inverse of the error function on [-1, 1] (`scipy.special.erfinv`).";
             erfcinv: ["f->f", "d->d"] REAL float64 super::erf::erfcinv,
-                "The inverse of the complementary error function on [0, 2] (`scipy.special.erfcinv`).";
+                "Inverse of the complementary error function.\n\nThe inverse of the complementary error function on [0, 2] (`scipy.special.erfcinv`).";
             expit: ["d->d", "f->f", "g->g"] REAL direct super::logit::expit,
-                "The logistic sigmoid `1 / (1 + exp(-x))` (`scipy.special.expit`).";
+                "Expit (a.k.a. logistic sigmoid) ufunc for ndarrays.\n\nThe logistic sigmoid `1 / (1 + exp(-x))` (`scipy.special.expit`).";
             logit: ["d->d", "f->f", "g->g"] REAL direct super::logit::logit,
-                "The logit `log(p / (1 - p))` (`scipy.special.logit`).";
+                "Logit ufunc for ndarrays.\n\nThe logit `log(p / (1 - p))` (`scipy.special.logit`).";
             log_expit: ["d->d", "f->f", "g->g"] REAL float64 super::logit::log_expit,
-                "The logarithm of the logistic sigmoid (`scipy.special.log_expit`).";
+                "Logarithm of the logistic sigmoid function.\n\nThe logarithm of the logistic sigmoid (`scipy.special.log_expit`).";
             gamma: ["d->d", "D->D", "f->f", "F->F"] REAL float64 super::gamma::gamma,
-                "The gamma function, real input (`scipy.special.gamma`).";
+                "gamma function.\n\nThe gamma function, real input (`scipy.special.gamma`).";
             gammaln: ["d->d", "f->f"] REAL direct super::gamma::gammaln,
-                "The logarithm of the absolute value of the gamma function (`scipy.special.gammaln`).";
+                "Logarithm of the absolute value of the gamma function.\n\nThe logarithm of the absolute value of the gamma function (`scipy.special.gammaln`).";
             loggamma: ["d->d", "D->D", "f->f", "F->F"] REAL float64 super::gamma::loggamma,
-                "The principal branch of log(gamma(x)), real input: nan for x < 0 (`scipy.special.loggamma`).";
+                "Principal branch of the logarithm of the gamma function.\n\nThe principal branch of log(gamma(x)), real input: nan for x < 0 (`scipy.special.loggamma`).";
             digamma: ["d->d", "D->D", "f->f", "F->F"] REAL float64 super::gamma::digamma,
-                "The digamma function psi = gamma'/gamma, real input (`scipy.special.digamma`, alias `psi`).";
+                "The digamma function.\n\nThe digamma function psi = gamma'/gamma, real input (`scipy.special.digamma`, alias `psi`).";
             i0: ["d->d", "f->f"] REAL float64 super::bessel::i0,
-                "The modified Bessel function of the first kind of order 0 (`scipy.special.i0`).";
+                "Modified Bessel function of order 0.\n\nThe modified Bessel function of the first kind of order 0 (`scipy.special.i0`).";
             i0e: ["d->d", "f->f"] REAL float64 super::bessel::i0e,
-                "The exponentially scaled modified Bessel function of order 0 (`scipy.special.i0e`).";
+                "Exponentially scaled modified Bessel function of order 0.\n\nThe exponentially scaled modified Bessel function of order 0 (`scipy.special.i0e`).";
             i1: ["d->d", "f->f"] REAL float64 super::bessel::i1,
-                "The modified Bessel function of the first kind of order 1 (`scipy.special.i1`).";
+                "Modified Bessel function of order 1.\n\nThe modified Bessel function of the first kind of order 1 (`scipy.special.i1`).";
             i1e: ["d->d", "f->f"] REAL float64 super::bessel::i1e,
-                "The exponentially scaled modified Bessel function of order 1 (`scipy.special.i1e`).";
+                "Exponentially scaled modified Bessel function of order 1.\n\nThe exponentially scaled modified Bessel function of order 1 (`scipy.special.i1e`).";
             j0: ["d->d", "f->f"] REAL float64 super::bessel::j0,
-                "The Bessel function of the first kind of order 0 (`scipy.special.j0`).";
+                "Bessel function of the first kind of order 0.\n\nThe Bessel function of the first kind of order 0 (`scipy.special.j0`).";
             j1: ["d->d", "f->f"] REAL float64 super::bessel::j1,
-                "The Bessel function of the first kind of order 1 (`scipy.special.j1`).";
+                "Bessel function of the first kind of order 1.\n\nThe Bessel function of the first kind of order 1 (`scipy.special.j1`).";
             y0: ["d->d", "f->f"] REAL float64 super::bessel::y0,
-                "The Bessel function of the second kind of order 0 (`scipy.special.y0`).";
+                "Bessel function of the second kind of order 0.\n\nThe Bessel function of the second kind of order 0 (`scipy.special.y0`).";
             y1: ["d->d", "f->f"] REAL float64 super::bessel::y1,
-                "The Bessel function of the second kind of order 1 (`scipy.special.y1`).";
+                "Bessel function of the second kind of order 1.\n\nThe Bessel function of the second kind of order 1 (`scipy.special.y1`).";
             k0: ["d->d", "f->f"] REAL float64 super::bessel::k0,
-                "The modified Bessel function of the second kind of order 0 (`scipy.special.k0`).";
+                "Modified Bessel function of the second kind of order 0, :math:`K_0`.\n\nThe modified Bessel function of the second kind of order 0 (`scipy.special.k0`).";
             k0e: ["d->d", "f->f"] REAL float64 super::bessel::k0e,
-                "The exponentially scaled modified Bessel function K0 (`scipy.special.k0e`).";
+                "Exponentially scaled modified Bessel function K of order 0\n\nThe exponentially scaled modified Bessel function K0 (`scipy.special.k0e`).";
             k1: ["d->d", "f->f"] REAL float64 super::bessel::k1,
-                "The modified Bessel function of the second kind of order 1 (`scipy.special.k1`).";
+                "Modified Bessel function of the second kind of order 1, :math:`K_1(x)`.\n\nThe modified Bessel function of the second kind of order 1 (`scipy.special.k1`).";
             k1e: ["d->d", "f->f"] REAL float64 super::bessel::k1e,
-                "The exponentially scaled modified Bessel function K1 (`scipy.special.k1e`).";
+                "Exponentially scaled modified Bessel function K of order 1\n\nThe exponentially scaled modified Bessel function K1 (`scipy.special.k1e`).";
             ndtr: ["d->d", "f->f", "D->D", "F->F"] REAL float64 super::erf::ndtr,
-                "The standard normal cumulative distribution function (`scipy.special.ndtr`).";
+                "Cumulative distribution of the standard normal distribution.\n\nThe standard normal cumulative distribution function (`scipy.special.ndtr`).";
             ndtri: ["f->f", "d->d"] REAL float64 super::erf::ndtri,
-                "The inverse of the standard normal CDF (`scipy.special.ndtri`).";
+                "Inverse of `ndtr` vs x\n\nThe inverse of the standard normal CDF (`scipy.special.ndtri`).";
             log_ndtr: ["d->d", "f->f", "D->D", "F->F"] REAL float64 super::erf::log_ndtr,
-                "The logarithm of the standard normal CDF (`scipy.special.log_ndtr`).";
+                "Logarithm of Gaussian cumulative distribution function.\n\nThe logarithm of the standard normal CDF (`scipy.special.log_ndtr`).";
             entr: ["f->f", "d->d"] REAL float64 super::convex_analysis::entr,
-                "Elementwise entropy `-x log(x)` (`scipy.special.entr`).";
+                "Elementwise function for computing entropy.\n\nElementwise entropy `-x log(x)` (`scipy.special.entr`).";
             expm1: ["d->d", "f->f", "D->D", "F->F"] REAL float64 super::elementary::expm1,
-                "`exp(x) - 1`, real input (`scipy.special.expm1`).";
+                "Compute ``exp(x) - 1``.\n\n`exp(x) - 1`, real input (`scipy.special.expm1`).";
             exp2: ["d->d", "f->f"] REAL float64 super::elementary::exp2,
-                "`2**x` (`scipy.special.exp2`).";
+                "Compute ``2**x`` element-wise.\n\n`2**x` (`scipy.special.exp2`).";
             exp10: ["d->d", "f->f"] REAL float64 super::elementary::exp10,
-                "`10**x` (`scipy.special.exp10`).";
+                "Compute ``10**x`` element-wise.\n\n`10**x` (`scipy.special.exp10`).";
             log1p: ["d->d", "f->f", "D->D", "F->F"] REAL float64 super::elementary::log1p,
-                "`log(1 + x)`, real input (`scipy.special.log1p`).";
+                "Calculates log(1 + x) for use when `x` is near zero.\n\n`log(1 + x)`, real input (`scipy.special.log1p`).";
             cbrt: ["d->d", "f->f"] REAL float64 super::elementary::cbrt,
-                "The real cube root (`scipy.special.cbrt`).";
+                "Element-wise cube root of `x`.\n\nThe real cube root (`scipy.special.cbrt`).";
             sindg: ["d->d", "f->f"] REAL float64 super::elementary::sindg,
-                "The sine of an angle in degrees (`scipy.special.sindg`).";
+                "Sine of the angle `x` given in degrees.\n\nThe sine of an angle in degrees (`scipy.special.sindg`).";
             cosdg: ["d->d", "f->f"] REAL float64 super::elementary::cosdg,
-                "The cosine of an angle in degrees (`scipy.special.cosdg`).";
+                "Cosine of the angle `x` given in degrees.\n\nThe cosine of an angle in degrees (`scipy.special.cosdg`).";
             cosm1: ["d->d", "f->f"] REAL float64 super::elementary::cosm1,
-                "`cos(x) - 1`, accurate near the multiples of 2 pi (`scipy.special.cosm1`).";
+                "cos(x) - 1 for use when `x` is near zero.\n\n`cos(x) - 1`, accurate near the multiples of 2 pi (`scipy.special.cosm1`).";
             exprel: ["d->d", "f->f"] REAL float64 super::elementary::exprel,
-                "The relative error exponential `(exp(x) - 1) / x` (`scipy.special.exprel`).";
+                "Relative error exponential, ``(exp(x) - 1)/x``.\n\nThe relative error exponential `(exp(x) - 1) / x` (`scipy.special.exprel`).";
         }
         binary {
             gammainc: ["dd->d", "ff->f"] REAL2 float64 super::gammainc::gammainc,
-                "The regularized lower incomplete gamma function P(a, x) (`scipy.special.gammainc`).";
+                "Regularized lower incomplete gamma function.\n\nThe regularized lower incomplete gamma function P(a, x) (`scipy.special.gammainc`).";
             gammaincc: ["dd->d", "ff->f"] REAL2 float64 super::gammainc::gammaincc,
-                "The regularized upper incomplete gamma function Q(a, x) (`scipy.special.gammaincc`).";
+                "Regularized upper incomplete gamma function.\n\nThe regularized upper incomplete gamma function Q(a, x) (`scipy.special.gammaincc`).";
             beta: ["dd->d", "ff->f"] REAL2 float64 super::beta::beta,
-                "The beta function (`scipy.special.beta`).";
+                "Beta function.\n\nThe beta function (`scipy.special.beta`).";
             betaln: ["dd->d", "ff->f"] REAL2 float64 super::beta::betaln,
-                "The logarithm of the absolute value of the beta function (`scipy.special.betaln`).";
+                "Natural logarithm of absolute value of beta function.\n\nThe logarithm of the absolute value of the beta function (`scipy.special.betaln`).";
             binom: ["ff->f", "dd->d"] REAL2 float64 super::beta::binom,
-                "Binomial coefficients for real arguments (`scipy.special.binom`).";
+                "Binomial coefficient considered as a function of two real variables.\n\nBinomial coefficients for real arguments (`scipy.special.binom`).";
             xlogy: ["dd->d", "ff->f", "DD->D", "FF->F"] REAL2 float64 super::convex_analysis::xlogy,
-                "`x * log(y)`, 0 where x == 0 (`scipy.special.xlogy`).";
+                "Compute ``x*log(y)`` so that the result is 0 if ``x = 0``.\n\n`x * log(y)`, 0 where x == 0 (`scipy.special.xlogy`).";
             xlog1py: ["dd->d", "ff->f", "DD->D", "FF->F"] REAL2 float64 super::convex_analysis::xlog1py,
-                "`x * log1p(y)`, 0 where x == 0 (`scipy.special.xlog1py`).";
+                "Compute ``x*log1p(y)`` so that the result is 0 if ``x = 0``.\n\n`x * log1p(y)`, 0 where x == 0 (`scipy.special.xlog1py`).";
             rel_entr: ["ff->f", "dd->d"] REAL2 float64 super::convex_analysis::rel_entr,
-                "Elementwise relative entropy `x log(x / y)` (`scipy.special.rel_entr`).";
+                "Elementwise function for computing relative entropy.\n\nElementwise relative entropy `x log(x / y)` (`scipy.special.rel_entr`).";
             kl_div: ["ff->f", "dd->d"] REAL2 float64 super::convex_analysis::kl_div,
-                "Elementwise Kullback-Leibler divergence `x log(x / y) - x + y` (`scipy.special.kl_div`).";
+                "Elementwise function for computing Kullback-Leibler divergence.\n\nElementwise Kullback-Leibler divergence `x log(x / y) - x + y` (`scipy.special.kl_div`).";
             huber: ["ff->f", "dd->d"] REAL2 float64 super::convex_analysis::huber,
-                "The Huber loss huber(delta, r) (`scipy.special.huber`).";
+                "Huber loss function.\n\nThe Huber loss huber(delta, r) (`scipy.special.huber`).";
             pseudo_huber: ["ff->f", "dd->d"] REAL2 float64 super::convex_analysis::pseudo_huber,
-                "The pseudo-Huber loss pseudo_huber(delta, r) (`scipy.special.pseudo_huber`).";
+                "Pseudo-Huber loss function.\n\nThe pseudo-Huber loss pseudo_huber(delta, r) (`scipy.special.pseudo_huber`).";
             eval_chebyt: ["ld->d", "ff->f", "fF->F", "dd->d", "dD->D"] POLY direct super::orthogonal::eval_chebyt,
-                "The Chebyshev polynomial of the first kind T_n(x) (`scipy.special.eval_chebyt`).";
+                "Evaluate Chebyshev polynomial of the first kind at a point.\n\nThe Chebyshev polynomial of the first kind T_n(x) (`scipy.special.eval_chebyt`).";
             eval_chebyu: ["ld->d", "ff->f", "fF->F", "dd->d", "dD->D"] POLY direct super::orthogonal::eval_chebyu,
-                "The Chebyshev polynomial of the second kind U_n(x) (`scipy.special.eval_chebyu`).";
+                "Evaluate Chebyshev polynomial of the second kind at a point.\n\nThe Chebyshev polynomial of the second kind U_n(x) (`scipy.special.eval_chebyu`).";
             eval_hermite: ["ld->d"] DEGREE direct super::orthogonal::eval_hermite,
-                "The physicists' Hermite polynomial H_n(x), integer n (`scipy.special.eval_hermite`).";
+                "Evaluate physicist's Hermite polynomial at a point.\n\nThe physicists' Hermite polynomial H_n(x), integer n (`scipy.special.eval_hermite`).";
             eval_hermitenorm: ["ld->d"] DEGREE direct super::orthogonal::eval_hermitenorm,
-                "The probabilists' Hermite polynomial He_n(x), integer n (`scipy.special.eval_hermitenorm`).";
+                "Evaluate probabilist's (normalized) Hermite polynomial at a point.\n\nThe probabilists' Hermite polynomial He_n(x), integer n (`scipy.special.eval_hermitenorm`).";
             eval_laguerre: ["ld->d", "ff->f", "fF->F", "dd->d", "dD->D"] POLY direct super::orthogonal::eval_laguerre,
-                "The Laguerre polynomial L_n(x) (`scipy.special.eval_laguerre`).";
+                "Evaluate Laguerre polynomial at a point.\n\nThe Laguerre polynomial L_n(x) (`scipy.special.eval_laguerre`).";
             eval_legendre: ["ld->d", "ff->f", "fF->F", "dd->d", "dD->D"] POLY direct super::orthogonal::eval_legendre,
-                "The Legendre polynomial P_n(x) (`scipy.special.eval_legendre`).";
+                "Evaluate Legendre polynomial at a point.\n\nThe Legendre polynomial P_n(x) (`scipy.special.eval_legendre`).";
             boxcox: ["ff->f", "dd->d"] REAL2 float64 super::boxcox::boxcox,
-                "The Box-Cox transformation boxcox(x, lmbda) (`scipy.special.boxcox`).";
+                "Compute the Box-Cox transformation.\n\nThe Box-Cox transformation boxcox(x, lmbda) (`scipy.special.boxcox`).";
             inv_boxcox: ["ff->f", "dd->d"] REAL2 float64 super::boxcox::inv_boxcox,
-                "The inverse Box-Cox transformation inv_boxcox(y, lmbda) (`scipy.special.inv_boxcox`).";
+                "Compute the inverse of the Box-Cox transformation.\n\nThe inverse Box-Cox transformation inv_boxcox(y, lmbda) (`scipy.special.inv_boxcox`).";
             boxcox1p: ["ff->f", "dd->d"] REAL2 float64 super::boxcox::boxcox1p,
-                "The Box-Cox transformation of 1 + x (`scipy.special.boxcox1p`).";
+                "Compute the Box-Cox transformation of 1 + `x`.\n\nThe Box-Cox transformation of 1 + x (`scipy.special.boxcox1p`).";
             inv_boxcox1p: ["ff->f", "dd->d"] REAL2 float64 super::boxcox::inv_boxcox1p,
-                "The inverse of boxcox1p (`scipy.special.inv_boxcox1p`).";
+                "Compute the inverse of the Box-Cox transformation.\n\nThe inverse of boxcox1p (`scipy.special.inv_boxcox1p`).";
             chdtr: ["ff->f", "dd->d"] REAL2 float64 super::gammainc::chdtr,
-                "The chi-square cumulative distribution function chdtr(v, x) (`scipy.special.chdtr`).";
+                "Chi square cumulative distribution function.\n\nThe chi-square cumulative distribution function chdtr(v, x) (`scipy.special.chdtr`).";
             chdtrc: ["ff->f", "dd->d"] REAL2 float64 super::gammainc::chdtrc,
-                "The chi-square survival function chdtrc(v, x) (`scipy.special.chdtrc`).";
+                "Chi square survival function.\n\nThe chi-square survival function chdtrc(v, x) (`scipy.special.chdtrc`).";
             pdtr: ["ff->f", "dd->d"] REAL2 float64 super::gammainc::pdtr,
-                "The Poisson cumulative distribution function pdtr(k, m) (`scipy.special.pdtr`).";
+                "Poisson cumulative distribution function.\n\nThe Poisson cumulative distribution function pdtr(k, m) (`scipy.special.pdtr`).";
             pdtrc: ["ff->f", "dd->d"] REAL2 float64 super::gammainc::pdtrc,
-                "The Poisson survival function pdtrc(k, m) (`scipy.special.pdtrc`).";
+                "Poisson survival function\n\nThe Poisson survival function pdtrc(k, m) (`scipy.special.pdtrc`).";
         }
         unary_internal {
             psi: ["d->d", "D->D", "f->f", "F->F"] REAL float64 super::gamma::psi,
-                "The digamma function (`scipy.special.psi`, the same ufunc as `digamma`).";
+                "The digamma function.\n\nThe digamma function (`scipy.special.psi`, the same ufunc as `digamma`).";
             zeta: ["d->d", "D->D", "f->f", "F->F"] REAL float64 super::zeta::zeta,
-                "Riemann's zeta function (`scipy.special.zeta(x)`, SciPy's `_riemann_zeta` loops).";
+                "Riemann or Hurwitz zeta function.\n\nRiemann's zeta function (`scipy.special.zeta(x)`, SciPy's `_riemann_zeta` loops).";
         }
         binary_internal {
             hurwitz_zeta: ["ff->f", "Ff->F", "dd->d", "Dd->D"] REAL2 float64 super::zeta::hurwitz_zeta,

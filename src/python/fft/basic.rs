@@ -47,6 +47,8 @@ fn n_d(
 macro_rules! transforms_1d {
     ($($(#[$doc:meta])* $name:ident => $op:path;)*) => {$(
         $(#[$doc])*
+        #[doc = ""]
+        #[doc = fft_note!()]
         #[pyfunction]
         #[pyo3(
             signature = (x, n = None, axis = -1, norm = Norm::Backward, overwrite_x = Truthy(false), workers = Workers, *, plan = NoPlan, device = None),
@@ -81,6 +83,8 @@ macro_rules! transforms_nd {
     )*};
     (@define [$axes:expr, $text:literal] $(#[$doc:meta])* $name:ident => $op:path, $identity:literal) => {
         $(#[$doc])*
+        #[doc = ""]
+        #[doc = fft_note!()]
         #[pyfunction]
         #[pyo3(
             signature = (x, s = None, axes = $axes, norm = Norm::Backward, overwrite_x = Truthy(false), workers = Workers, *, plan = NoPlan, device = None),
@@ -105,6 +109,8 @@ macro_rules! transforms_nd {
 }
 
 transforms_1d! {
+    /// Compute the 1-D discrete Fourier Transform.
+    ///
     /// 1-D discrete Fourier transform (`scipy.fft.fft`).
     ///
     /// ``n`` zero-pads or truncates `x` along `axis`; ``norm`` is "backward"
@@ -112,55 +118,89 @@ transforms_1d! {
     /// result of matching precision. ``overwrite_x`` and ``workers`` are accepted
     /// hints without effect; ``plan`` must be None.
     fft => ops::fft;
+    /// Compute the 1-D inverse discrete Fourier Transform.
+    ///
     /// 1-D inverse discrete Fourier transform (`scipy.fft.ifft`); see :func:`fft`.
     ifft => ops::ifft;
+    /// Compute the 1-D discrete Fourier Transform for real input.
+    ///
     /// 1-D transform of real input (`scipy.fft.rfft`): the ``n//2 + 1``
     /// non-negative frequency terms. Complex input raises TypeError.
     rfft => ops::rfft;
+    /// Computes the inverse of `rfft`.
+    ///
     /// Inverse of :func:`rfft` (`scipy.fft.irfft`): a real result of length
     /// ``n`` (default ``2*(m-1)`` for ``m`` input points).
     irfft => ops::irfft;
+    /// Compute the FFT of a signal that has Hermitian symmetry, i.e., a real spectrum.
+    ///
     /// FFT of a Hermitian-symmetric signal (`scipy.fft.hfft`): a real result
     /// of length ``n`` (default ``2*(m-1)``).
     hfft => ops::hfft;
+    /// Compute the inverse FFT of a signal that has Hermitian symmetry.
+    ///
     /// Inverse of :func:`hfft` for real input (`scipy.fft.ihfft`).
     ihfft => ops::ihfft;
 }
 
 transforms_nd! {
     two:
+    /// Compute the 2-D discrete Fourier Transform
+    ///
     /// 2-D discrete Fourier transform (`scipy.fft.fft2`): :func:`fftn` over `axes`.
     fft2 => ops::fftn, identity_when_empty = true;
+    /// Compute the 2-D inverse discrete Fourier Transform.
+    ///
     /// 2-D inverse discrete Fourier transform (`scipy.fft.ifft2`).
     ifft2 => ops::ifftn, identity_when_empty = true;
+    /// Compute the 2-D FFT of a real array.
+    ///
     /// 2-D transform of real input (`scipy.fft.rfft2`).
     rfft2 => ops::rfftn, identity_when_empty = false;
+    /// Computes the inverse of `rfft2`
+    ///
     /// Inverse of :func:`rfft2` (`scipy.fft.irfft2`).
     irfft2 => ops::irfftn, identity_when_empty = false;
+    /// Compute the 2-D FFT of a Hermitian complex array.
+    ///
     /// 2-D FFT of a Hermitian-symmetric signal (`scipy.fft.hfft2`).
     hfft2 => ops::hfftn, identity_when_empty = false;
+    /// Compute the 2-D inverse FFT of a real spectrum.
+    ///
     /// Inverse of :func:`hfft2` for real input (`scipy.fft.ihfft2`).
     ihfft2 => ops::ihfftn, identity_when_empty = false;
 }
 
 transforms_nd! {
     all:
+    /// Compute the N-D discrete Fourier Transform.
+    ///
     /// N-D discrete Fourier transform (`scipy.fft.fftn`).
     ///
     /// ``s`` (lengths, ``-1`` keeps the input's) and ``axes`` (default: all, or
     /// the last ``len(s)``) as in SciPy; axes must be unique. With no axes to
     /// transform the input is returned as is.
     fftn => ops::fftn, identity_when_empty = true;
+    /// Compute the N-D inverse discrete Fourier Transform.
+    ///
     /// N-D inverse discrete Fourier transform (`scipy.fft.ifftn`); see :func:`fftn`.
     ifftn => ops::ifftn, identity_when_empty = true;
+    /// Compute the N-D discrete Fourier Transform for real input.
+    ///
     /// N-D transform of real input (`scipy.fft.rfftn`): the last axis keeps
     /// ``s[-1]//2 + 1`` non-negative frequencies.
     rfftn => ops::rfftn, identity_when_empty = false;
+    /// Computes the inverse of `rfftn`
+    ///
     /// Inverse of :func:`rfftn` (`scipy.fft.irfftn`): real output, the last
     /// axis ``2*(m-1)`` long unless ``s`` says otherwise.
     irfftn => ops::irfftn, identity_when_empty = false;
+    /// Compute the N-D FFT of Hermitian symmetric complex input, i.e., a signal with a real spectrum.
+    ///
     /// N-D FFT of a Hermitian-symmetric signal (`scipy.fft.hfftn`): real output.
     hfftn => ops::hfftn, identity_when_empty = false;
+    /// Compute the N-D inverse discrete Fourier Transform for a real spectrum.
+    ///
     /// Inverse of :func:`hfftn` for real input (`scipy.fft.ihfftn`).
     ihfftn => ops::ihfftn, identity_when_empty = false;
 }

@@ -150,6 +150,8 @@ fn frequencies(
     }
 }
 
+/// Return the Discrete Fourier Transform sample frequencies.
+///
 /// Sample frequencies of an ``n``-point FFT (`scipy.fft.fftfreq`):
 /// ``[0, 1, ..., (n-1)//2, -(n//2), ..., -1] / (d*n)``.
 ///
@@ -158,6 +160,8 @@ fn frequencies(
 /// computed by libtorch, exported through ``xp.from_dlpack`` and moved to
 /// ``device``. ``d`` must be a real scalar (NumPy also takes complex and
 /// array spacings: those raise NotImplementedError here).
+///
+#[doc = freq_note!()]
 #[pyfunction]
 #[pyo3(signature = (n, d = Spacing(None), *, xp = None, device = None), text_signature = "(n, d=1.0, *, xp=None, device=None)")]
 pub(super) fn fftfreq(
@@ -170,8 +174,12 @@ pub(super) fn fftfreq(
     frequencies(py, n, d, xp, device, false)
 }
 
+/// Return the Discrete Fourier Transform sample frequencies (for usage with rfft, irfft).
+///
 /// Sample frequencies for :func:`rfft` (`scipy.fft.rfftfreq`):
 /// ``[0, 1, ..., n//2] / (d*n)``; see :func:`fftfreq`.
+///
+#[doc = freq_note!()]
 #[pyfunction]
 #[pyo3(signature = (n, d = Spacing(None), *, xp = None, device = None), text_signature = "(n, d=1.0, *, xp=None, device=None)")]
 pub(super) fn rfftfreq(
@@ -203,8 +211,12 @@ impl<'a, 'py> FromPyObject<'a, 'py> for ShiftAxes {
     }
 }
 
+/// Shift the zero-frequency component to the center of the spectrum.
+///
 /// Moves the zero-frequency term to the centre (`scipy.fft.fftshift`):
 /// rolls each of `axes` (default all) by half its length. Any dtype.
+///
+#[doc = shift_note!()]
 #[pyfunction]
 #[pyo3(signature = (x, axes = None, *, device = None))]
 pub(super) fn fftshift(
@@ -217,7 +229,11 @@ pub(super) fn fftshift(
     run(py, x, device, move |t| ops::fftshift(t, axes.as_deref()))
 }
 
+/// The inverse of `fftshift`. Although identical for even-length `x`, the functions differ by one sample for odd-length `x`.
+///
 /// The inverse of :func:`fftshift` (`scipy.fft.ifftshift`).
+///
+#[doc = shift_note!()]
 #[pyfunction]
 #[pyo3(signature = (x, axes = None, *, device = None))]
 pub(super) fn ifftshift(
@@ -238,17 +254,25 @@ fn length_for(real: Truthy) -> LengthFor {
     }
 }
 
+/// Find the next fast size of input data to ``fft``, for zero-padding, etc.
+///
 /// The smallest fast FFT length ``>= target`` (`scipy.fft.next_fast_len`):
 /// 11-smooth for complex transforms, 5-smooth with ``real=True``, exactly as
 /// SciPy's pocketfft (targets up to 12, resp. 6, and 0 come back unchanged).
+///
+#[doc = fast_len_note!()]
 #[pyfunction]
 #[pyo3(signature = (target, real = Truthy(false)), text_signature = "(target, real=False)")]
 pub(super) fn next_fast_len(target: i64, real: Truthy) -> PyResult<u64> {
     Ok(ops::next_fast_len(target, length_for(real))?)
 }
 
+/// Find the previous fast size of input data to ``fft``. Useful for discarding a minimal number of samples before FFT.
+///
 /// The largest fast FFT length ``<= target`` (`scipy.fft.prev_fast_len`);
 /// see :func:`next_fast_len`.
+///
+#[doc = fast_len_note!()]
 #[pyfunction]
 #[pyo3(signature = (target, real = Truthy(false)), text_signature = "(target, real=False)")]
 pub(super) fn prev_fast_len(target: i64, real: Truthy) -> PyResult<u64> {

@@ -7,6 +7,63 @@
 //! SciPy's checks and messages ([`Norm`], [`Workers`], [`NoPlan`], [`Shape`]
 //! and [`Axes`], [`Truthy`]), and the import -> compute -> wrap path.
 
+/// The `device=` paragraph of the docstrings of the routines that compute on arrays.
+macro_rules! device_note {
+    () => {
+        "``device=None`` (keyword-only): ``\"cpu\"``, ``\"cuda\"`` (the inputs' CUDA\n\
+         device, else ``cuda:0``), ``\"cuda:N\"`` or a ``torch.device`` computes there,\n\
+         copying the inputs there and the results back to the caller's device; by\n\
+         default (``None``) the computation runs where the arrays live, CUDA\n\
+         included; a device libtorch cannot reach raises ``DeviceError``."
+    };
+}
+
+/// What every transform's docstring ends with: how torchbridge differs from SciPy.
+macro_rules! fft_note {
+    () => {
+        concat!(
+            "torchbridge: libtorch's ``torch.fft`` kernels (the cosine and sine\n\
+             transforms are composites of them), the result in the caller's array type on\n\
+             its device. Dtypes as in SciPy: float32 and float16 input give complex64\n\
+             (float32) results, other real input complex128 (float64); ``overwrite_x``\n\
+             and ``workers`` are accepted and have no effect (libtorch uses its own\n\
+             thread pool: ``torchbridge.set_num_threads``); ``plan`` other than None and\n\
+             values torchbridge does not implement raise ``UnsupportedParameterError`` (a\n\
+             ``NotImplementedError``).\n\n",
+            device_note!()
+        )
+    };
+}
+
+/// What `fftshift`'s and `ifftshift`'s docstrings end with.
+macro_rules! shift_note {
+    () => {
+        concat!(
+            "torchbridge: libtorch's ``roll``, any dtype, the result in the caller's\n\
+             array type on its device.\n\n",
+            device_note!()
+        )
+    };
+}
+
+/// What `fftfreq`'s and `rfftfreq`'s docstrings end with.
+macro_rules! freq_note {
+    () => {
+        "torchbridge: computed by libtorch on the CPU. ``device`` is SciPy's own\n\
+         keyword (the array API's): the device of the output, which it is moved to\n\
+         through ``xp``; it does not choose where the frequencies are computed.\n\
+         Complex and array spacings ``d`` raise ``NotImplementedError``."
+    };
+}
+
+/// What `next_fast_len`'s and `prev_fast_len`'s docstrings end with.
+macro_rules! fast_len_note {
+    () => {
+        "torchbridge: integer arithmetic, SciPy's results exactly. It takes no\n\
+         arrays, hence no ``device`` keyword."
+    };
+}
+
 mod basic;
 mod helper;
 mod realtransforms;

@@ -12,6 +12,8 @@ use crate::ops::fft::{self as ops, DctOptions, DctType, DctnOptions, Norm};
 macro_rules! transforms_1d {
     ($($(#[$doc:meta])* $name:ident => $op:path, $kind:path;)*) => {$(
         $(#[$doc])*
+        #[doc = ""]
+        #[doc = fft_note!()]
         #[pyfunction]
         #[pyo3(
             signature = (x, r#type = 2, n = None, axis = -1, norm = Norm::Backward, overwrite_x = Truthy(false), workers = Workers, orthogonalize = None, *, device = None),
@@ -53,6 +55,8 @@ macro_rules! transforms_nd {
     )*};
     (@define [$signature:tt] $text:literal $(#[$doc:meta])* $name:ident => $op:path, $kind:path) => {
         $(#[$doc])*
+        #[doc = ""]
+        #[doc = fft_note!()]
         #[pyfunction]
         #[pyo3(signature = $signature, text_signature = $text)]
         pub(super) fn $name(
@@ -78,6 +82,8 @@ macro_rules! transforms_nd {
 }
 
 transforms_1d! {
+    /// Return the Discrete Cosine Transform of arbitrary type sequence x.
+    ///
     /// Discrete cosine transform of type 1, 2, 3 or 4 (`scipy.fft.dct`).
     ///
     /// Float32 input stays float32; complex input is transformed part by part.
@@ -86,16 +92,24 @@ transforms_1d! {
     /// keeps its default for complex input. DCT-I needs at least 2 points.
     /// Computed from libtorch FFTs (Makhoul's algorithm for types 2 and 3).
     dct => ops::dct, DctType::for_dct;
+    /// Return the Inverse Discrete Cosine Transform of an arbitrary type sequence.
+    ///
     /// Inverse discrete cosine transform (`scipy.fft.idct`); see :func:`dct`.
     idct => ops::idct, DctType::for_dct;
+    /// Return the Discrete Sine Transform of arbitrary type sequence x.
+    ///
     /// Discrete sine transform of type 1, 2, 3 or 4 (`scipy.fft.dst`); see :func:`dct`.
     dst => ops::dst, DctType::for_dst;
+    /// Return the Inverse Discrete Sine Transform of an arbitrary type sequence.
+    ///
     /// Inverse discrete sine transform (`scipy.fft.idst`); see :func:`dct`.
     idst => ops::idst, DctType::for_dst;
 }
 
 transforms_nd! {
     keyword_orthogonalize:
+    /// Return multidimensional Discrete Cosine Transform along the specified axes.
+    ///
     /// N-D discrete cosine transform (`scipy.fft.dctn`): :func:`dct` along
     /// each of `axes` (``s``/``axes`` as in :func:`fftn`).
     dctn => ops::dctn, DctType::for_dct;
@@ -103,10 +117,16 @@ transforms_nd! {
 
 transforms_nd! {
     positional_orthogonalize:
+    /// Return multidimensional Inverse Discrete Cosine Transform along the specified axes.
+    ///
     /// N-D inverse discrete cosine transform (`scipy.fft.idctn`).
     idctn => ops::idctn, DctType::for_dct;
+    /// Return multidimensional Discrete Sine Transform along the specified axes.
+    ///
     /// N-D discrete sine transform (`scipy.fft.dstn`).
     dstn => ops::dstn, DctType::for_dst;
+    /// Return multidimensional Inverse Discrete Sine Transform along the specified axes.
+    ///
     /// N-D inverse discrete sine transform (`scipy.fft.idstn`).
     idstn => ops::idstn, DctType::for_dst;
 }

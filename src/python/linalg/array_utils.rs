@@ -11,8 +11,12 @@ use super::{batched, import1, sequence};
 use crate::ops::linalg::{self as ops, Bandwidth, SymmetryOptions};
 use crate::Error;
 
+/// Return the lower and upper bandwidth of a 2D numeric array.
+///
 /// Lower and upper bandwidth (``scipy.linalg.bandwidth``): Python ints for
 /// one matrix, a list of two arrays for a batch.
+///
+#[doc = linalg_note!()]
 #[pyfunction]
 #[pyo3(signature = (a, *, device = None))]
 fn bandwidth(py: Python<'_>, a: &Bound<'_, PyAny>, device: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {
@@ -55,8 +59,12 @@ fn symmetry(
     })
 }
 
+/// Check if a square 2D array is symmetric.
+///
 /// Whether ``a`` equals its transpose (``scipy.linalg.issymmetric``; exact
 /// unless a tolerance is given, the diagonal not scanned).
+///
+#[doc = linalg_note!()]
 #[pyfunction]
 #[pyo3(signature = (a, atol = None, rtol = None, *, device = None))]
 fn issymmetric(
@@ -69,7 +77,11 @@ fn issymmetric(
     symmetry(py, "issymmetric", a, SymmetryOptions { atol, rtol }, false, device)
 }
 
+/// Check if a square 2D array is Hermitian.
+///
 /// Whether ``a`` equals its conjugate transpose (``scipy.linalg.ishermitian``).
+///
+#[doc = linalg_note!()]
 #[pyfunction]
 #[pyo3(signature = (a, atol = None, rtol = None, *, device = None))]
 fn ishermitian(

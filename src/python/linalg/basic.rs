@@ -16,6 +16,8 @@ use super::{batched, import1, import2, min_rcond, rhs_core, sequence, unpack2, w
 use crate::ops::linalg::{self as ops, CheckFinite, LstsqDriver, Structure, Trans};
 use crate::Error;
 
+/// Solve the equation ``a @ x = b`` for ``x``, where `a` is a square matrix.
+///
 /// Solve ``a @ x = b`` for square ``a`` (``scipy.linalg.solve``).
 ///
 /// ``assume_a``: ``None`` (general), ``'general'``/``'gen'`` (LU),
@@ -28,6 +30,8 @@ use crate::Error;
 /// ``LinAlgError``; an estimated reciprocal condition number below the
 /// dtype's eps warns ``LinAlgWarning``. Unlike SciPy, ``'banded'`` also
 /// accepts batches.
+///
+#[doc = linalg_note!()]
 #[pyfunction]
 #[pyo3(signature = (a, b, lower = false, overwrite_a = false, overwrite_b = false, check_finite = true, assume_a = None, transposed = false, *, device = None))]
 #[allow(clippy::too_many_arguments)] // SciPy's parameters
@@ -89,11 +93,15 @@ impl<'a, 'py> FromPyObject<'a, 'py> for TransArg {
     }
 }
 
+/// Solve the equation ``a @ x = b`` for ``x``, where `a` is a triangular matrix.
+///
 /// Solve ``a x = b`` with triangular ``a`` (``scipy.linalg.solve_triangular``).
 ///
 /// ``trans``: 0/'N' (``a x = b``), 1/'T' (``a^T x = b``), 2/'C' (``a^H x = b``).
 /// Only the ``lower`` (or upper) triangle is read; ``unit_diagonal`` takes
 /// the diagonal as ones. A zero on the diagonal raises ``LinAlgError``.
+///
+#[doc = linalg_note!()]
 #[pyfunction]
 #[pyo3(signature = (a, b, trans = TransArg(Trans::N), lower = false, unit_diagonal = false, overwrite_b = false, check_finite = true, *, device = None))]
 #[pyo3(
@@ -126,11 +134,15 @@ fn solve_triangular(
     })
 }
 
+/// Compute the inverse of a matrix.
+///
 /// The inverse of square matrices ``(..., N, N)`` (``scipy.linalg.inv``).
 ///
 /// ``assume_a`` as SciPy's: ``None``/``'general'``/``'gen'``, ``'diagonal'``,
 /// ``'upper triangular'``, ``'lower triangular'``, ``'pos'`` (Cholesky),
 /// ``'sym'``, ``'her'`` (``lower`` picks the triangle read by the last three).
+///
+#[doc = linalg_note!()]
 #[pyfunction]
 #[pyo3(signature = (a, overwrite_a = false, check_finite = true, *, assume_a = None, lower = false, device = None))]
 fn inv(
@@ -169,10 +181,14 @@ fn inv(
     })
 }
 
+/// Compute the determinant of a matrix
+///
 /// Determinant of square matrices ``(..., N, N)`` (``scipy.linalg.det``).
 ///
 /// float64 (complex128 for complex input) always, a numpy scalar for one
 /// numpy matrix, as SciPy returns it.
+///
+#[doc = linalg_note!()]
 #[pyfunction]
 #[pyo3(signature = (a, overwrite_a = false, check_finite = true, *, device = None))]
 fn det(
@@ -196,11 +212,15 @@ fn int_of(t: &Tensor) -> PyResult<i64> {
     Ok(t.f_int64_value(&[]).map_err(Error::from)?)
 }
 
+/// Compute least-squares solution to the equation ``a @ x = b``.
+///
 /// Least-squares solution of ``a @ x = b`` (``scipy.linalg.lstsq``).
 ///
 /// Returns ``(x, residues, rank, s)``. ``lapack_driver``: ``None`` (gelsd),
 /// ``'gelsd'``, ``'gelss'``, ``'gelsy'`` (``s`` is then ``None``); on CUDA an
 /// SVD composite computes what gelsd computes.
+///
+#[doc = linalg_note!()]
 #[pyfunction]
 #[pyo3(signature = (a, b, cond = None, overwrite_a = false, overwrite_b = false, check_finite = true, lapack_driver = None, *, device = None))]
 #[allow(clippy::too_many_arguments)] // SciPy's parameters
@@ -248,8 +268,12 @@ fn lstsq(
     })
 }
 
+/// Compute the (Moore-Penrose) pseudo-inverse of a matrix.
+///
 /// Moore-Penrose pseudo-inverse (``scipy.linalg.pinv``), from the SVD;
 /// singular values at or below ``atol + rtol * max(s)`` are dropped.
+///
+#[doc = linalg_note!()]
 #[pyfunction]
 #[pyo3(signature = (a, *, atol = None, rtol = None, return_rank = false, check_finite = true, device = None))]
 fn pinv(
@@ -275,8 +299,12 @@ fn pinv(
     })
 }
 
+/// Compute the (Moore-Penrose) pseudo-inverse of a Hermitian matrix.
+///
 /// Pseudo-inverse of a Hermitian matrix (``scipy.linalg.pinvh``), from its
 /// eigendecomposition (``lower`` or upper triangle read).
+///
+#[doc = linalg_note!()]
 #[pyfunction]
 #[pyo3(signature = (a, atol = None, rtol = None, lower = true, return_rank = false, check_finite = true, *, device = None))]
 #[allow(clippy::too_many_arguments)] // SciPy's parameters
@@ -305,8 +333,12 @@ fn pinvh(
     })
 }
 
+/// Solve the equation ``a @ x = b`` for ``x``, where ``a`` is the banded matrix defined by `ab`.
+///
 /// Solve ``A x = b`` for banded ``A`` in LAPACK band storage
 /// (``scipy.linalg.solve_banded``); the band is expanded to a dense LU solve.
+///
+#[doc = linalg_note!()]
 #[pyfunction]
 #[pyo3(signature = (l_and_u, ab, b, overwrite_ab = false, overwrite_b = false, check_finite = true, *, device = None))]
 #[allow(clippy::too_many_arguments)] // SciPy's parameters
@@ -332,8 +364,12 @@ fn solve_banded(
     })
 }
 
+/// Solve the equation ``a @ x = b`` for ``x``, where ``a`` is the Hermitian positive-definite banded matrix defined by `ab`.
+///
 /// Solve ``A x = b`` for Hermitian positive definite banded ``A``
 /// (``scipy.linalg.solveh_banded``).
+///
+#[doc = linalg_note!()]
 #[pyfunction]
 #[pyo3(signature = (ab, b, overwrite_ab = false, overwrite_b = false, lower = false, check_finite = true, *, device = None))]
 #[allow(clippy::too_many_arguments)] // SciPy's parameters
@@ -393,8 +429,12 @@ fn import_toeplitz(
     Ok((c, r, b, library))
 }
 
+/// Solve the equation ``T @ x = b`` for ``x``, where ``T`` is a Toeplitz matrix defined by `c_or_cr`.
+///
 /// Solve ``T x = b`` for Toeplitz ``T`` given its first column (and row)
 /// (``scipy.linalg.solve_toeplitz``); dense LU instead of Levinson recursion.
+///
+#[doc = linalg_note!()]
 #[pyfunction]
 #[pyo3(signature = (c_or_cr, b, check_finite = true, *, device = None))]
 fn solve_toeplitz(
@@ -413,8 +453,12 @@ fn solve_toeplitz(
     })
 }
 
+/// Efficient Toeplitz Matrix-Matrix Multiplication using FFT
+///
 /// ``T @ x`` for Toeplitz ``T`` by FFT (``scipy.linalg.matmul_toeplitz``;
 /// ``workers`` is a hint, libtorch picks its threads).
+///
+#[doc = linalg_note!()]
 #[pyfunction]
 #[pyo3(signature = (c_or_cr, x, check_finite = false, workers = None, *, device = None))]
 fn matmul_toeplitz(
@@ -435,11 +479,15 @@ fn matmul_toeplitz(
     })
 }
 
+/// Solve the equation ``C @ x = b`` for ``x``, where ``C`` is a circulant matrix defined by `c`.
+///
 /// Solve ``C x = b`` for circulant ``C`` by FFT (``scipy.linalg.solve_circulant``).
 ///
 /// ``singular='raise'`` raises ``LinAlgError`` for a near-singular matrix
 /// (``|fft(c)| <= tol``, default ``max|fft(c)| * N * eps``); any other value
 /// solves in the least-squares sense, as SciPy reads it.
+///
+#[doc = linalg_note!()]
 #[pyfunction]
 #[pyo3(signature = (c, b, singular = SingularArg(ops::Singular::Raise), tol = None, caxis = -1, baxis = 0, outaxis = 0, *, device = None))]
 #[pyo3(text_signature = "(c, b, singular='raise', tol=None, caxis=-1, baxis=0, outaxis=0, *, device=None)")]
@@ -471,10 +519,14 @@ impl<'a, 'py> FromPyObject<'a, 'py> for SingularArg {
     }
 }
 
+/// Compute a diagonal similarity transformation for row/column balancing.
+///
 /// Balance a square matrix (``scipy.linalg.matrix_balance``): LAPACK's
 /// ``?gebal`` (3.12) ported, run on the host (libtorch has no kernel for
 /// it). Returns ``(B, T)`` or ``(B, (scaling, perm))`` with ``separate``.
 /// A stack of matrices is not implemented.
+///
+#[doc = linalg_note!()]
 #[pyfunction]
 #[pyo3(signature = (A, permute = true, scale = true, separate = false, overwrite_a = false, *, device = None))]
 #[allow(non_snake_case)] // SciPy's parameter name

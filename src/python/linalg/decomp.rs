@@ -137,6 +137,8 @@ fn hermitian(
     })
 }
 
+/// Solve a standard or generalized eigenvalue problem for a complex Hermitian or real symmetric matrix.
+///
 /// Eigenvalues (ascending) and eigenvectors of Hermitian matrices, or of the
 /// generalized problem with Hermitian positive definite ``b``
 /// (``scipy.linalg.eigh``).
@@ -147,6 +149,8 @@ fn hermitian(
 /// accepted (libtorch picks its own). ``subset_by_index``/``subset_by_value``
 /// select from the full decomposition (values in ``(lo, hi]``). Returns
 /// ``w`` with ``eigvals_only``, else ``(w, v)`` (a list for a batch).
+///
+#[doc = linalg_note!()]
 #[pyfunction]
 #[pyo3(signature = (
     a, b = None, *, lower = true, eigvals_only = false, overwrite_a = false, overwrite_b = false, r#type = 1,
@@ -175,8 +179,12 @@ fn eigh(
     hermitian(py, "eigh", (a, b), options, device)
 }
 
+/// Solves a standard or generalized eigenvalue problem for a complex Hermitian or real symmetric matrix.
+///
 /// Eigenvalues (ascending) of Hermitian matrices, or of the generalized
 /// problem (``scipy.linalg.eigvalsh``); see :func:`eigh`.
+///
+#[doc = linalg_note!()]
 #[pyfunction]
 #[pyo3(signature = (
     a, b = None, *, lower = true, overwrite_a = false, overwrite_b = false, r#type = 1, check_finite = true,
@@ -234,6 +242,8 @@ fn general(
     })
 }
 
+/// Solve an ordinary or generalized eigenvalue problem of a square matrix.
+///
 /// Eigenvalues and left/right eigenvectors of general square matrices
 /// (``scipy.linalg.eig``).
 ///
@@ -243,6 +253,8 @@ fn general(
 /// alone, or ``(w, vl, vr)`` without what was not asked for (a list for a
 /// batch). The generalized problem (``b`` given) is not implemented:
 /// libtorch has no ``?ggev``.
+///
+#[doc = linalg_note!()]
 #[pyfunction]
 #[pyo3(signature = (
     a, b = None, left = false, right = true, overwrite_a = false, overwrite_b = false, check_finite = true,
@@ -266,7 +278,11 @@ fn eig(
     general(py, "eig", (a, b), options, device)
 }
 
+/// Compute eigenvalues from an ordinary or generalized eigenvalue problem.
+///
 /// Eigenvalues of general square matrices (``scipy.linalg.eigvals``); see :func:`eig`.
+///
+#[doc = linalg_note!()]
 #[pyfunction]
 #[pyo3(signature = (a, b = None, overwrite_a = false, check_finite = true, homogeneous_eigvals = false, *, device = None))]
 fn eigvals(
@@ -382,6 +398,8 @@ fn tridiagonal(
     })
 }
 
+/// Solve eigenvalue problem for a real symmetric tridiagonal matrix.
+///
 /// Eigenvalues (ascending) and eigenvectors of a real symmetric tridiagonal
 /// matrix with diagonal ``d`` and off-diagonal ``e``
 /// (``scipy.linalg.eigh_tridiagonal``), through the dense symmetric solver.
@@ -390,6 +408,8 @@ fn tridiagonal(
 /// (indices ``lo..=hi``) with ``select_range = (lo, hi)``; ``tol`` and
 /// ``lapack_driver`` are accepted (validated as SciPy does) and do not change
 /// the result beyond rounding.
+///
+#[doc = linalg_note!()]
 #[pyfunction]
 #[pyo3(
     signature = (
@@ -425,8 +445,12 @@ fn eigh_tridiagonal(
     )
 }
 
+/// Solve eigenvalue problem for a real symmetric tridiagonal matrix.
+///
 /// Eigenvalues (ascending) of a real symmetric tridiagonal matrix
 /// (``scipy.linalg.eigvalsh_tridiagonal``); see :func:`eigh_tridiagonal`.
+///
+#[doc = linalg_note!()]
 #[pyfunction]
 #[pyo3(
     signature = (

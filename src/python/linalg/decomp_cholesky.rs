@@ -9,9 +9,13 @@ use super::{batched, import1, map1, rhs_core, sequence, unpack2, Device};
 use crate::ops::linalg::{self as ops, CheckFinite, ChoFactor, CholeskyOptions};
 use crate::Error;
 
+/// Compute the Cholesky decomposition of a matrix.
+///
 /// Cholesky factor of a Hermitian positive definite matrix
 /// (``scipy.linalg.cholesky``); only the ``lower`` (or upper) triangle of
 /// ``a`` is read.
+///
+#[doc = linalg_note!()]
 #[pyfunction]
 #[pyo3(signature = (a, lower = false, overwrite_a = false, check_finite = true, *, device = None))]
 fn cholesky(
@@ -27,11 +31,15 @@ fn cholesky(
     map1(py, device, a, Some(("cholesky", 2)), move |a| ops::cholesky(a, &options))
 }
 
+/// Compute the Cholesky decomposition of a matrix, to use in cho_solve
+///
 /// Cholesky factorization for :func:`cho_solve` (``scipy.linalg.cho_factor``).
 ///
 /// Returns ``(c, lower)``. The triangle of ``c`` that is not the factor
 /// holds ``a``'s own entries (cast to the result dtype), as LAPACK's
 /// ``?potrf`` leaves them in SciPy's result.
+///
+#[doc = linalg_note!()]
 #[pyfunction]
 #[pyo3(signature = (a, lower = false, overwrite_a = false, check_finite = true, *, device = None))]
 fn cho_factor(
@@ -59,7 +67,11 @@ fn cho_factor(
     })
 }
 
+/// Solve the linear equations A x = b, given the Cholesky factorization of A.
+///
 /// Solve ``A x = b`` from :func:`cho_factor`'s ``(c, lower)`` (``scipy.linalg.cho_solve``).
+///
+#[doc = linalg_note!()]
 #[pyfunction]
 #[pyo3(signature = (c_and_lower, b, overwrite_b = false, check_finite = true, *, device = None))]
 fn cho_solve(
@@ -96,8 +108,12 @@ fn cho_solve(
     })
 }
 
+/// Cholesky decompose a banded Hermitian positive-definite matrix
+///
 /// Cholesky factor of a banded Hermitian positive definite matrix, in band
 /// storage (``scipy.linalg.cholesky_banded``).
+///
+#[doc = linalg_note!()]
 #[pyfunction]
 #[pyo3(signature = (ab, overwrite_ab = false, lower = false, check_finite = true, *, device = None))]
 fn cholesky_banded(

@@ -9,10 +9,14 @@ use super::{batched, import1, rhs_core, sequence, unpack2, warn, Device, LinAlgW
 use crate::ops::linalg::{self as ops, CheckFinite, Lu, LuFactor, LuOptions, LuSolveOptions, Trans};
 use crate::Error;
 
+/// Compute LU decomposition of a matrix with partial pivoting.
+///
 /// LU decomposition with partial pivoting, ``a = P @ L @ U`` (``scipy.linalg.lu``).
 ///
 /// Returns ``(P, L, U)``, ``(p, L, U)`` with ``p_indices`` (``a = L[p] @ U``)
 /// or ``(P @ L, U)`` with ``permute_l``; stacks of matrices are accepted.
+///
+#[doc = linalg_note!()]
 #[pyfunction]
 #[pyo3(signature = (a, permute_l = false, overwrite_a = false, check_finite = true, p_indices = false, *, device = None))]
 fn lu(
@@ -33,10 +37,14 @@ fn lu(
     })
 }
 
+/// Compute pivoted LU decomposition of a matrix.
+///
 /// Compact LU factorization for :func:`lu_solve` (``scipy.linalg.lu_factor``).
 ///
 /// Returns ``(lu, piv)`` with LAPACK's 0-based pivot indices (int32). An
 /// exactly zero pivot warns ``LinAlgWarning`` as SciPy does.
+///
+#[doc = linalg_note!()]
 #[pyfunction]
 #[pyo3(signature = (a, overwrite_a = false, check_finite = true, *, device = None))]
 fn lu_factor(
@@ -60,8 +68,12 @@ fn lu_factor(
     })
 }
 
+/// Solve an equation system, a x = b, given the LU factorization of a
+///
 /// Solve ``A x = b`` (``trans`` 0), ``A^T x = b`` (1) or ``A^H x = b`` (2)
 /// from :func:`lu_factor`'s ``(lu, piv)`` (``scipy.linalg.lu_solve``).
+///
+#[doc = linalg_note!()]
 #[pyfunction]
 #[pyo3(
     signature = (lu_and_piv, b, trans = None, overwrite_b = false, check_finite = true, *, device = None),

@@ -7,7 +7,11 @@ use super::super::placement::on_device;
 use super::{batched, import1, sequence};
 use crate::ops::linalg::{self as ops, Polar, Side};
 
+/// Compute the polar decomposition.
+///
 /// Polar decomposition (``scipy.linalg.polar``), from the SVD.
+///
+#[doc = linalg_note!()]
 #[pyfunction]
 #[pyo3(signature = (a, side = "right", *, device = None))]
 fn polar(py: Python<'_>, a: &Bound<'_, PyAny>, side: &str, device: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {

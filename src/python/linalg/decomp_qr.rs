@@ -11,12 +11,16 @@ use super::{batched, import1, sequence};
 use crate::ops::linalg::{self as ops, CheckFinite, Qr, QrMode, QrOptions, QrRaw, Rq};
 use crate::Error;
 
+/// Compute QR decomposition of a matrix.
+///
 /// QR decomposition ``a = Q @ R`` (``scipy.linalg.qr``).
 ///
 /// ``mode``: ``'full'`` (``(Q, R)``), ``'economic'``, ``'r'`` (``(R,)``, a
 /// 1-tuple as SciPy returns it; ``R`` alone for a batch) or ``'raw'``
 /// (``((qr, tau), R)`` in LAPACK's ``?geqrf`` format). Column pivoting
 /// (``pivoting=True``) is not implemented: libtorch has no ``?geqp3``.
+///
+#[doc = linalg_note!()]
 #[pyfunction]
 #[pyo3(signature = (a, overwrite_a = false, lwork = None, mode = "full", pivoting = false, check_finite = true, *, device = None))]
 #[allow(clippy::too_many_arguments)] // SciPy's parameters
@@ -59,10 +63,14 @@ fn qr(
     })
 }
 
+/// Compute RQ decomposition of a matrix.
+///
 /// RQ decomposition ``a = R @ Q`` (``scipy.linalg.rq``).
 ///
 /// Computed from a QR decomposition (libtorch has no ``?gerqf``): ``R``'s
 /// diagonal signs (phases) may differ from LAPACK's; ``R @ Q`` does not.
+///
+#[doc = linalg_note!()]
 #[pyfunction]
 #[pyo3(signature = (a, overwrite_a = false, lwork = None, mode = "full", check_finite = true, *, device = None))]
 fn rq(

@@ -28,11 +28,15 @@ fn check_driver(py: Python<'_>, lapack_driver: &Passed) -> PyResult<()> {
     Ok(())
 }
 
+/// Singular Value Decomposition.
+///
 /// Singular value decomposition ``a = U @ diag(s) @ Vh`` (``scipy.linalg.svd``).
 ///
 /// Returns ``(U, s, Vh)`` (a list for a batch), or ``s`` alone without
 /// ``compute_uv``. ``lapack_driver`` ``'gesdd'`` or ``'gesvd'`` (both compute
 /// the same decomposition; libtorch picks its own driver).
+///
+#[doc = linalg_note!()]
 #[pyfunction]
 #[pyo3(
     signature = (
@@ -70,7 +74,11 @@ fn svd(
     })
 }
 
+/// Compute singular values of a matrix.
+///
 /// Singular values, descending (``scipy.linalg.svdvals``).
+///
+#[doc = linalg_note!()]
 #[pyfunction]
 #[pyo3(signature = (a, overwrite_a = false, check_finite = true, *, device = None))]
 fn svdvals(
@@ -86,7 +94,11 @@ fn svdvals(
     map1(py, device, a, Some(("svdvals", 2)), move |a| Ok(ops::svd(a, &options)?.s))
 }
 
+/// Construct the sigma matrix in SVD from singular values and size M, N.
+///
 /// The ``(M, N)`` matrix with ``s`` on its diagonal (``scipy.linalg.diagsvd``).
+///
+#[doc = linalg_note!()]
 #[pyfunction]
 #[pyo3(signature = (s, M, N, *, device = None))]
 #[allow(non_snake_case)] // SciPy's parameter names
@@ -94,9 +106,13 @@ fn diagsvd(py: Python<'_>, s: &Bound<'_, PyAny>, M: i64, N: i64, device: Device<
     map1(py, device, s, Some(("diagsvd", 1)), move |s| ops::diagsvd(s, M, N))
 }
 
+/// Construct an orthonormal basis for the range of A using SVD
+///
 /// Orthonormal basis (columns) of the range of ``A``, from its reduced SVD
 /// (``scipy.linalg.orth``); singular values below ``rcond`` times the largest
 /// (default ``eps * max(M, N)``) count as zero.
+///
+#[doc = linalg_note!()]
 #[pyfunction]
 #[pyo3(signature = (A, rcond = None, *, device = None))]
 #[allow(non_snake_case)] // SciPy's parameter name
@@ -104,8 +120,12 @@ fn orth(py: Python<'_>, A: &Bound<'_, PyAny>, rcond: Option<f64>, device: Device
     map1(py, device, A, Some(("orth", 2)), move |a| ops::orth(a, rcond))
 }
 
+/// Construct an orthonormal basis for the null space of A using SVD
+///
 /// Orthonormal basis (columns) of the null space of ``A``, from its full SVD
 /// (``scipy.linalg.null_space``); ``rcond`` as :func:`orth`'s.
+///
+#[doc = linalg_note!()]
 #[pyfunction]
 #[pyo3(
     signature = (A, rcond = None, *, overwrite_a = false, check_finite = true, lapack_driver = Passed::default(), device = None),
@@ -127,8 +147,12 @@ fn null_space(
     map1(py, device, A, Some(("null_space", 2)), move |a| ops::null_space(a, &options))
 }
 
+/// Compute the subspace angles between two matrices.
+///
 /// Principal angles (descending) between the column spaces of ``A`` and
 /// ``B`` (``scipy.linalg.subspace_angles``).
+///
+#[doc = linalg_note!()]
 #[pyfunction]
 #[pyo3(signature = (A, B, *, device = None))]
 #[allow(non_snake_case)] // SciPy's parameter names

@@ -11,11 +11,15 @@ use super::{batched, import1, import2, map1, min_rcond, sequence, warn_ill_condi
 use crate::ops::linalg::{self as ops, CheckFinite, ExpmFrechet, MatrixFunction};
 use crate::Error;
 
+/// Compute the matrix exponential of an array.
+///
 /// Matrix exponential of ``(..., N, N)`` ``A`` (``scipy.linalg.expm``).
 ///
 /// libtorch's ``matrix_exp`` (scaled and squared Taylor approximant) for
 /// general input; diagonal input is exact, triangular input keeps its
 /// structure and exact diagonal, as in SciPy.
+///
+#[doc = linalg_note!()]
 #[pyfunction]
 #[pyo3(signature = (A, *, device = None))]
 #[allow(non_snake_case)] // SciPy's parameter name
@@ -43,7 +47,11 @@ fn matrix_function(
     })
 }
 
+/// Compute the matrix cosine.
+///
 /// Matrix cosine (``scipy.linalg.cosm``), through :func:`expm`.
+///
+#[doc = linalg_note!()]
 #[pyfunction]
 #[pyo3(signature = (A, *, device = None))]
 #[allow(non_snake_case)]
@@ -51,7 +59,11 @@ fn cosm(py: Python<'_>, A: &Bound<'_, PyAny>, device: Device<'_, '_>) -> PyResul
     matrix_function(py, "cosm", A, MatrixFunction::Cos, device)
 }
 
+/// Compute the matrix sine.
+///
 /// Matrix sine (``scipy.linalg.sinm``), through :func:`expm`.
+///
+#[doc = linalg_note!()]
 #[pyfunction]
 #[pyo3(signature = (A, *, device = None))]
 #[allow(non_snake_case)]
@@ -59,7 +71,11 @@ fn sinm(py: Python<'_>, A: &Bound<'_, PyAny>, device: Device<'_, '_>) -> PyResul
     matrix_function(py, "sinm", A, MatrixFunction::Sin, device)
 }
 
+/// Compute the matrix tangent.
+///
 /// Matrix tangent ``solve(cosm(A), sinm(A))`` (``scipy.linalg.tanm``).
+///
+#[doc = linalg_note!()]
 #[pyfunction]
 #[pyo3(signature = (A, *, device = None))]
 #[allow(non_snake_case)]
@@ -67,7 +83,11 @@ fn tanm(py: Python<'_>, A: &Bound<'_, PyAny>, device: Device<'_, '_>) -> PyResul
     matrix_function(py, "tanm", A, MatrixFunction::Tan, device)
 }
 
+/// Compute the hyperbolic matrix cosine.
+///
 /// Matrix hyperbolic cosine (``scipy.linalg.coshm``), through :func:`expm`.
+///
+#[doc = linalg_note!()]
 #[pyfunction]
 #[pyo3(signature = (A, *, device = None))]
 #[allow(non_snake_case)]
@@ -75,7 +95,11 @@ fn coshm(py: Python<'_>, A: &Bound<'_, PyAny>, device: Device<'_, '_>) -> PyResu
     matrix_function(py, "coshm", A, MatrixFunction::Cosh, device)
 }
 
+/// Compute the hyperbolic matrix sine.
+///
 /// Matrix hyperbolic sine (``scipy.linalg.sinhm``), through :func:`expm`.
+///
+#[doc = linalg_note!()]
 #[pyfunction]
 #[pyo3(signature = (A, *, device = None))]
 #[allow(non_snake_case)]
@@ -83,7 +107,11 @@ fn sinhm(py: Python<'_>, A: &Bound<'_, PyAny>, device: Device<'_, '_>) -> PyResu
     matrix_function(py, "sinhm", A, MatrixFunction::Sinh, device)
 }
 
+/// Compute the hyperbolic matrix tangent.
+///
 /// Matrix hyperbolic tangent ``solve(coshm(A), sinhm(A))`` (``scipy.linalg.tanhm``).
+///
+#[doc = linalg_note!()]
 #[pyfunction]
 #[pyo3(signature = (A, *, device = None))]
 #[allow(non_snake_case)]
@@ -91,11 +119,15 @@ fn tanhm(py: Python<'_>, A: &Bound<'_, PyAny>, device: Device<'_, '_>) -> PyResu
     matrix_function(py, "tanhm", A, MatrixFunction::Tanh, device)
 }
 
+/// Frechet derivative of the matrix exponential of A in the direction E.
+///
 /// ``expm(A)`` and the Frechet derivative of ``expm`` at ``A`` in direction
 /// ``E`` (``scipy.linalg.expm_frechet``).
 ///
 /// ``method``: ``None``/``'SPS'``/``'blockEnlarge'`` all compute the same
 /// quantity; torchbridge reads it off ``expm([[A, E], [0, A]])``.
+///
+#[doc = linalg_note!()]
 #[pyfunction]
 #[pyo3(signature = (A, E, method = None, compute_expm = true, check_finite = true, *, device = None))]
 #[allow(non_snake_case)]

@@ -103,11 +103,15 @@ fn blas_norm(py: Python<'_>, a: &Bound<'_, PyAny>, ord: &Order) -> PyResult<bool
     }
 }
 
+/// Matrix or vector norm.
+///
 /// Matrix or vector norm (``scipy.linalg.norm``, NumPy's semantics).
 ///
 /// Sums of squares are scaled by the largest entry, so the 2-norm and
 /// Frobenius norm of very large (small) values do not overflow (underflow)
 /// where NumPy's unscaled sum does.
+///
+#[doc = linalg_note!()]
 #[pyfunction]
 #[pyo3(signature = (a, ord = None, axis = None, keepdims = false, check_finite = true, *, device = None))]
 fn norm(

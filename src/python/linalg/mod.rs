@@ -18,6 +18,25 @@ use super::container::{compute, import_all, wrap, Library};
 use super::placement::on_device;
 use crate::ops::numpy;
 
+/// What every `linalg` routine's docstring ends with: how torchbridge differs from SciPy.
+macro_rules! linalg_note {
+    () => {
+        "torchbridge: computed by libtorch (LAPACK, or cuSOLVER/MAGMA on CUDA), the\n\
+         result in the caller's array type on its device; for numpy input SciPy's\n\
+         dtype, shape and result type. ``overwrite_*`` and ``lwork`` are accepted\n\
+         hints (torchbridge never writes into an input); ``check_finite`` as in\n\
+         SciPy; options and dtypes torchbridge does not implement raise\n\
+         ``UnsupportedParameterError`` (a ``NotImplementedError``) or SciPy's own\n\
+         exception, naming them.\n\
+         \n\
+         ``device=None`` (keyword-only): ``\"cpu\"``, ``\"cuda\"`` (the inputs' CUDA\n\
+         device, else ``cuda:0``), ``\"cuda:N\"`` or a ``torch.device`` computes there,\n\
+         copying the inputs there and the results back to the caller's device; by\n\
+         default (``None``) the computation runs where the arrays live, CUDA\n\
+         included; a device libtorch cannot reach raises ``DeviceError``."
+    };
+}
+
 mod array_utils;
 mod basic;
 mod decomp;

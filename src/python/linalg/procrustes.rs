@@ -7,8 +7,12 @@ use super::super::placement::on_device;
 use super::{batched, import2, sequence};
 use crate::ops::linalg::{self as ops, CheckFinite, Procrustes};
 
+/// Compute the matrix solution of the orthogonal (or unitary) Procrustes problem.
+///
 /// The unitary ``R`` minimizing ``||A @ R - B||_F`` and the sum of the
 /// singular values of ``A^H B`` (``scipy.linalg.orthogonal_procrustes``).
+///
+#[doc = linalg_note!()]
 #[pyfunction]
 #[pyo3(signature = (A, B, check_finite = true, *, device = None))]
 #[allow(non_snake_case)] // SciPy's parameter names

@@ -13,8 +13,12 @@ use crate::ops::linalg::{
 };
 use crate::Error;
 
+/// Construct a Toeplitz matrix.
+///
 /// Toeplitz matrix with first column ``c`` and first row ``r``
 /// (``scipy.linalg.toeplitz``; ``r`` default ``conj(c)``).
+///
+#[doc = linalg_note!()]
 #[pyfunction]
 #[pyo3(signature = (c, r = None, *, device = None))]
 fn toeplitz(
@@ -31,16 +35,24 @@ fn toeplitz(
     })
 }
 
+/// Construct a circulant matrix.
+///
 /// Circulant matrix with first column ``c`` (``scipy.linalg.circulant``).
+///
+#[doc = linalg_note!()]
 #[pyfunction]
 #[pyo3(signature = (c, *, device = None))]
 fn circulant(py: Python<'_>, c: &Bound<'_, PyAny>, device: Device<'_, '_>) -> PyResult<Py<PyAny>> {
     map1(py, device, c, None, ops::circulant)
 }
 
+/// Construct a Hankel matrix.
+///
 /// Hankel matrix with first column ``c`` and last row ``r``
 /// (``scipy.linalg.hankel``; multi-dimensional input is flattened with
 /// SciPy 1.17's FutureWarning).
+///
+#[doc = linalg_note!()]
 #[pyfunction]
 #[pyo3(signature = (c, r = None, *, device = None))]
 fn hankel(
@@ -65,8 +77,12 @@ fn hankel(
     })
 }
 
+/// Create a block diagonal array from provided arrays.
+///
 /// Block diagonal matrix of the arrays (``scipy.linalg.block_diag``);
 /// leading dimensions broadcast as batches.
+///
+#[doc = linalg_note!()]
 #[pyfunction]
 #[pyo3(signature = (*arrs, device = None))]
 fn block_diag(py: Python<'_>, arrs: &Bound<'_, PyTuple>, device: Device<'_, '_>) -> PyResult<Py<PyAny>> {
@@ -86,7 +102,11 @@ fn block_diag(py: Python<'_>, arrs: &Bound<'_, PyTuple>, device: Device<'_, '_>)
     })
 }
 
+/// Khatri-Rao product of two matrices.
+///
 /// Column-wise Kronecker product (``scipy.linalg.khatri_rao``).
+///
+#[doc = linalg_note!()]
 #[pyfunction]
 #[pyo3(signature = (a, b, *, device = None))]
 fn khatri_rao(
@@ -98,28 +118,44 @@ fn khatri_rao(
     map2(py, device, (a, b), Some(("khatri_rao", 2, 2)), ops::khatri_rao)
 }
 
+/// Create a companion matrix.
+///
 /// Companion matrix of polynomial coefficients ``a`` (``scipy.linalg.companion``).
+///
+#[doc = linalg_note!()]
 #[pyfunction]
 #[pyo3(signature = (a, *, device = None))]
 fn companion(py: Python<'_>, a: &Bound<'_, PyAny>, device: Device<'_, '_>) -> PyResult<Py<PyAny>> {
     map1(py, device, a, None, ops::companion)
 }
 
+/// Returns a symmetric Fiedler matrix
+///
 /// Fiedler matrix ``|a_i - a_j|`` (``scipy.linalg.fiedler``).
+///
+#[doc = linalg_note!()]
 #[pyfunction]
 #[pyo3(signature = (a, *, device = None))]
 fn fiedler(py: Python<'_>, a: &Bound<'_, PyAny>, device: Device<'_, '_>) -> PyResult<Py<PyAny>> {
     map1(py, device, a, None, ops::fiedler)
 }
 
+/// Create a Leslie matrix.
+///
 /// Leslie matrix (``scipy.linalg.leslie``).
+///
+#[doc = linalg_note!()]
 #[pyfunction]
 #[pyo3(signature = (f, s, *, device = None))]
 fn leslie(py: Python<'_>, f: &Bound<'_, PyAny>, s: &Bound<'_, PyAny>, device: Device<'_, '_>) -> PyResult<Py<PyAny>> {
     map2(py, device, (f, s), Some(("leslie", 1, 1)), ops::leslie)
 }
 
+/// Construct a convolution matrix.
+///
 /// Matrix of the convolution with ``a`` (``scipy.linalg.convolution_matrix``).
+///
+#[doc = linalg_note!()]
 #[pyfunction]
 #[pyo3(signature = (a, n, mode = "full", *, device = None))]
 fn convolution_matrix(
@@ -152,31 +188,47 @@ fn order_matrix(
     on_device(device, || wrap(py, &Library::NumPy, build()?, false))
 }
 
+/// Create a Hilbert matrix of order `n`.
+///
 /// Hilbert matrix of order ``n``, float64 (``scipy.linalg.hilbert``).
+///
+#[doc = linalg_note!()]
 #[pyfunction]
 #[pyo3(signature = (n, *, device = None))]
 fn hilbert(py: Python<'_>, n: i64, device: Device<'_, '_>) -> PyResult<Py<PyAny>> {
     order_matrix(py, device, || ops::hilbert(n))
 }
 
+/// Compute the inverse of the Hilbert matrix of order `n`.
+///
 /// Inverse Hilbert matrix (``scipy.linalg.invhilbert``): float64, or int64
 /// with ``exact`` (``n > 14``, where SciPy returns Python ints, is not
 /// implemented). The float64 entries are the exact integers, rounded once.
+///
+#[doc = linalg_note!()]
 #[pyfunction]
 #[pyo3(signature = (n, exact = false, *, device = None))]
 fn invhilbert(py: Python<'_>, n: i64, exact: bool, device: Device<'_, '_>) -> PyResult<Py<PyAny>> {
     order_matrix(py, device, || ops::invhilbert(n, &InvHilbertOptions { exact }))
 }
 
+/// Create an Helmert matrix of order `n`.
+///
 /// Helmert matrix of order ``n`` (``scipy.linalg.helmert``).
+///
+#[doc = linalg_note!()]
 #[pyfunction]
 #[pyo3(signature = (n, full = false, *, device = None))]
 fn helmert(py: Python<'_>, n: i64, full: bool, device: Device<'_, '_>) -> PyResult<Py<PyAny>> {
     order_matrix(py, device, || ops::helmert(n, &HelmertOptions { full }))
 }
 
+/// Discrete Fourier transform matrix.
+///
 /// DFT matrix of order ``n`` (``scipy.linalg.dft``); angles are reduced
 /// exactly, so entries are accurate to 1 ulp for any ``n``.
+///
+#[doc = linalg_note!()]
 #[pyfunction]
 #[pyo3(signature = (n, scale = None, *, device = None))]
 fn dft(py: Python<'_>, n: i64, scale: Option<&Bound<'_, PyAny>>, device: Device<'_, '_>) -> PyResult<Py<PyAny>> {
@@ -196,9 +248,13 @@ fn dft(py: Python<'_>, n: i64, scale: Option<&Bound<'_, PyAny>>, device: Device<
     order_matrix(py, device, || ops::dft(n, scale))
 }
 
+/// Construct an Hadamard matrix.
+///
 /// Sylvester-construction Hadamard matrix (``scipy.linalg.hadamard``);
 /// ``dtype=None`` is SciPy's default ``int`` (which a compiled function's
 /// signature cannot show: the Python face ``hadamard`` has it).
+///
+#[doc = linalg_note!()]
 #[pyfunction]
 #[pyo3(signature = (n, dtype = None, *, device = None))]
 fn hadamard(py: Python<'_>, n: i64, dtype: Option<&Bound<'_, PyAny>>, device: Device<'_, '_>) -> PyResult<Py<PyAny>> {
@@ -223,8 +279,12 @@ fn pascal_kind(kind: Option<&Bound<'_, PyAny>>, message: &str) -> PyResult<Pasca
     }
 }
 
+/// Returns the n x n Pascal matrix.
+///
 /// Pascal matrix (``scipy.linalg.pascal``): uint64 with ``exact`` (``n >= 35``,
 /// where SciPy returns Python ints, is not implemented), float64 otherwise.
+///
+#[doc = linalg_note!()]
 #[pyfunction]
 #[pyo3(
     signature = (n, kind = None, exact = true, *, device = None),
@@ -247,8 +307,12 @@ fn pascal(
     Ok(p.bind(py).call_method1("view", (uint64,))?.unbind())
 }
 
+/// Returns the inverse of the n x n Pascal matrix.
+///
 /// Inverse Pascal matrix (``scipy.linalg.invpascal``): int64 with ``exact``
 /// (``n > 34`` not implemented), float64 otherwise.
+///
+#[doc = linalg_note!()]
 #[pyfunction]
 #[pyo3(
     signature = (n, kind = None, exact = true, *, device = None),

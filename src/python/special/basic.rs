@@ -12,8 +12,12 @@ use crate::ops::special::ufuncs::table;
 use crate::ops::special::{self as sp, FactorialExtend};
 use crate::{dlpack, DType, Error, Result};
 
+/// Riemann or Hurwitz zeta function.
+///
 /// Riemann or Hurwitz zeta function (`scipy.special.zeta`): `zeta(x)` is
 /// Riemann's, `zeta(x, q)` the Hurwitz zeta function `sum_k (k + q)**-x`.
+///
+#[doc = special_note!()]
 #[pyfunction]
 #[pyo3(signature = (x, q = None, out = None, *, device = None))]
 fn zeta(
@@ -35,8 +39,12 @@ fn zeta(
     })
 }
 
+/// Polygamma functions.
+///
 /// The polygamma function psi^(n)(x) (`scipy.special.polygamma`); like SciPy,
 /// the result is an array (0-d for scalars), float32 only for two float32 inputs.
+///
+#[doc = special_note!()]
 #[pyfunction]
 #[pyo3(signature = (n, x, *, device = None))]
 fn polygamma(
@@ -64,8 +72,12 @@ fn dimension(d: &Bound<'_, PyAny>) -> Result<i64> {
     Ok(value.clamp(i64::MIN as f64, i64::MAX as f64) as i64)
 }
 
+/// Returns the log of multivariate gamma, also sometimes called the generalized gamma.
+///
 /// The log of the multivariate gamma function of dimension `d`
 /// (`scipy.special.multigammaln`).
+///
+#[doc = special_note!()]
 #[pyfunction]
 #[pyo3(signature = (a, d, *, device = None))]
 fn multigammaln(
@@ -162,8 +174,12 @@ fn factorial_complex(n: &Tensor) -> Result<Tensor> {
     Ok(value.f_masked_fill(&at_minus_one, f64::NAN)?)
 }
 
+/// Return the normalized sinc function.
+///
 /// The normalized sinc `sin(pi x) / (pi x)` with `numpy.sinc`'s semantics
 /// (SciPy has no sinc).
+///
+#[doc = special_note!()]
 #[pyfunction]
 #[pyo3(signature = (x, *, device = None))]
 fn sinc(py: Python<'_>, x: &Bound<'_, PyAny>, device: Option<&Bound<'_, PyAny>>) -> PyResult<Py<PyAny>> {

@@ -25,9 +25,13 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Axes {
     }
 }
 
+/// Compute the log of the sum of exponentials of input elements.
+///
 /// `log(sum(b * exp(a)))` over `axis`, with SciPy's signature and semantics
 /// (`scipy.special.logsumexp`): a NumPy scalar for a full reduction of NumPy
 /// input, `(result, sign)` with `return_sign=True`.
+///
+#[doc = special_note!()]
 #[pyfunction]
 #[pyo3(signature = (a, axis = None, b = None, keepdims = false, return_sign = false, *, device = None))]
 #[allow(clippy::too_many_arguments)]
@@ -74,7 +78,11 @@ fn logsumexp(
     })
 }
 
+/// Compute the softmax function.
+///
 /// The softmax over `axis` (all axes for None), `scipy.special.softmax`.
+///
+#[doc = special_note!()]
 #[pyfunction]
 #[pyo3(signature = (x, axis = None, *, device = None))]
 fn softmax(
@@ -92,7 +100,11 @@ fn softmax(
     })
 }
 
+/// Compute the logarithm of the softmax function.
+///
 /// The logarithm of the softmax over `axis`, `scipy.special.log_softmax`.
+///
+#[doc = special_note!()]
 #[pyfunction]
 #[pyo3(signature = (x, axis = None, *, device = None))]
 fn log_softmax(

@@ -8,6 +8,41 @@
 //! selection as NumPy's weak scalars. The ufunc bindings come from the ops'
 //! ufunc table ([`ufuncs`]); `UFUNCS` (and `__all__`) lists their names.
 
+/// What every ufunc binding's docstring says after its loops: how torchbridge differs from SciPy.
+macro_rules! ufunc_note {
+    () => {
+        "torchbridge: computed by libtorch, the result in the caller's array type;\n\
+         for numpy input a numpy scalar or ndarray of the dtype SciPy's loop gives\n\
+         (NumPy's weak Python scalars included). Input no loop takes raises\n\
+         ``DtypeError`` (a ``TypeError``, as in SciPy); complex input to SciPy's\n\
+         complex loops (``D->D``), ``out=`` arrays and the other ufunc keywords\n\
+         (``where``, ``dtype``, ``casting``, ...) raise ``UnsupportedParameterError``\n\
+         (a ``NotImplementedError``) naming them.\n\
+         \n\
+         ``device=None`` (keyword-only): ``\"cpu\"``, ``\"cuda\"`` (the inputs' CUDA\n\
+         device, else ``cuda:0``), ``\"cuda:N\"`` or a ``torch.device`` computes there,\n\
+         copying the inputs there and the results back to the caller's device; by\n\
+         default (``None``) the computation runs where the arrays live, CUDA\n\
+         included; a device libtorch cannot reach raises ``DeviceError``."
+    };
+}
+
+/// What the docstrings of `special`'s Python-level functions end with.
+macro_rules! special_note {
+    () => {
+        "torchbridge: computed by libtorch, the result in the caller's array type\n\
+         (for numpy input SciPy's type, dtype and shape); a parameter value\n\
+         torchbridge does not implement raises ``UnsupportedParameterError`` (a\n\
+         ``NotImplementedError``) naming it.\n\
+         \n\
+         ``device=None`` (keyword-only): ``\"cpu\"``, ``\"cuda\"`` (the inputs' CUDA\n\
+         device, else ``cuda:0``), ``\"cuda:N\"`` or a ``torch.device`` computes there,\n\
+         copying the inputs there and the results back to the caller's device; by\n\
+         default (``None``) the computation runs where the arrays live, CUDA\n\
+         included; a device libtorch cannot reach raises ``DeviceError``."
+    };
+}
+
 mod basic;
 mod logsumexp;
 mod ufuncs;

@@ -107,7 +107,7 @@ macro_rules! ufunc_bindings {
         binary_internal { $($bi:ident: [$($bit:literal),*] $biacc:ident $bihow:ident $bikernel:path, $bidoc:literal;)* }
     ) => {
         $(
-            #[doc = $udoc]
+            #[doc = concat!($udoc, "\n\nSciPy's loops (its ``types``):", $(" ``", $ut, "``",)* ".\n\n", ufunc_note!())]
             #[pyfunction]
             #[pyo3(signature = (x, /, out = None, *, device = None, **kwargs))]
             fn $u(
@@ -121,7 +121,7 @@ macro_rules! ufunc_bindings {
             }
         )*
         $(
-            #[doc = $bdoc]
+            #[doc = concat!($bdoc, "\n\nSciPy's loops (its ``types``):", $(" ``", $bt, "``",)* ".\n\n", ufunc_note!())]
             #[pyfunction]
             #[pyo3(signature = (x1, x2, /, out = None, *, device = None, **kwargs))]
             fn $b(
