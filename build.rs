@@ -69,6 +69,16 @@ fn main() {
     println!("cargo:rustc-link-arg=-Wl,-rpath,{}", lib_dir.display());
     println!("cargo:rustc-link-arg=-Wl,-rpath,$ORIGIN/../torch/lib");
     println!("cargo:rustc-env=TORCHBRIDGE_LIBTORCH_LIB={}", lib_dir.display());
+
+    // `cargo:rustc-link-arg` above reaches this package's own binaries only.
+    // Crates that depend on torchbridge read these (`links =
+    // "torchbridge_shim"`) in their build script as
+    // DEP_TORCHBRIDGE_SHIM_LIBTORCH_LIB, ..._LIBTORCH_CUDA and
+    // ..._TORCH_VERSION; `torchbridge-build` turns them into their rpath and
+    // the libtorch_cuda link.
+    println!("cargo:libtorch_lib={}", lib_dir.display());
+    println!("cargo:libtorch_cuda={}", lib_dir.join("libtorch_cuda.so").exists());
+    println!("cargo:torch_version={}", version.as_deref().unwrap_or("unknown"));
 }
 
 /// Fails the build with a clear message when the torch package is not 2.11.0;

@@ -47,6 +47,20 @@ pub mod ops;
 #[cfg(feature = "python")]
 mod python;
 
+/// The `tch` crate torchbridge is built on (0.24, for libtorch 2.11.0), so
+/// that dependents use the very same version: write `torchbridge::tch::Tensor`
+/// (or `use torchbridge::tch;`) rather than adding `tch` to your own
+/// `Cargo.toml`. A second `tch` version in one build would link a second
+/// `torch-sys`, which Cargo refuses (both declare `links = "tch"`).
+pub use tch;
+
+/// The `ndarray` crate (0.17) whose arrays torchbridge takes and returns, so
+/// that dependents use the very same version: `torchbridge::ndarray::Array2`.
+/// Arrays of another `ndarray` version are other types and do not convert.
+/// (tch's own `ndarray` conversions use its `ndarray` 0.16: go through
+/// torchbridge instead.)
+pub use ndarray;
+
 pub use arrays::{from_ndarray, to_ndarray, with_ndarray_view, Element};
 pub use closure::{with_tensors, with_tensors_mut};
 pub use device::Device;
