@@ -24,6 +24,16 @@
 //! [`closure`] (tch code on borrowed `ndarray` views, zero-copy), and the
 //! `ndarray` functions re-exported at the top level.
 //!
+//! Depending on torchbridge: take `tch` and `ndarray` from here
+//! ([`tch`](crate::tch), [`ndarray`](crate::ndarray): the versions it was
+//! built with), and call `torchbridge_build::link_libtorch()` (the
+//! `torchbridge-build` crate of this repository) from your `build.rs`, so
+//! your binaries get an rpath to libtorch and link `libtorch_cuda` where it
+//! exists: link arguments of torchbridge's own build script reach only its
+//! own binaries. Its build script exports what it found to yours as
+//! `DEP_TORCHBRIDGE_SHIM_LIBTORCH_LIB`, `DEP_TORCHBRIDGE_SHIM_LIBTORCH_CUDA`
+//! and `DEP_TORCHBRIDGE_SHIM_TORCH_VERSION`.
+//!
 //! `unsafe` code lives in two modules only, enforced by `deny(unsafe_code)`:
 //! the DLPack layer ([`dlpack`]) and the declarations of the C++ shim
 //! (`ffi`). Every `unsafe` block there carries a `// SAFETY:` comment and

@@ -47,6 +47,10 @@
 //!   drop it, and without it loaded libtorch reports no CUDA device
 //!   (`torchbridge::cuda_available()` is false even on a GPU machine).
 
+// The example above is a whole build.rs, `fn main` included.
+#![allow(clippy::needless_doctest_main)]
+#![warn(missing_docs)]
+
 use std::env;
 use std::path::{Path, PathBuf};
 
