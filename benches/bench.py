@@ -1,7 +1,9 @@
 """The main job: where delegating to libtorch pays, side by side with SciPy.
 
-    python benches/bench.py [--quick] [--suite special|fft|linalg|all]
+    python benches/bench.py [--quick | --smoke] [--suite special|fft|linalg|all]
                             [--sizes N,N,...] [--rounds R] [--device cpu|cuda] [--out DIR]
+                            [--plain] [--load-threshold F]
+    python benches/bench.py --replot RESULTS_JSON [--out DIR]   (only the plot)
 
 For each routine of a suite, on the same inputs, at a small, a medium and a
 large size, it times these paths:
@@ -25,6 +27,29 @@ Also measured: per-call overhead on a 1-element array, that conversion is O(1)
 in the array size, two Python threads against one (GIL released, libtorch at
 one intra-op thread), and import times. Writes report.md, results.json and
 speedup.png to --out.
+
+Output. Progress goes to stderr, one line per finished cell (routine and
+size) with the time since the start and the cell's own time; the report goes
+to stdout. Where a stream is not a terminal (piped, logged, CI) both are plain
+text, flushed line by line, and the report is the Markdown of report.md at
+full width; on a terminal (rich installed) progress is a bar with the same
+lines above it and the report is rendered, its cells wrapped, never cut.
+--plain forces the plain form. The report and results.json record the machine
+(cores, CPU affinity, load average before, during and after the run, torch's
+threads, the OMP/MKL/OpenBLAS thread variables, versions) and warn, also on
+stderr, when the 1-minute load average during the run exceeded the usable core
+count times --load-threshold (default 1.0: more runnable threads than cores,
+so the timings are inflated).
+
+--smoke is the smallest configuration (size 16, 2 rounds, token extras), for
+checking the output, not for numbers (tests/python/test_bench_output.py).
+
+The plot, speedup.png: per routine and size a bar per path from 1 on a log
+scale (the median native time over the median path time; right: faster), its
+value written by it; whiskers from the fastest native round over the slowest
+path round to the slowest native over the fastest path; hatched, the label
+red, where the error is above TOLERANCE; a text instead of a bar for a path
+that cannot run. plot_data() computes all of it without drawing.
 """
 
 from __future__ import annotations
@@ -33,14 +58,16 @@ import argparse
 import json
 import os
 import platform
+import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, TextIO
 
 import numpy as np
 
@@ -62,6 +89,20 @@ class Case:
     pick: Callable[[Any], Any] = lambda out: out  # the part of the result to compare
     sizes: tuple = (1_000, 100_000, 1_000_000)
     quick_sizes: tuple = (1_000, 100_000)
+    tol: float | None = None  # largest max relative error that counts as right; None: the suite's TOLERANCE
+
+    def __post_init__(self):
+        if self.tol is None:
+            self.tol = TOLERANCE[self.suite]
+
+
+#: The benchmark's accuracy flag, per suite: the largest max relative error
+#: against native (per element, where native is nonzero and finite) that still
+#: counts as the same answer. A check for wrong results (such as libtorch's
+#: ndtr lower tail, error 1.0), not a precision test: tests/python holds the
+#: per-routine tolerances. Transforms get more room because their outputs have
+#: elements near zero, where a per-element relative error grows.
+TOLERANCE = {"special": 1e-10, "fft": 1e-8, "linalg": 1e-10}
 
 
 def _uniform(lo, hi):
@@ -134,7 +175,8 @@ def time_interleaved(paths: dict, rounds: int, settle: dict | None = None) -> di
 
 
 def summary(samples: list[float]) -> dict:
-    return {"median": statistics.median(samples), "min": min(samples), "max": max(samples), "rounds": len(samples)}
+    return {"median": statistics.median(samples), "min": min(samples), "max": max(samples), "rounds": len(samples),
+            "samples": samples}
 
 
 def max_rel_error(got, want) -> float:
@@ -167,13 +209,14 @@ def resolve(module: str, name: str):
 # ---------------------------------------------------------------- suites
 
 
-def run_in_process(selected: list[Case], sizes_for, rounds: int, device: str, progress) -> list[dict]:
+def run_in_process(selected: list[Case], sizes_for, rounds: int, device: str, progress: Reporter) -> list[dict]:
     import torch
 
     rows = []
     rng = np.random.default_rng(12345)
     for case in selected:
         for size in sizes_for(case):
+            progress.begin(f"{case.suite}.{case.routine} n={size:g}")
             args = case.make(size, rng)
             targs = tuple(torch.from_numpy(np.array(a)) for a in args)
             bridged = resolve(case.module, case.name)
@@ -190,13 +233,29 @@ def run_in_process(selected: list[Case], sizes_for, rounds: int, device: str, pr
             for name, fn in paths.items():
                 if name != "native":
                     errors[name] = max_rel_error(as_numpy(case.pick(fn())), want)
-            row = {"suite": case.suite, "routine": case.routine, "size": size, "timings": timings,
+            row = {"suite": case.suite, "routine": case.routine, "size": size, "tol": case.tol, "timings": timings,
                    "max_rel_error": errors}
             if bridged is None:
                 row["unsupported"] = {"tb(numpy)": "not in this build", "tb(torch)": "not in this build"}
             rows.append(row)
-            progress()
+            progress.end(progress_detail(row))
     return rows
+
+
+def progress_detail(row: dict) -> str:
+    """One cell's result in a few words: each path's median, its speedup, a flag when inaccurate."""
+    native = row["timings"]["native"]["median"]
+    parts = []
+    for path, t in row["timings"].items():
+        text = f"{path} {fmt_time(t['median'])}"
+        if path != "native":
+            text += f" {native / t['median']:.2f}x"
+            err = row["max_rel_error"].get(path)
+            if err is not None and err > row.get("tol", float("inf")):
+                text += f" (err {err:.1e} > tol {row['tol']:.0e})"
+        parts.append(text)
+    parts += [f"{path} unsupported" for path in row.get("unsupported", {})]
+    return ", ".join(parts)
 
 
 def cuda_paths(case: Case, args: tuple, bridged) -> dict:
@@ -229,8 +288,11 @@ def cuda_paths(case: Case, args: tuple, bridged) -> dict:
     return out
 
 
-def array_api_worker(selected_names: list[str], sizes: dict, rounds: int) -> None:
-    """Runs in a subprocess with SCIPY_ARRAY_API=1: SciPy on torch tensors."""
+def array_api_worker(selected_names: list[str], sizes: dict, rounds: int, out: str) -> None:
+    """Runs in a subprocess with SCIPY_ARRAY_API=1: SciPy on torch tensors.
+
+    Writes its rows as JSON to `out`; one line per finished cell on stderr,
+    `PROGRESS <json>`, which the parent turns into its own progress lines."""
     import torch
 
     rng = np.random.default_rng(12345)
@@ -239,37 +301,60 @@ def array_api_worker(selected_names: list[str], sizes: dict, rounds: int) -> Non
         if f"{case.suite}.{case.routine}" not in selected_names:
             continue
         for size in sizes[f"{case.suite}.{case.routine}"]:
+            start = time.perf_counter()
             args = case.make(size, rng)
             targs = tuple(torch.from_numpy(np.array(a)) for a in args)
+            key = f"{case.suite}.{case.routine}.{size}"
             try:
                 got = case.pick(case.native(*targs, **case.kwargs))
                 if not isinstance(got, torch.Tensor):
                     raise TypeError(f"returned {type(got).__name__}, not a torch tensor")
                 timing = time_interleaved({"array-API": lambda: case.native(*targs, **case.kwargs)}, rounds)
                 err = max_rel_error(as_numpy(got), case.pick(case.native(*args, **case.kwargs)))
-                rows.append({"key": f"{case.suite}.{case.routine}.{size}", "timing": timing["array-API"], "error": err})
+                rows.append({"key": key, "timing": timing["array-API"], "error": err})
+                detail = f"array-API {fmt_time(timing['array-API']['median'])}"
+                if err > case.tol:
+                    detail += f" (err {err:.1e} > tol {case.tol:.0e})"
             except Exception as exc:
-                rows.append({"key": f"{case.suite}.{case.routine}.{size}",
-                             "unsupported": f"{type(exc).__name__}: {str(exc)[:80]}"})
-    json.dump(rows, sys.stdout)
+                rows.append({"key": key, "unsupported": f"{type(exc).__name__}: {str(exc)[:80]}"})
+                detail = f"array-API unsupported ({rows[-1]['unsupported']})"
+            what = f"{case.suite}.{case.routine} n={size:g}"
+            note = {"what": what, "detail": detail, "seconds": time.perf_counter() - start}
+            print("PROGRESS " + json.dumps(note), file=sys.stderr, flush=True)
+    with open(out, "w") as f:
+        json.dump(rows, f)
 
 
-def run_array_api(selected: list[Case], sizes_for, rounds: int) -> dict:
+def run_array_api(selected: list[Case], sizes_for, rounds: int, progress: Reporter) -> dict:
+    """SciPy's array-API path in a subprocess, its progress lines passed on as they come."""
     names = [f"{c.suite}.{c.routine}" for c in selected]
     sizes = {f"{c.suite}.{c.routine}": list(sizes_for(c)) for c in selected}
     env = dict(os.environ, SCIPY_ARRAY_API="1")
-    done = subprocess.run(
-        [
-            sys.executable,
-            __file__,
-            "--worker-array-api",
-            json.dumps({"names": names, "sizes": sizes, "rounds": rounds}),
-        ],
-        capture_output=True, text=True, env=env, timeout=3600,
-    )
-    if done.returncode != 0:
-        return {"error": done.stderr[-500:]}
-    return {row["key"]: row for row in json.loads(done.stdout)}
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "rows.json")
+        spec = json.dumps({"names": names, "sizes": sizes, "rounds": rounds, "out": out})
+        progress.say(f"starting the SCIPY_ARRAY_API=1 subprocess for {len(names)} routines (it imports SciPy and "
+                     "torch afresh)")
+        proc = subprocess.Popen([sys.executable, __file__, "--worker-array-api", spec], stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE, text=True, env=env)
+        watchdog = threading.Timer(3600, proc.kill)
+        watchdog.start()
+        other: list[str] = []
+        try:
+            assert proc.stderr is not None
+            for line in proc.stderr:
+                if line.startswith("PROGRESS "):
+                    note = json.loads(line[len("PROGRESS "):])
+                    progress.note(f"{note['what']} (SCIPY_ARRAY_API=1 subprocess)", note["detail"], note["seconds"])
+                else:
+                    other.append(line)
+            proc.wait()
+        finally:
+            watchdog.cancel()
+        if proc.returncode != 0 or not os.path.exists(out):
+            return {"error": "".join(other)[-500:] or f"exit status {proc.returncode}"}
+        with open(out) as f:
+            return {row["key"]: row for row in json.load(f)}
 
 
 # ---------------------------------------------------------------- extras
@@ -339,13 +424,11 @@ def thread_scaling(size: int, calls: int) -> dict:
     return {"size": size, "calls_per_thread": calls, "one_thread_s": one, "two_threads_s": two, "speedup": one / two}
 
 
-def import_times() -> dict:
-    def once(module: str) -> float:
-        code = f"import time; s = time.perf_counter(); import {module}; print(time.perf_counter() - s)"
-        runs = [float(subprocess.check_output([sys.executable, "-c", code], text=True)) for _ in range(3)]
-        return statistics.median(runs)
-
-    return {"import torchbridge": once("torchbridge"), "import torch": once("torch")}
+def import_time(module: str, runs: int = 3) -> float:
+    """Median seconds of `import module` in a fresh interpreter."""
+    code = f"import time; s = time.perf_counter(); import {module}; print(time.perf_counter() - s)"
+    times = [float(subprocess.check_output([sys.executable, "-c", code], text=True)) for _ in range(runs)]
+    return statistics.median(times)
 
 
 def environment(device: str) -> dict:
@@ -354,15 +437,9 @@ def environment(device: str) -> dict:
 
     import torchbridge as tb
 
-    cpu = "unknown"
-    try:
-        with open("/proc/cpuinfo") as f:
-            cpu = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
-    except (OSError, StopIteration):
-        pass
     env = {
         "date": time.strftime("%Y-%m-%d %H:%M"),
-        "cpu": cpu,
+        "cpu": cpu_model(),
         "cores": os.cpu_count(),
         "python": platform.python_version(),
         "numpy": np.__version__,
@@ -377,6 +454,173 @@ def environment(device: str) -> dict:
     return env
 
 
+def cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo") as f:
+            return next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
+    except (OSError, StopIteration):
+        return platform.processor() or "unknown"
+
+
+#: The thread-count variables that decide how many cores the libraries use.
+THREAD_VARIABLES = ["OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_DYNAMIC", "OMP_DYNAMIC",
+                    "TORCHBRIDGE_NUM_THREADS"]
+
+
+def usable_cores() -> list[int] | None:
+    """The CPUs this process may run on (its affinity), where the OS says."""
+    try:
+        return sorted(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return None
+
+
+def loadavg() -> list[float] | None:
+    try:
+        return [round(x, 2) for x in os.getloadavg()]
+    except (AttributeError, OSError):
+        return None
+
+
+class LoadMonitor:
+    """The load average before, during (sampled at each finished cell) and
+    after the run, and the CPU time this process and its children used."""
+
+    def __init__(self):
+        self.start = time.perf_counter()
+        self.before = loadavg()
+        self.samples: list[tuple[float, float]] = []  # (seconds since the start, 1-minute load)
+        self.cpu_start = self._cpu()
+
+    @staticmethod
+    def _cpu() -> float:
+        own = resource.getrusage(resource.RUSAGE_SELF)
+        kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+    def sample(self) -> None:
+        now = loadavg()
+        if now is not None:
+            self.samples.append((round(time.perf_counter() - self.start, 1), now[0]))
+
+    def finish(self, threshold: float) -> dict:
+        """The machine block's load part; `threshold` is a multiple of the usable cores."""
+        after = loadavg()
+        wall = time.perf_counter() - self.start
+        affinity = usable_cores()
+        cores = len(affinity) if affinity else (os.cpu_count() or 1)
+        during = [load for _, load in self.samples] + ([after[0]] if after else [])
+        peak = max(during) if during else None
+        limit = threshold * cores
+        out = {
+            "loadavg_before": self.before,
+            "loadavg_after": after,
+            "loadavg_1min_max_during": peak,
+            "loadavg_1min_samples": self.samples,
+            "load_threshold": limit,
+            "load_threshold_rule": f"1-minute load average during the run above {threshold:g} x {cores} usable cores",
+            "benchmark_busy_cores": round((self._cpu() - self.cpu_start) / wall, 2) if wall > 0 else None,
+            "wall_s": round(wall, 1),
+            "high_load": peak is not None and peak > limit,
+        }
+        if out["high_load"]:
+            out["warning"] = (
+                f"high machine load: the 1-minute load average reached {peak:.2f} during the run, above "
+                f"{limit:g} ({threshold:g} x {cores} usable cores; before the run it was "
+                f"{self.before[0] if self.before else 'unknown'}). More threads wanted a core than there were "
+                "cores, so the timings are inflated and the speedups less certain: rerun on a quieter machine."
+            )
+        return out
+
+
+def machine(load: dict) -> dict:
+    """What the numbers depend on: cores, affinity, load, threads, versions."""
+    import scipy
+    import torch
+
+    affinity = usable_cores()
+    return {
+        "cpu": cpu_model(),
+        "os_cpu_count": os.cpu_count(),
+        "affinity_cores": len(affinity) if affinity else None,
+        "affinity": affinity,
+        **load,
+        "torch_intra_op_threads": torch.get_num_threads(),
+        "torch_inter_op_threads": torch.get_num_interop_threads(),
+        "thread_env": {name: os.environ.get(name) for name in THREAD_VARIABLES},
+        "versions": {"python": platform.python_version(), "torch": torch.__version__, "numpy": np.__version__,
+                     "scipy": scipy.__version__},
+        "platform": platform.platform(),
+    }
+
+
+# ---------------------------------------------------------------- progress
+
+
+class Reporter:
+    """Progress, one line per finished cell on `stream`: plain text, flushed
+    at once (where the stream is not a terminal), or rich's bar with the same
+    lines printed above it (on a terminal)."""
+
+    def __init__(self, total: int, stream: TextIO, fancy: bool, load: LoadMonitor):
+        self.total = total
+        self.done = 0
+        self.stream = stream
+        self.load = load
+        self.started = time.perf_counter()
+        self.cell_started = self.started
+        self.what = ""
+        self.bar = None
+        if fancy:
+            from rich.console import Console
+            from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+            self.bar = Progress(TextColumn("{task.description}"), BarColumn(),
+                                TextColumn("{task.completed}/{task.total}"), TimeElapsedColumn(),
+                                console=Console(file=stream), transient=True)
+            self.task = self.bar.add_task("benchmarking", total=total)
+
+    def __enter__(self):
+        if self.bar is not None:
+            self.bar.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        if self.bar is not None:
+            self.bar.__exit__(*exc)
+
+    def begin(self, what: str) -> None:
+        self.what = what
+        self.cell_started = time.perf_counter()
+        if self.bar is not None:
+            self.bar.update(self.task, description=what)
+
+    def end(self, detail: str = "") -> None:
+        self.note(self.what, detail, time.perf_counter() - self.cell_started)
+
+    def say(self, text: str) -> None:
+        """A line that is not a cell: what starts next, where that takes a while."""
+        pad = " " * (2 * len(str(self.total)) + 1)  # where a cell line has its count
+        line = f"[{pad} {time.perf_counter() - self.started:6.1f} s] {text}"
+        if self.bar is not None:
+            self.bar.console.print(line, markup=False, highlight=False, soft_wrap=True)
+        else:
+            print(line, file=self.stream, flush=True)
+
+    def note(self, what: str, detail: str, seconds: float) -> None:
+        """A finished cell, timed here or in a subprocess."""
+        self.done += 1
+        self.load.sample()
+        elapsed = time.perf_counter() - self.started
+        width = len(str(self.total))
+        line = f"[{self.done:>{width}}/{self.total} {elapsed:6.1f} s] {what}: {detail} ({seconds:.1f} s)"
+        if self.bar is not None:
+            self.bar.console.print(line, markup=False, highlight=False, soft_wrap=True)
+            self.bar.update(self.task, completed=self.done)
+        else:
+            print(line, file=self.stream, flush=True)
+
+
 # ---------------------------------------------------------------- report
 
 
@@ -387,10 +631,18 @@ def fmt_time(seconds: float) -> str:
     return f"{seconds * 1e9:.3g} ns"
 
 
+def fmt_size(row: dict) -> str:
+    return f"{row['size']}x{row['size']}" if row["suite"] == "linalg" else f"{row['size']:,}"
+
+
+def md_escape(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
 def cell(row: dict, path: str) -> tuple[str, str, str]:
     """(time with spread, speedup, error) for one path of one row."""
     if path in row.get("unsupported", {}):
-        return ("unsupported: " + row["unsupported"][path], "", "")
+        return ("unsupported: " + md_escape(row["unsupported"][path]), "", "")
     t = row["timings"].get(path)
     if t is None:
         return ("-", "", "")
@@ -399,28 +651,60 @@ def cell(row: dict, path: str) -> tuple[str, str, str]:
     spread = fmt_time(t["median"])
     if t["rounds"] > 1:
         spread += f" ({fmt_time(t['min'])}-{fmt_time(t['max'])})"
-    return (spread, f"{native / t['median']:.2f}" if path != "native" else "1", "" if err is None else f"{err:.1e}")
+    err_text = ""
+    if err is not None:
+        err_text = f"{err:.1e}"
+        if err > row.get("tol", float("inf")):
+            err_text += " **> tol**"
+    return (spread, f"{native / t['median']:.2f}" if path != "native" else "1", err_text)
+
+
+def shown_paths(rows: list[dict]) -> list[str]:
+    return [p for p in PATHS + CUDA_PATHS if any(p in r["timings"] or p in r.get("unsupported", {}) for r in rows)]
+
+
+def load_summary(m: dict) -> str:
+    def fmt(load):
+        return "unknown" if not load else " / ".join(f"{x:.2f}" for x in load)
+
+    return (f"load average (1 / 5 / 15 min) before {fmt(m['loadavg_before'])}, after {fmt(m['loadavg_after'])}; "
+            f"1-minute peak during the run {m['loadavg_1min_max_during']}; the benchmark itself kept "
+            f"{m['benchmark_busy_cores']} cores busy on average over {m['wall_s']} s")
 
 
 def markdown(results: dict) -> str:
     env = results["environment"]
-    def shown(path: str) -> bool:
-        return any(path in r["timings"] or path in r.get("unsupported", {}) for r in results["rows"])
-
-    paths = [p for p in PATHS + CUDA_PATHS if shown(p)]
-    lines = [
-        f"# torchbridge benchmark, {env['date']}",
-        "",
+    m = results["machine"]
+    rows = results["rows"]
+    paths = shown_paths(rows)
+    lines = [f"# torchbridge benchmark, {env['date']}", ""]
+    if m.get("warning"):
+        lines += [f"> **WARNING: {m['warning']}**", ""]
+    threads_env = ", ".join(f"{k}={v}" for k, v in m["thread_env"].items() if v is not None) or "none set"
+    lines += [
         f"{env['cpu']}, {env['cores']} cores{', ' + env['gpu'] if 'gpu' in env else ''}; numpy {env['numpy']}, "
         f"SciPy {env['scipy']}, torch {env['torch']} ({env['torch_threads']} threads). Median per call "
-        "(min-max over rounds); speedup = native time / path time (above 1: faster than SciPy); "
-        "err = max relative error against native. array-API ran in its own process (SCIPY_ARRAY_API=1), "
-        "not interleaved with the other paths.",
+        "(min-max over rounds); speedup x = native time / path time (above 1: faster than SciPy); "
+        "err = max relative error against native, **> tol** where above the benchmark's flag for a wrong answer "
+        f"({', '.join(f'{k} {v:.0e}' for k, v in TOLERANCE.items())}). array-API ran in its own process "
+        "(SCIPY_ARRAY_API=1), not interleaved with the other paths.",
+        "",
+        "## Machine",
+        "",
+        f"- CPU: {m['cpu']}; `os.cpu_count()` {m['os_cpu_count']}, usable (affinity) {m['affinity_cores']}",
+        f"- {load_summary(m)}; warning threshold {m['load_threshold']:g} "
+        f"({'exceeded' if m['high_load'] else 'not exceeded'})",
+        f"- torch threads: intra-op {m['torch_intra_op_threads']}, inter-op {m['torch_inter_op_threads']}; "
+        f"thread variables: {threads_env}",
+        "- versions: " + ", ".join(f"{k} {v}" for k, v in m["versions"].items()) + f"; {m['platform']}",
+        f"- run: {results['config']}",
+        "",
+        "## Per routine",
         "",
         "| suite | routine | n | " + " | ".join(f"{p} | x | err" if p != "native" else p for p in paths) + " |",
         "|---|---|---:|" + "|".join("---:|---:|---:" if p != "native" else "---:" for p in paths) + "|",
     ]
-    for r in results["rows"]:
+    for r in rows:
         cells = []
         for p in paths:
             t, x, e = cell(r, p)
@@ -441,10 +725,69 @@ def markdown(results: dict) -> str:
     lines += ["", "## Threads", "",
               f"Two Python threads calling `tb.special.erfc` on separate {ts['size']:.0e}-element arrays, libtorch at "
               f"one intra-op thread: {ts['two_threads_s']:.3f} s against {ts['one_thread_s']:.3f} s for one thread "
-              f"doing both (speedup {ts['speedup']:.2f}; 2 cores)."]
-    lines += ["", "## Import time (fresh process, median of 3)", ""]
-    lines += [f"- `{k}`: {v:.3f} s" for k, v in results["imports"].items()]
+              f"doing both (speedup {ts['speedup']:.2f}; {m['affinity_cores'] or env['cores']} usable cores)."]
+    imports = results["imports"]
+    lines += ["", f"## Import time (fresh process, median of {imports.get('runs', 3)})", ""]
+    lines += [f"- `{k}`: {v:.3f} s" for k, v in imports.items() if k != "runs"]
     return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------- plot
+
+#: What an unsupported path's row says in the plot, by path.
+UNSUPPORTED_TEXT = {"array-API": "not supported by SciPy array-API", "cupy": "not in cupyx.scipy"}
+
+
+def plot_data(results: dict) -> list[dict]:
+    """The plot's rows, computed without drawing: one entry per routine, size
+    and non-native path, in the order drawn. Each entry has `suite`, `group`
+    (routine and size), `path` and `kind`: "bar" (with `ratio`, the median
+    native time over the median path time; `lo`/`hi`, the whiskers: the
+    fastest native round over the slowest path round, and the slowest over
+    the fastest; `direction`, +1 right of 1 (faster than native), -1 left,
+    0 on it; `err`, `tol`, `inaccurate`; `label`), "unsupported" (with
+    `label`, what is drawn instead of a bar) or "missing" (not measured)."""
+    rows = results["rows"]
+    paths = [p for p in shown_paths(rows) if p != "native"]
+    out = []
+    for r in rows:
+        native = r["timings"]["native"]
+        group = f"{r['routine']}  n={fmt_size(r)}"
+        for p in paths:
+            entry: dict[str, Any] = {"suite": r["suite"], "group": group, "path": p}
+            if p in r.get("unsupported", {}):
+                reason = r["unsupported"][p]
+                text = UNSUPPORTED_TEXT.get(p, "not supported")
+                if reason == "not in this build":
+                    text = "not in this torchbridge build"
+                elif reason.startswith("TypeError: returned "):
+                    text += " (" + reason[len("TypeError: "):].split(",")[0] + ")"
+                entry.update(kind="unsupported", label=text, reason=reason)
+            elif p not in r["timings"]:
+                entry.update(kind="missing", label="not measured")
+            else:
+                t = r["timings"][p]
+                ratio = native["median"] / t["median"]
+                err = r["max_rel_error"].get(p)
+                tol = r.get("tol", TOLERANCE.get(r["suite"]))
+                inaccurate = err is not None and tol is not None and err > tol
+                label = fmt_ratio(ratio)
+                if inaccurate:
+                    label += f"  err {err:.1e} > tol {tol:.0e}"
+                entry.update(kind="bar", ratio=ratio, lo=native["min"] / t["max"], hi=native["max"] / t["min"],
+                             direction=(ratio > 1) - (ratio < 1), err=err, tol=tol, inaccurate=inaccurate,
+                             label=label, rounds=t["rounds"])
+            out.append(entry)
+    return out
+
+
+def fmt_ratio(ratio: float) -> str:
+    """A speedup as the plot labels it: three digits from 1 up, two below (0.00036x, not 0.00x)."""
+    return f"{ratio:.3g}x" if ratio >= 1 else f"{ratio:.2g}x"
+
+
+PATH_COLORS = {"array-API": "#9e9ac8", "tb(numpy)": "#3182bd", "tb(torch)": "#e6550d", "cupy": "#31a354",
+               "tb(cupy)": "#756bb1", "tb(torch-cuda)": "#d62728"}
 
 
 def plot(results: dict, path: Path) -> bool:
@@ -455,52 +798,212 @@ def plot(results: dict, path: Path) -> bool:
         return False
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    import math
 
-    rows = results["rows"]
-    paths = [p for p in PATHS[1:] + CUDA_PATHS if any(p in r["timings"] for r in rows)]
-    labels = [f"{r['suite']}.{r['routine']} n={r['size']:g}" for r in rows]
-    fig, ax = plt.subplots(figsize=(9, 0.32 * len(rows) * max(1, len(paths)) / 2 + 1.5))
-    height = 0.8 / max(1, len(paths))
-    for i, p in enumerate(paths):
-        ys = [j + i * height for j in range(len(rows))]
-        xs = [
-            r["timings"]["native"]["median"] / r["timings"][p]["median"] if p in r["timings"] else np.nan
-            for r in rows
-        ]
-        ax.barh(ys, xs, height=height, label=p)
-    ax.axvline(1.0, color="black", linewidth=0.8)
+    import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+    from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
+
+    data = plot_data(results)
+    if not data:
+        return False
+    paths = list(dict.fromkeys(e["path"] for e in data))
+    suites = list(dict.fromkeys(e["suite"] for e in data))
+    groups = {s: list(dict.fromkeys(e["group"] for e in data if e["suite"] == s)) for s in suites}
+    slots = {s: len(groups[s]) * (len(paths) + 1) for s in suites}  # a bar per path, a gap per group
+
+    bars = [e for e in data if e["kind"] == "bar"]
+    # decades left and right of 1 that the bars and whiskers reach (at least one each way), then room for
+    # the labels: about a sixth of the span on each side, a third right of 1 for the unsupported texts
+    left = max([1.0] + [-math.log10(e["lo"]) for e in bars])
+    right = max([1.0] + [math.log10(e["hi"]) for e in bars])
+    span = left + right
+    right_room = max(right + span / 6, span / 3 * 1.4 if any(e["kind"] != "bar" for e in data) else 0)
+    xlim = (10 ** -(left + span / 6), 10 ** right_room)
+
+    fig_h = 0.13 * sum(slots.values()) + 0.35 * len(suites) + 2.4
+    fig, axes = plt.subplots(len(suites), 1, figsize=(10, fig_h), sharex=True, squeeze=False,
+                             gridspec_kw={"height_ratios": [slots[s] for s in suites]})
+    height = 0.8
+    for ax, suite in zip(axes[:, 0], suites):
+        ax.axvspan(xlim[0], 1, color="#fbe3e0", zorder=0)
+        ax.axvspan(1, xlim[1], color="#e6f4e1", zorder=0)
+        ax.axvline(1.0, color="black", linewidth=0.9, zorder=2)
+        ticks = []
+        for g, group in enumerate(groups[suite]):
+            base = g * (len(paths) + 1)
+            ticks.append(base + (len(paths) - 1) / 2)
+            for i, p in enumerate(paths):
+                e = next(x for x in data if x["suite"] == suite and x["group"] == group and x["path"] == p)
+                y = base + i
+                if e["kind"] != "bar":
+                    ax.plot([1], [y], marker="x", color="#555555", markersize=4, zorder=3)
+                    ax.text(1.12, y, e["label"], va="center", ha="left", fontsize=6.5, style="italic",
+                            color="#444444", zorder=4)
+                    continue
+                ax.barh(y, e["ratio"] - 1, left=1, height=height, color=PATH_COLORS.get(p, "#888888"),
+                        hatch="////" if e["inaccurate"] else None, edgecolor="#b00000" if e["inaccurate"] else "none",
+                        linewidth=0.8, zorder=2)
+                ax.errorbar(e["ratio"], y, xerr=[[e["ratio"] - e["lo"]], [e["hi"] - e["ratio"]]], fmt="none",
+                            ecolor="black", elinewidth=0.7, capsize=1.8, zorder=3)
+                right = e["ratio"] >= 1
+                ax.text(e["hi"] * 1.08 if right else e["lo"] / 1.08, y, e["label"], va="center",
+                        ha="left" if right else "right", fontsize=6.5, zorder=4,
+                        color="#b00000" if e["inaccurate"] else "black",
+                        fontweight="bold" if e["inaccurate"] else "normal")
+        ax.set_yticks(ticks, groups[suite], fontsize=7.5)
+        ax.set_ylim(slots[suite] - 1, -1)
+        ax.set_ylabel(suite, fontsize=9, fontweight="bold")
+        ax.tick_params(axis="y", length=0)
+        ax.grid(axis="x", color="white", linewidth=0.8, zorder=1)
+    ax = axes[-1, 0]
     ax.set_xscale("log")
-    ax.set_yticks([j + 0.4 - height / 2 for j in range(len(rows))], labels, fontsize=7)
-    ax.invert_yaxis()
-    ax.set_xlabel("speedup over native SciPy/NumPy (log scale; right of the line: faster)")
+    ax.set_xlim(*xlim)
+    steps = (1, 3) if math.log10(xlim[1] / xlim[0]) <= 5 else (1,)
+    ticks = [v * 10.0 ** k for k in range(-9, 10) for v in steps if xlim[0] <= v * 10.0 ** k <= xlim[1]]
+    ax.xaxis.set_major_locator(FixedLocator(ticks))
+    ax.xaxis.set_minor_locator(NullLocator())
+    ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}x"))
+    ax.set_xlabel("speedup over native SciPy/NumPy = native time / path time (log scale; "
+                  "left of 1: slower, right: faster)", fontsize=8)
+
     env = results["environment"]
-    ax.set_title(f"torchbridge vs SciPy, {env['date']}, {env['cores']} cores, torch {env['torch']}", fontsize=9)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    m = results.get("machine")  # None in a results.json from before the machine block (--replot)
+    rounds = bars[0]["rounds"] if bars else 0
+    if m:
+        load = (f"load {m['loadavg_before'][0] if m['loadavg_before'] else '?'} before, peak "
+                f"{m['loadavg_1min_max_during']} during")
+        cores = f"{m['affinity_cores'] or env['cores']} usable cores"
+    else:
+        m, load, cores = {}, "load not recorded", f"{env['cores']} cores"
+    title = (f"torchbridge vs SciPy/NumPy, {env['date']}: {env['cpu']}, {cores}, "
+             f"{load}; torch {env['torch']} at {env['torch_threads']} threads")
+    fig.suptitle(title, fontsize=8.5, y=1 - 0.12 / fig_h, va="top")
+    if m.get("high_load"):
+        fig.text(0.5, 1 - 0.36 / fig_h, f"HIGH LOAD: 1-minute load average peaked at {m['loadavg_1min_max_during']} "
+                 f"> {m['load_threshold']:g}; timings inflated", ha="center", va="top", fontsize=8.5, color="#b00000",
+                 fontweight="bold")
+    handles = [Patch(color=PATH_COLORS.get(p, "#888888"), label=p) for p in paths]
+    handles.append(Line2D([], [], color="black", linewidth=0.7, marker="|", markersize=5,
+                          label=f"whiskers: extreme rounds (of {rounds})"))
+    if any(e["inaccurate"] for e in bars):
+        handles.append(Patch(facecolor="white", edgecolor="#b00000", hatch="////", label="max rel. error > tolerance"))
+    if any(e["kind"] != "bar" for e in data):
+        handles.append(Line2D([], [], color="#555555", marker="x", linestyle="none", markersize=4,
+                              label="not supported: no bar"))
+    axes[0, 0].legend(handles=handles, fontsize=7, loc="lower left", bbox_to_anchor=(0, 1.0),
+                      ncol=len(handles) if len(handles) <= 7 else (len(handles) + 1) // 2,
+                      frameon=False, handlelength=1.4, columnspacing=1.0)
+    caption = (
+        f"Bar: median native time / median path time over {rounds} interleaved rounds (array-API: its own process), "
+        "drawn from 1. Whiskers: from the fastest native round / the slowest path round to the slowest native round "
+        "/ the fastest path round (the extreme pairings of single rounds). Hatched with a red label: the path's max "
+        "relative error against native is above the benchmark's tolerance ("
+        + ", ".join(f"{k} {v:.0e}" for k, v in TOLERANCE.items()) + ")."
+    )
+    import textwrap
+
+    fig.text(0.01, 0.005, "\n".join(textwrap.wrap(caption, 170)), fontsize=6.5, va="bottom", ha="left",
+             color="#333333")
+    fig.tight_layout(rect=(0, 0.5 / fig_h, 1, 1 - (0.35 if m.get("high_load") else 0.15) / fig_h))
+    fig.savefig(path, dpi=120)
     plt.close(fig)
     return True
 
 
-class _PlainProgress:
-    """What the run uses of rich's Progress, where rich is not installed
-    (the GPU machine): a dot on stderr per finished cell."""
+# ---------------------------------------------------------------- terminal
 
-    def __init__(self, **_):
-        pass
 
-    def __enter__(self):
-        return self
+def render_terminal(report: str, results: dict, console) -> None:
+    """The report on a terminal: prose through rich's Markdown, tables as rich
+    tables whose cells wrap (fold) where the terminal is narrow, never cut;
+    the per-routine table compact (the full one, with spreads, is in report.md)."""
+    from rich.markdown import Markdown
+    from rich.table import Table
 
-    def __exit__(self, *_):
-        print(file=sys.stderr)
+    blocks: list[tuple[str, list[str]]] = []
+    for line in report.splitlines():
+        kind = "table" if line.startswith("|") else "text"
+        if blocks and blocks[-1][0] == kind:
+            blocks[-1][1].append(line)
+        else:
+            blocks.append((kind, [line]))
+    first_table = True
+    for kind, lines in blocks:
+        if kind == "text":
+            console.print(Markdown("\n".join(lines)))
+            continue
+        if first_table:
+            console.print(compact_table(results))
+            first_table = False
+            continue
+        header = split_row(lines[0])
+        table = Table(show_lines=False)
+        for name in header:
+            table.add_column(name.strip("`"), overflow="fold")
+        for line in lines[2:]:
+            table.add_row(*[c.replace("\\|", "|").strip("`") for c in split_row(line)])
+        console.print(table)
 
-    def add_task(self, *_args, **_kwargs):
-        return 0
 
-    def advance(self, _task):
-        print(".", end="", file=sys.stderr, flush=True)
+def split_row(line: str) -> list[str]:
+    """A Markdown table row's cells (`\\|` is a literal bar inside a cell)."""
+    cells, current, i = [], "", 1
+    body = line.strip()
+    while i < len(body):
+        if body[i] == "\\" and i + 1 < len(body) and body[i + 1] == "|":
+            current += "\\|"
+            i += 2
+            continue
+        if body[i] == "|":
+            cells.append(current.strip())
+            current = ""
+        else:
+            current += body[i]
+        i += 1
+    return cells
+
+
+def compact_table(results: dict):
+    """The per-routine table for a terminal: speedup and median time per path, the error below (red
+    where above the tolerance); a section per suite. Spreads and full reasons are in report.md."""
+    from rich import box
+    from rich.table import Table
+    from rich.text import Text
+
+    rows = results["rows"]
+    paths = shown_paths(rows)
+    table = Table(title="per path: speedup x over native, median time per call, max relative error",
+                  box=box.SIMPLE_HEAD)
+    for name in ("suite", "routine", "n", "native", *paths[1:]):
+        table.add_column(name, justify="left" if name in ("suite", "routine") else "right", overflow="fold")
+    unsupported = {(e["group"], e["path"]): e["label"] for e in plot_data(results) if e["kind"] == "unsupported"}
+    for k, r in enumerate(rows):
+        first = k == 0 or r["suite"] != rows[k - 1]["suite"]
+        if first and k:
+            table.add_section()
+        native = r["timings"]["native"]["median"]
+        cells: list[Any] = [r["suite"] if first else "", r["routine"], fmt_size(r), fmt_time(native)]
+        for p in paths[1:]:
+            if p in r.get("unsupported", {}):
+                label = unsupported.get((f"{r['routine']}  n={fmt_size(r)}", p), "not supported")
+                cells.append(Text(label.replace("not supported by ", "not in "), style="dim"))
+                continue
+            t = r["timings"].get(p)
+            if t is None:
+                cells.append("-")
+                continue
+            x = native / t["median"]
+            text = Text(f"{x:.2f}x", style="bold green" if x > 1 else "bold red")
+            text.append(f"\n{fmt_time(t['median'])}")
+            err = r["max_rel_error"].get(p)
+            if err is not None:
+                bad = err > r.get("tol", float("inf"))
+                text.append(f"\n{err:.0e}" + (" > tol" if bad else ""), style="bold red" if bad else "dim")
+            cells.append(text)
+        table.add_row(*cells)
+    return table
 
 
 # ---------------------------------------------------------------- main
@@ -509,43 +1012,66 @@ class _PlainProgress:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="small and medium sizes, 3 rounds (about two minutes)")
+    parser.add_argument("--smoke", action="store_true",
+                        help="the smallest run, to check the output: size 16, 2 rounds, token extras (seconds)")
     parser.add_argument("--suite", choices=["special", "fft", "linalg", "all"], default="all")
     parser.add_argument(
         "--sizes", help="comma-separated sizes for every routine: elements, or the matrix order for linalg"
     )
-    parser.add_argument("--rounds", type=int, help="interleaved rounds per cell (default 7, quick 3)")
+    parser.add_argument("--rounds", type=int, help="interleaved rounds per cell (default 7, quick 3, smoke 2)")
     parser.add_argument("--device", choices=["cpu", "cuda"], default="cpu")
     parser.add_argument("--out", default="bench-results", help="folder for report.md, results.json, speedup.png")
+    parser.add_argument("--plain", action="store_true", help="plain progress lines and Markdown even on a terminal")
+    parser.add_argument("--load-threshold", type=float, default=1.0,
+                        help="warn when the 1-minute load average during the run exceeds this times the usable "
+                             "cores (default 1.0)")
+    parser.add_argument("--replot", metavar="RESULTS_JSON",
+                        help="only redraw speedup.png in --out from a results.json (older ones included)")
     parser.add_argument("--worker-array-api", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.replot:
+        out = Path(args.out)
+        out.mkdir(parents=True, exist_ok=True)
+        if not plot(json.loads(Path(args.replot).read_text()), out / "speedup.png"):
+            print("no plot: matplotlib is not installed", file=sys.stderr)
+            return 1
+        print(f"written: {out / 'speedup.png'}", file=sys.stderr)
+        return 0
     if args.worker_array_api:
         spec = json.loads(args.worker_array_api)
-        array_api_worker(spec["names"], spec["sizes"], spec["rounds"])
+        array_api_worker(spec["names"], spec["sizes"], spec["rounds"], spec["out"])
         return 0
 
     try:
-        from rich.console import Console
-        from rich.markdown import Markdown
-        from rich.progress import Progress
-    except ImportError:  # plain output where rich is not installed
-        Console, Markdown, Progress = None, None, _PlainProgress
+        import rich  # noqa: F401
 
-    console = Console(stderr=True) if Console else None
-    rounds = args.rounds or (3 if args.quick else 7)
+        have_rich = True
+    except ImportError:  # the GPU machine has no rich: plain output there
+        have_rich = False
+    fancy_progress = have_rich and not args.plain and sys.stderr.isatty()
+    fancy_report = have_rich and not args.plain and sys.stdout.isatty()
+
+    load = LoadMonitor()
+    rounds = args.rounds or (2 if args.smoke else 3 if args.quick else 7)
     selected = [c for c in cases() if args.suite in ("all", c.suite)]
-    explicit = [int(float(s)) for s in args.sizes.split(",")] if args.sizes else None
+    explicit = [int(float(s)) for s in args.sizes.split(",")] if args.sizes else ([16] if args.smoke else None)
 
     def sizes_for(case: Case):
         return explicit or (case.quick_sizes if args.quick else case.sizes)
 
-    total = sum(len(sizes_for(c)) for c in selected) + 5
-    with Progress(console=console, transient=True) as progress:
-        task = progress.add_task("benchmarking", total=total)
-        step = lambda: progress.advance(task)  # noqa: E731
+    cells = sum(len(sizes_for(c)) for c in selected)
+    total = 2 * cells + 5  # each cell in process and in the array-API subprocess; 5 extras
+    config = (f"suite {args.suite}, {'smoke' if args.smoke else 'quick' if args.quick else 'full'}, "
+              f"{rounds} rounds, device {args.device}")
+    if not fancy_progress:
+        print(f"torchbridge benchmark: {config}; {cells} routine x size cells, each in-process and in the "
+              f"SCIPY_ARRAY_API=1 subprocess, then {total - 2 * cells} extras; load average before: "
+              f"{load.before}", file=sys.stderr, flush=True)
+    with Reporter(total, sys.stderr, fancy_progress, load) as progress:
+        progress.say("importing torch and torchbridge")
         environment_facts = environment(args.device)
-        rows = run_in_process(selected, sizes_for, rounds, args.device, step)
-        array_api = run_array_api(selected, sizes_for, rounds)
-        step()
+        rows = run_in_process(selected, sizes_for, rounds, args.device, progress)
+        array_api = run_array_api(selected, sizes_for, rounds, progress)
         for row in rows:
             found = array_api.get(f"{row['suite']}.{row['routine']}.{row['size']}")
             if found is None:
@@ -555,16 +1081,24 @@ def main(argv=None) -> int:
             else:
                 row["timings"]["array-API"] = found["timing"]
                 row["max_rel_error"]["array-API"] = found["error"]
+        progress.begin("overhead, 1 element")
         over = overhead(rounds)
-        step()
-        conv = conversion([10, 10_000_000 if args.quick else 100_000_000], rounds)
-        step()
-        threads = thread_scaling(1_000_000, 3 if args.quick else 10)
-        step()
-        imports = import_times()
-        step()
-    results = {"environment": environment_facts, "rows": rows, "overhead": over, "conversion": conv,
-               "threads": threads, "imports": imports}
+        progress.end(f"tb.special.erf {fmt_time(over['tb.special.erf']['median'])}")
+        progress.begin("conversion round trip")
+        conv_sizes = [10, 100_000] if args.smoke else [10, 10_000_000 if args.quick else 100_000_000]
+        conv = conversion(conv_sizes, rounds)
+        progress.end(", ".join(f"{int(k):.0e}: {fmt_time(v['median'])}" for k, v in conv.items()))
+        progress.begin("two threads against one")
+        threads = thread_scaling(10_000 if args.smoke else 1_000_000, 1 if args.smoke else 3 if args.quick else 10)
+        progress.end(f"speedup {threads['speedup']:.2f}")
+        imports: dict[str, float] = {"runs": 1 if args.smoke else 3}
+        for module in ("torchbridge", "torch"):
+            progress.begin(f"import {module}, fresh process")
+            imports[f"import {module}"] = import_time(module, int(imports["runs"]))
+            progress.end(f"median of {imports['runs']}: {imports[f'import {module}']:.2f} s")
+    results = {"environment": environment_facts, "machine": machine(load.finish(args.load_threshold)),
+               "config": config, "rows": rows, "overhead": over, "conversion": conv, "threads": threads,
+               "imports": imports}
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     report = markdown(results)
@@ -573,11 +1107,18 @@ def main(argv=None) -> int:
     written = [out / "report.md", out / "results.json"]
     if plot(results, out / "speedup.png"):
         written.append(out / "speedup.png")
-    if Console:
-        Console().print(Markdown(report))
+    if fancy_report:
+        from rich.console import Console
+
+        render_terminal(report, results, Console())
     else:
-        print(report)
-    print("written: " + ", ".join(map(str, written)), file=sys.stderr)
+        sys.stdout.write(report)
+        sys.stdout.flush()
+    m = results["machine"]
+    print(f"machine: {m['affinity_cores']} usable of {m['os_cpu_count']} cores; {load_summary(m)}", file=sys.stderr)
+    if m.get("warning"):
+        print(f"WARNING: {m['warning']}", file=sys.stderr)
+    print("written: " + ", ".join(map(str, written)), file=sys.stderr, flush=True)
     return 0
 
 

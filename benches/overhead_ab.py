@@ -9,7 +9,9 @@ every call below (median of 7 batches, each batch as many calls as fill about
 20 ms). The report gives, per call, the median over rounds for both builds and
 their ratio (old / new: above 1, the new build is faster). Inputs are tiny, so
 the figures are the cost of crossing into torchbridge and back: argument
-parsing, import, dispatch and the return conversion.
+parsing, import, dispatch and the return conversion. Each build also
+reports how many libtorch operators one call dispatches (torch.profiler), a
+count that a busy machine does not change.
 """
 
 from __future__ import annotations
@@ -63,11 +65,23 @@ def per_call(f):
     batches.sort()
     return batches[3]
 
-print(json.dumps({name: per_call(f) for name, f in calls.items()}))
+def dispatches(f):
+    # libtorch operator calls of one call, counted by torch's profiler (which
+    # sees every ATen dispatch in the process, torchbridge's included):
+    # the same on a busy machine as on a quiet one.
+    from torch.profiler import ProfilerActivity, profile
+
+    f()
+    with profile(activities=[ProfilerActivity.CPU]) as p:
+        f()
+    return sum(1 for e in p.events() if e.name.startswith("aten::"))
+
+times = {name: per_call(f) for name, f in calls.items()}
+print(json.dumps({"time": times, "dispatches": {name: dispatches(f) for name, f in calls.items()}}))
 """
 
 
-def run(site: str) -> dict[str, float]:
+def run(site: str) -> dict[str, dict[str, float]]:
     env = dict(os.environ, PYTHONPATH=site, OMP_NUM_THREADS="1")
     done = subprocess.run(
         [sys.executable, "-c", WORKER], env=env, capture_output=True, text=True, timeout=600, check=True, cwd="/"
@@ -84,20 +98,31 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     sides = {"old": args.old, "new": args.new}
     samples: dict[str, dict[str, list[float]]] = {"old": {}, "new": {}}
+    counts: dict[str, dict[str, int]] = {}
+    load_before = os.getloadavg()
     for k in range(args.rounds):
         order = ["old", "new"] if k % 2 == 0 else ["new", "old"]
         for side in order:
-            for name, seconds in run(sides[side]).items():
+            result = run(sides[side])
+            counts[side] = result["dispatches"]
+            for name, seconds in result["time"].items():
                 samples[side].setdefault(name, []).append(seconds)
+    load_after = os.getloadavg()
     lines = [
         f"Per-call time, median of {args.rounds} alternating rounds (OMP_NUM_THREADS=1); ratio = old / new.",
+        "Dispatches: libtorch operator calls per call (torch.profiler's aten:: events), load-independent.",
+        f"Load average (1, 5, 15 min) before: {load_before[0]:.2f} {load_before[1]:.2f} {load_before[2]:.2f}, "
+        f"after: {load_after[0]:.2f} {load_after[1]:.2f} {load_after[2]:.2f} on {os.cpu_count()} cores.",
         "",
-        "| call | old | new | ratio |",
-        "|---|---:|---:|---:|",
+        "| call | old | new | ratio | dispatches old | dispatches new |",
+        "|---|---:|---:|---:|---:|---:|",
     ]
     for name in samples["old"]:
         old, new = statistics.median(samples["old"][name]), statistics.median(samples["new"][name])
-        lines.append(f"| {name} | {old * 1e6:.1f} us | {new * 1e6:.1f} us | {old / new:.2f} |")
+        lines.append(
+            f"| {name} | {old * 1e6:.1f} us | {new * 1e6:.1f} us | {old / new:.2f} "
+            f"| {counts['old'][name]} | {counts['new'][name]} |"
+        )
     report = "\n".join(lines) + "\n"
     print(report)
     if args.out:

@@ -14,6 +14,11 @@ back in the caller's own array type::
 
 from __future__ import annotations
 
+# First, before anything loads _core: a clear ImportError when the installed torch is not the one
+# _core was built against, then libtorch loaded from the installed torch (_torch_runtime.py).
+from . import _torch_runtime  # noqa: F401  (imported for its check and libtorch loading)
+
+# isort: split
 from . import errors, fft, linalg, ops, special, torch
 from ._apply import apply
 from ._core import __version__, set_num_threads

@@ -1,13 +1,14 @@
 //! NumPy's conventions, written once for every family: dtype promotion
 //! (`result_type`, `can_cast`), the floating dtype SciPy computes in,
-//! casting, broadcasting, axis normalisation, `check_finite`, and one device
-//! for all the arguments of a call.
+//! casting, broadcasting, axis normalisation, `check_finite`, one device
+//! for all the arguments of a call, and `arange`.
 //!
 //! A routine that needs one of these calls it from here; no family keeps a
 //! variant of its own.
 
-use tch::{Device, Tensor};
+use tch::{Device, Kind, Tensor};
 
+use crate::error::try_vec;
 use crate::{dlpack, DType, Error, Result};
 
 /// NumPy's "safe" casting between the dtypes torchbridge exchanges
@@ -220,10 +221,52 @@ pub fn same_device(tensors: Vec<Tensor>) -> Result<Vec<Tensor>> {
         .collect()
 }
 
+/// NumPy's `arange(n)`: `[0, 1, ..., n - 1]` as `kind` on `device`.
+///
+/// Built on the host (a fallible reservation, exact integers) and copied
+/// once: tch's `f_arange` panics when libtorch fails (see
+/// [`crate::error`]'s `no_panic`), and a ramp summed in libtorch (`ones`,
+/// `cumsum`) costs a cast and a copy on top, three times `arange`'s time on
+/// the small lengths where a call's overhead shows.
+pub fn arange(n: i64, kind: Kind, device: Device) -> Result<Tensor> {
+    let len = usize::try_from(n).map_err(|_| Error::InvalidArgument(format!("arange: negative length {n}")))?;
+    // In `kind`'s own element type where it holds every value exactly, so
+    // that no cast follows; else exact in int64/float64, then cast.
+    let host = match kind {
+        Kind::Int64 => host_ramp(len, |k| k as i64)?,
+        Kind::Int if n <= 1 << 31 => host_ramp(len, |k| k as i32)?,
+        Kind::Float if n <= 1 << 24 => host_ramp(len, |k| k as f32)?,
+        Kind::Int => host_ramp(len, |k| k as i64)?,
+        Kind::Bool | Kind::Uint8 | Kind::Int8 | Kind::Int16 => host_ramp(len, |k| k as i64)?,
+        _ => host_ramp(len, |k| k as f64)?,
+    };
+    Ok(host.f_to_device_(device, kind, false, false)?)
+}
+
+/// `[f(0), f(1), ..., f(len - 1)]` as a CPU tensor, reserved fallibly.
+fn host_ramp<T: tch::kind::Element>(len: usize, f: impl Fn(usize) -> T) -> Result<Tensor> {
+    let mut ramp = try_vec::<T>(len, "a range")?;
+    ramp.extend((0..len).map(f));
+    Ok(Tensor::f_from_slice(&ramp)?)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use DType::*;
+
+    #[test]
+    fn arange_is_exact_in_every_kind_and_refuses_negative_lengths() {
+        for kind in [Kind::Double, Kind::Float, Kind::Int64, Kind::Int] {
+            let r = arange(5, kind, Device::Cpu).unwrap();
+            assert_eq!((r.kind(), r.size()), (kind, vec![5]));
+            let values: Vec<i64> = Vec::try_from(r.to_kind(Kind::Int64)).unwrap();
+            assert_eq!(values, [0, 1, 2, 3, 4]);
+        }
+        assert_eq!(arange(0, Kind::Double, Device::Cpu).unwrap().size(), vec![0]);
+        assert!(matches!(arange(-1, Kind::Double, Device::Cpu), Err(Error::InvalidArgument(_))));
+        assert!(matches!(arange(i64::MAX, Kind::Double, Device::Cpu), Err(Error::OutOfMemory(_))));
+    }
 
     #[test]
     fn result_type_follows_numpy() {

@@ -65,11 +65,12 @@ fn c2r_lengths_follow_scipy() {
 
 #[test]
 fn nd_shape_and_axes_follow_scipy() {
+    let plan = |shape: Vec<i64>, axes: Vec<i64>| fft::NdPlan { shape, axes };
     let dims = [2i64, 3, 4];
-    assert_eq!(fft::nd_shape_and_axes(&dims, None, None).unwrap(), (vec![2, 3, 4], vec![0, 1, 2]));
-    assert_eq!(fft::nd_shape_and_axes(&dims, Some(&[5, -1]), None).unwrap(), (vec![5, 4], vec![1, 2]));
-    assert_eq!(fft::nd_shape_and_axes(&dims, None, Some(&[-1, 0])).unwrap(), (vec![4, 2], vec![2, 0]));
-    assert_eq!(fft::nd_shape_and_axes(&dims, Some(&[7]), Some(&[])).unwrap(), (vec![], vec![]));
+    assert_eq!(fft::nd_shape_and_axes(&dims, None, None).unwrap(), plan(vec![2, 3, 4], vec![0, 1, 2]));
+    assert_eq!(fft::nd_shape_and_axes(&dims, Some(&[5, -1]), None).unwrap(), plan(vec![5, 4], vec![1, 2]));
+    assert_eq!(fft::nd_shape_and_axes(&dims, None, Some(&[-1, 0])).unwrap(), plan(vec![4, 2], vec![2, 0]));
+    assert_eq!(fft::nd_shape_and_axes(&dims, Some(&[7]), Some(&[])).unwrap(), plan(vec![], vec![]));
     let message = |s: Option<&[i64]>, a: Option<&[i64]>| fft::nd_shape_and_axes(&dims, s, a).unwrap_err().to_string();
     assert_eq!(message(None, Some(&[0, -3])), "all axes must be unique");
     assert_eq!(message(None, Some(&[3])), "axes exceeds dimensionality of input");

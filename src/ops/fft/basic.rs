@@ -6,7 +6,7 @@
 use tch::Tensor;
 
 use super::helper::{
-    as_complex, check_points, check_size, fft_input, length_1d, nd_shape_and_axes, nonempty, real_fft_input,
+    as_complex, check_points, check_size, fft_input, length_1d, nd_shape_and_axes, nonempty, real_fft_input, NdPlan,
 };
 use super::Norm;
 use crate::ops::numpy::normalize_axis;
@@ -136,7 +136,7 @@ pub fn hfft(x: &Tensor, options: &FftOptions) -> Result<Tensor> {
 /// The transform shape and axes of `options` for `x`, size-checked.
 fn plan(routine: &str, x: &Tensor, options: &FftnOptions) -> Result<(Vec<i64>, Vec<i64>)> {
     let dims = x.size();
-    let (shape, axes) = nd_shape_and_axes(&dims, options.s.as_deref(), options.axes.as_deref())?;
+    let NdPlan { shape, axes } = nd_shape_and_axes(&dims, options.s.as_deref(), options.axes.as_deref())?;
     check_size(routine, &dims, &axes, &shape)?;
     Ok((shape, axes))
 }

@@ -4,6 +4,7 @@
 
 use tch::{Device, Kind, Tensor};
 
+pub(super) use crate::ops::numpy::arange;
 use crate::ops::numpy::normalize_axis;
 use crate::{dlpack, DType, Error, Result};
 
@@ -92,6 +93,15 @@ pub(super) fn check_size(routine: &str, dims: &[i64], axes: &[i64], lengths: &[i
     }
 }
 
+/// What [`nd_shape_and_axes`] plans for an n-D transform.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NdPlan {
+    /// The transform's length along each of `axes`.
+    pub shape: Vec<i64>,
+    /// The axes transformed, in `0..ndim`, in the order given.
+    pub axes: Vec<i64>,
+}
+
 /// SciPy's `_init_nd_shape_and_axes`: the transform shape and the axes (in
 /// `0..ndim`) of an n-D transform of an array with dimensions `dims`.
 ///
@@ -100,7 +110,7 @@ pub(super) fn check_size(routine: &str, dims: &[i64], axes: &[i64], lengths: &[i
 /// match `axes` in length, `-1` standing for the input's length, and every
 /// length must be positive. An empty axis list is valid (SciPy then returns
 /// its input for the complex and real-to-real transforms).
-pub fn nd_shape_and_axes(dims: &[i64], s: Option<&[i64]>, axes: Option<&[i64]>) -> Result<(Vec<i64>, Vec<i64>)> {
+pub fn nd_shape_and_axes(dims: &[i64], s: Option<&[i64]>, axes: Option<&[i64]>) -> Result<NdPlan> {
     let ndim = dims.len() as i64;
     let invalid = |msg: &str| Err(Error::InvalidArgument(msg.to_string()));
     let axes: Option<Vec<i64>> = match axes {
@@ -144,7 +154,7 @@ pub fn nd_shape_and_axes(dims: &[i64], s: Option<&[i64]>, axes: Option<&[i64]>) 
     if shape.iter().any(|&n| n < 1) {
         return Err(Error::InvalidArgument(format!("invalid number of data points ({shape:?}) specified")));
     }
-    Ok((shape, axes))
+    Ok(NdPlan { shape, axes })
 }
 
 /// `x` truncated or zero-padded to length `n` along `axis` (in `0..ndim`).
@@ -240,17 +250,6 @@ fn frequency_kind(kind: Kind) -> Result<()> {
 fn frequencies(mut ks: Tensor, scale: f64, kind: Kind) -> Result<Tensor> {
     let _ = ks.f_mul_scalar_(scale)?;
     Ok(ks.f_to_kind(kind)?)
-}
-
-/// `[0, 1, ..., n - 1]` in `kind` (float64 is exact to 2^53), built without
-/// tch's allocating scalar-argument wrappers (`f_arange` and the like panic
-/// when their call fails, e.g. for want of memory): libtorch allocates ones
-/// (a failure is a clean error), summed and shifted in place.
-pub(super) fn arange(n: i64, kind: Kind, device: Device) -> Result<Tensor> {
-    let mut ks = Tensor::f_ones([n], (kind, device))?;
-    let _ = ks.f_cumsum_(0, kind)?;
-    let _ = ks.f_sub_scalar_(1)?;
-    Ok(ks)
 }
 
 /// `scipy.fft.fftshift`: rolls each of `axes` (default all) by half its

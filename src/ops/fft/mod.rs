@@ -41,7 +41,7 @@ pub use basic::{
 };
 pub use helper::{
     fftfreq, fftfreq_scaled, fftshift, ifftshift, nd_shape_and_axes, next_fast_len, prev_fast_len, rfftfreq,
-    rfftfreq_scaled, LengthFor,
+    rfftfreq_scaled, LengthFor, NdPlan,
 };
 pub use realtransforms::{dct, dctn, dst, dstn, idct, idctn, idst, idstn, DctOptions, DctType, DctnOptions};
 

@@ -6,7 +6,7 @@ use std::f64::consts::{FRAC_1_SQRT_2, PI, SQRT_2};
 
 use tch::{Device, Kind, Tensor};
 
-use super::helper::{arange, check_size, fft_input, length_1d, nd_shape_and_axes, nonempty, resize_axis};
+use super::helper::{arange, check_size, fft_input, length_1d, nd_shape_and_axes, nonempty, resize_axis, NdPlan};
 use super::Norm;
 use crate::{Error, Result};
 
@@ -175,7 +175,7 @@ fn r2r(routine: &str, trig: Trig, forward: bool, x: &Tensor, options: &DctOption
 
 fn r2rn(routine: &str, trig: Trig, forward: bool, x: &Tensor, options: &DctnOptions) -> Result<Tensor> {
     let dims = x.size();
-    let (shape, axes) = nd_shape_and_axes(&dims, options.s.as_deref(), options.axes.as_deref())?;
+    let NdPlan { shape, axes } = nd_shape_and_axes(&dims, options.s.as_deref(), options.axes.as_deref())?;
     if axes.is_empty() {
         return Ok(x.shallow_clone());
     }

@@ -19,7 +19,7 @@ use super::lapack::rcond_estimate;
 use super::shapes::*;
 use super::{invalid, not_implemented, CheckFinite, Trans};
 use crate::ops::dtype;
-use crate::ops::numpy::{broadcast_shapes, check_finite_all};
+use crate::ops::numpy::{self, broadcast_shapes, check_finite_all};
 use crate::{Error, Result};
 
 /// The matrix structures `scipy.linalg.solve(assume_a=...)` and `inv` know.
@@ -344,7 +344,8 @@ pub fn inv(a: &Tensor, options: &InvOptions) -> Result<Solved> {
 /// The sign of the permutation of LAPACK pivots (1-based, `(..., k)`).
 fn pivot_sign(pivots: &Tensor, kind: Kind) -> Result<Tensor> {
     let k = *pivots.size().last().unwrap_or(&0);
-    let expected = Tensor::f_arange_start(1, k + 1, (Kind::Int, pivots.device()))?;
+    let mut expected = numpy::arange(k, Kind::Int, pivots.device())?;
+    let _ = expected.f_add_scalar_(1)?;
     let swaps = pivots.f_ne_tensor(&expected)?.f_sum_dim_intlist([-1i64].as_slice(), false, Kind::Int64)?;
     // (-1)^swaps
     Ok(swaps.f_remainder(2)?.f_mul_scalar(-2)?.f_add_scalar(1)?.f_to_kind(kind)?)

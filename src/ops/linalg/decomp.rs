@@ -7,7 +7,7 @@ use super::dtypes::*;
 use super::shapes::*;
 use super::{invalid, not_implemented, CheckFinite};
 use crate::ops::dtype;
-use crate::ops::numpy::{broadcast_shapes, check_finite_all};
+use crate::ops::numpy::{self, broadcast_shapes, check_finite_all};
 use crate::{Error, Result};
 
 /// Which eigenvalues `eigh` returns (SciPy's `subset_by_index`/`subset_by_value`).
@@ -193,7 +193,7 @@ fn eigh_parts(
                 "number of eigenvalues in the interval",
             )?;
             let start = w.f_le(lo)?.f_sum_dim_intlist([-1i64].as_slice(), true, Kind::Int64)?;
-            let index = start.f_add(&Tensor::f_arange(k, (Kind::Int64, device))?)?;
+            let index = start.f_add(&numpy::arange(k, Kind::Int64, device)?)?;
             let v = match v {
                 Some(v) => {
                     let index_v =

@@ -207,8 +207,8 @@ pub(crate) fn run_nd(
     on_device(device, || {
         let arg = classify(x)?;
         let tensor = import(&arg)?.tensor;
-        let (_, planned) = nd_shape_and_axes(&tensor.size(), s.as_deref(), axes.as_deref())?;
-        if planned.is_empty() {
+        let planned = nd_shape_and_axes(&tensor.size(), s.as_deref(), axes.as_deref())?;
+        if planned.axes.is_empty() {
             return Ok(arg.array.unbind());
         }
         let result = compute(py, tensor.numel(), move || op(&tensor))?;

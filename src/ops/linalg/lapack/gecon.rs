@@ -5,6 +5,7 @@ use tch::{Device, Kind, Tensor};
 
 use super::super::dtypes::*;
 use super::super::shapes::*;
+use crate::ops::numpy;
 use crate::Result;
 
 /// Estimates `1 / (||A||_1 ||A^-1||_1)` for each matrix of a batch, given
@@ -41,7 +42,7 @@ pub(crate) fn rcond_estimate(
     }
     if n > 1 {
         // Higham's test vector x_i = (-1)^i (1 + i / (n - 1)).
-        let i = Tensor::f_arange(n, (rkind, device))?;
+        let i = numpy::arange(n, rkind, device)?;
         let alt_sign =
             Tensor::f_ones([n].as_slice(), (rkind, device))?.f_sub(&i.f_remainder(2.0)?.f_mul_scalar(2.0)?)?;
         let alt = alt_sign.f_mul(&i.f_div_scalar((n - 1) as f64)?.f_add_scalar(1.0)?)?;

@@ -1,0 +1,281 @@
+"""The main-job benchmark's output reads well where it is piped or logged.
+
+One run of `benches/bench.py --smoke --suite special` (its smallest
+configuration: size 16, 2 rounds, token extras; about 25 s here, most of it
+imports) with stdout and stderr piped, as CI and `... > log` see it: one
+progress line per routine and path on stderr, the Markdown report on stdout at
+full width with every row complete, the machine block in results.json, a PNG.
+`--load-threshold 0` makes the load warning certain, so that its path is
+exercised too. The plot's data preparation, the report's table and the
+terminal rendering are checked on a synthetic results dict, timing nothing.
+No assertion depends on how fast anything ran.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import re
+import struct
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[2] / "benches" / "bench.py"
+SPECIAL = ["erf", "erfc", "expit", "logit", "gammaln", "ndtr"]
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+def load_bench():
+    spec = importlib.util.spec_from_file_location("bench_under_test", BENCH)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+bench = load_bench()
+
+
+@pytest.fixture(scope="module")
+def smoke(tmp_path_factory):
+    out = tmp_path_factory.mktemp("bench")
+    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "TTY_COMPATIBLE")}
+    env["COLUMNS"] = "80"  # what squeezed the old report's table, were it still rendered by rich
+    done = subprocess.run(
+        [sys.executable, str(BENCH), "--smoke", "--suite", "special", "--out", str(out), "--load-threshold", "0"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=600, env=env,
+    )
+    assert done.returncode == 0, done.stderr[-4000:]
+    return done, out
+
+
+def assert_png(path: Path) -> tuple[int, int]:
+    data = path.read_bytes()
+    assert data[:8] == PNG_MAGIC, f"{path} is not a PNG"
+    assert data[12:16] == b"IHDR"
+    width, height = struct.unpack(">II", data[16:24])
+    assert width > 100 and height > 100
+    assert data[-8:-4] == b"IEND"
+    return width, height
+
+
+def markdown_rows(report: str, heading: str) -> list[list[str]]:
+    """The table under `heading`: a list of cell lists, header first (separator left out)."""
+    lines = report.splitlines()
+    start = lines.index(heading)
+    table = []
+    for line in lines[start + 1:]:
+        if line.startswith("|"):
+            table.append(line)
+        elif table:
+            break
+    assert len(table) >= 3, f"no table under {heading!r}"
+    assert set(table[1]) <= set("|-: "), table[1]
+    return [bench.split_row(line) for line in [table[0]] + table[2:]]
+
+
+# ---------------------------------------------------------------- the piped run
+
+
+def test_progress_lines_one_per_routine_and_path_with_elapsed_time(smoke):
+    done, _ = smoke
+    lines = done.stderr.splitlines()
+    progress = [line for line in lines if re.match(r"^\[\s*\d+/\d+ +\d+\.\d s\] ", line)]
+    for routine in SPECIAL:
+        in_process = [line for line in progress if f"] special.{routine} n=16: native " in line]
+        assert len(in_process) == 1, f"special.{routine}: {in_process}"
+        assert "tb(numpy)" in in_process[0] and "tb(torch)" in in_process[0]
+        assert re.search(r"\(\d+\.\d s\)$", in_process[0]), in_process[0]
+        array_api = [line for line in progress if f"] special.{routine} n=16 (SCIPY_ARRAY_API=1 subprocess): "
+                     in line]
+        assert len(array_api) == 1, f"special.{routine} array-API: {array_api}"
+    # 6 cells in process, 6 in the array-API subprocess, 5 extras; counted up to the total, in order
+    counts = [tuple(map(int, re.match(r"^\[\s*(\d+)/(\d+)", line).groups())) for line in progress]
+    assert counts == [(k, 17) for k in range(1, 18)]
+    for extra in ("overhead, 1 element", "conversion round trip", "two threads against one",
+                  "import torchbridge, fresh process", "import torch, fresh process"):
+        assert sum(f"] {extra}: " in line for line in progress) == 1, extra
+    elapsed = [float(re.match(r"^\[[^\]]* (\d+\.\d) s\]", line).group(1)) for line in progress]
+    assert elapsed == sorted(elapsed)
+    assert "\x1b[" not in done.stderr, "terminal escapes in piped progress"
+
+
+def test_stdout_is_the_markdown_report_at_full_width(smoke):
+    done, out = smoke
+    report = (out / "report.md").read_text()
+    assert done.stdout == report
+    assert "…" not in report and "\x1b[" not in report
+    rows = markdown_rows(report, "## Per routine")
+    header = rows[0]
+    assert header[:4] == ["suite", "routine", "n", "native"]
+    assert [c for c in header if c in bench.PATHS] == ["native", "array-API", "tb(numpy)", "tb(torch)"]
+    assert len(header) == 4 + 3 * 3
+    body = rows[1:]
+    assert [r[1] for r in body] == SPECIAL
+    for r in body:
+        assert len(r) == len(header), r
+        assert r[0] == "special" and r[2] == "16"
+        assert all(cell for cell in r), f"an empty cell in {r}"
+    assert max(len(line) for line in report.splitlines() if line.startswith("| special")) > 120
+    for heading in ("## Per-call overhead, 1-element float64", "## Conversion is O(1)"):
+        table = markdown_rows(report, heading)
+        assert all(len(r) == len(table[0]) for r in table)
+
+
+def test_the_machine_is_recorded_with_load_averages_and_the_warning(smoke):
+    done, out = smoke
+    results = json.loads((out / "results.json").read_text())
+    m = results["machine"]
+    assert m["os_cpu_count"] == os.cpu_count()
+    assert m["affinity_cores"] == len(os.sched_getaffinity(0))
+    for key in ("loadavg_before", "loadavg_after"):
+        assert len(m[key]) == 3 and all(isinstance(x, float) and x >= 0 for x in m[key]), m[key]
+    assert m["loadavg_1min_samples"] and m["loadavg_1min_max_during"] >= m["loadavg_after"][0]
+    assert m["torch_intra_op_threads"] >= 1
+    assert set(bench.THREAD_VARIABLES) <= set(m["thread_env"])
+    assert set(m["versions"]) >= {"torch", "numpy", "scipy", "python"}
+    # threshold 0: any load warns, in the report (above the tables) and on stderr
+    assert m["high_load"] and m["load_threshold"] == 0
+    report = (out / "report.md").read_text()
+    assert report.index("> **WARNING: high machine load") < report.index("## Machine")
+    assert "WARNING: high machine load" in done.stderr
+    assert f"`os.cpu_count()` {os.cpu_count()}" in report
+
+
+def test_the_plot_is_a_png(smoke):
+    _, out = smoke
+    assert_png(out / "speedup.png")
+
+
+# ---------------------------------------------------------------- synthetic results
+
+
+def timing(median, lo, hi, rounds=3):
+    return {"median": median, "min": lo, "max": hi, "rounds": rounds, "samples": [lo, median, hi]}
+
+
+@pytest.fixture
+def synthetic():
+    """Two routines, paths faster, slower, inaccurate and unsupported; no timing."""
+    rows = [
+        {"suite": "special", "routine": "erf", "size": 1000, "tol": 1e-10,
+         "timings": {"native": timing(1.0, 0.9, 1.2), "array-API": timing(0.25, 0.2, 0.3),
+                     "tb(numpy)": timing(0.5, 0.45, 0.6), "tb(torch)": timing(3.0, 2.5, 4.0)},
+         "max_rel_error": {"array-API": 1.0, "tb(numpy)": 1e-16, "tb(torch)": 2e-16}},
+        {"suite": "linalg", "routine": "solve", "size": 64, "tol": 1e-10,
+         "timings": {"native": timing(2.0, 2.0, 2.0), "tb(numpy)": timing(2.0, 1.9, 2.1),
+                     "tb(torch)": timing(1.0, 1.0, 1.0)},
+         "max_rel_error": {"tb(numpy)": 1e-15, "tb(torch)": 1e-15},
+         "unsupported": {"array-API": "TypeError: returned ndarray, not a torch tensor | odd"}},
+    ]
+    load = {"loadavg_before": [0.5, 0.4, 0.3], "loadavg_after": [1.5, 0.9, 0.5], "loadavg_1min_max_during": 1.5,
+            "loadavg_1min_samples": [[1.0, 1.5]], "load_threshold": 2.0, "load_threshold_rule": "...",
+            "benchmark_busy_cores": 1.0, "wall_s": 10.0, "high_load": False}
+    machine = {"cpu": "a CPU", "os_cpu_count": 2, "affinity_cores": 2, "affinity": [0, 1], **load,
+               "torch_intra_op_threads": 2, "torch_inter_op_threads": 2, "thread_env": {"OMP_NUM_THREADS": None},
+               "versions": {"torch": "2.11.0"}, "platform": "Linux"}
+    environment = {"date": "2026-12-02 00:00", "cpu": "a CPU", "cores": 2, "numpy": "2", "scipy": "1",
+                   "torch": "2.11.0", "torch_threads": 2}
+    return {"environment": environment, "machine": machine, "config": "synthetic", "rows": rows,
+            "overhead": {k: timing(t, t, t) for k, t in (
+                ("scipy.special.erf", 2e-7), ("torch.special.erf (torch tensor)", 1e-6), ("tb.special.erf", 2e-6),
+                ("manual: np.from_dlpack(torch.special.erf(torch.from_dlpack(x)))", 4e-6))},
+            "conversion": {"10": timing(1e-6, 1e-6, 1e-6)},
+            "threads": {"size": 1000, "one_thread_s": 1.0, "two_threads_s": 0.5, "speedup": 2.0},
+            "imports": {"runs": 1, "import torch": 1.0}}
+
+
+def entry(data, group, path):
+    (found,) = [e for e in data if e["group"] == group and e["path"] == path]
+    return found
+
+
+def test_bars_diverge_from_one(synthetic):
+    data = bench.plot_data(synthetic)
+    assert [(e["group"], e["path"]) for e in data] == [
+        (g, p) for g in ("erf  n=1,000", "solve  n=64x64") for p in ("array-API", "tb(numpy)", "tb(torch)")]
+    faster = entry(data, "erf  n=1,000", "tb(numpy)")
+    assert faster["kind"] == "bar" and faster["ratio"] == pytest.approx(2.0) and faster["direction"] == 1
+    slower = entry(data, "erf  n=1,000", "tb(torch)")
+    assert slower["ratio"] == pytest.approx(1 / 3) and slower["direction"] == -1
+    assert slower["label"] == "0.33x" and faster["label"] == "2x"
+    even = entry(data, "solve  n=64x64", "tb(numpy)")
+    assert even["ratio"] == pytest.approx(1.0) and even["direction"] == 0
+
+
+def test_whiskers_bracket_the_median_ratio(synthetic):
+    bars = [e for e in bench.plot_data(synthetic) if e["kind"] == "bar"]
+    assert len(bars) == 5
+    for e in bars:
+        assert e["lo"] <= e["ratio"] <= e["hi"], e
+    slower = entry(bars, "erf  n=1,000", "tb(torch)")
+    assert (slower["lo"], slower["hi"]) == (pytest.approx(0.9 / 4.0), pytest.approx(1.2 / 2.5))
+    constant = entry(bars, "solve  n=64x64", "tb(torch)")
+    assert constant["lo"] == constant["ratio"] == constant["hi"] == pytest.approx(2.0)
+
+
+def test_accuracy_and_unsupported_rows_are_marked(synthetic):
+    data = bench.plot_data(synthetic)
+    wrong = entry(data, "erf  n=1,000", "array-API")
+    assert wrong["inaccurate"] and "err 1.0e+00 > tol 1e-10" in wrong["label"]
+    assert not entry(data, "erf  n=1,000", "tb(numpy)")["inaccurate"]
+    missing = entry(data, "solve  n=64x64", "array-API")
+    assert missing["kind"] == "unsupported"
+    assert missing["label"] == "not supported by SciPy array-API (returned ndarray)"
+
+
+def test_plot_of_synthetic_results_is_a_png(synthetic, tmp_path):
+    assert bench.plot(synthetic, tmp_path / "speedup.png")
+    assert_png(tmp_path / "speedup.png")
+    synthetic["machine"].update(high_load=True, warning="busy")
+    assert bench.plot(synthetic, tmp_path / "busy.png")
+    assert_png(tmp_path / "busy.png")
+
+
+def test_replot_of_a_results_json_from_before_the_machine_block(synthetic, tmp_path):
+    del synthetic["machine"]
+    for row in synthetic["rows"]:
+        del row["tol"]
+    (tmp_path / "old.json").write_text(json.dumps(synthetic))
+    assert bench.main(["--replot", str(tmp_path / "old.json"), "--out", str(tmp_path / "re")]) == 0
+    assert_png(tmp_path / "re" / "speedup.png")
+    assert entry(bench.plot_data(synthetic), "erf  n=1,000", "array-API")["inaccurate"]  # the suite's tolerance
+
+
+def test_report_table_rows_are_complete_with_a_bar_in_a_reason(synthetic):
+    report = bench.markdown(synthetic)
+    rows = markdown_rows(report, "## Per routine")
+    assert all(len(r) == len(rows[0]) == 13 for r in rows)
+    assert "not a torch tensor \\| odd" in rows[2][4]
+    assert "1.0e+00 **> tol**" in rows[1][6]
+    assert "WARNING" not in report
+
+
+def test_load_warning_threshold():
+    monitor = bench.LoadMonitor()
+    monitor.sample()
+    quiet = monitor.finish(threshold=1e6)
+    assert not quiet["high_load"] and "warning" not in quiet
+    busy = monitor.finish(threshold=0)
+    assert busy["high_load"] == (busy["loadavg_1min_max_during"] > 0)
+
+
+def test_terminal_rendering_never_cuts_a_cell(synthetic):
+    """Narrow: cells wrap, none ends in an ellipsis; wide enough: every cell whole on its line."""
+    from rich.console import Console
+
+    report = bench.markdown(synthetic)
+    for width in (50, 60, 80):
+        narrow = Console(width=width, record=True, color_system=None, force_terminal=True)
+        bench.render_terminal(report, synthetic, narrow)
+        assert "…" not in narrow.export_text()
+    wide = Console(width=140, record=True, color_system=None, force_terminal=True)
+    bench.render_terminal(report, synthetic, wide)
+    text = wide.export_text()
+    for part in ("0.33x", "2.00x", "1e+00 > tol", "not in SciPy array-API (returned ndarray)",
+                 "manual: np.from_dlpack(torch.special.erf(torch.from_dlpack(x)))", "Machine"):
+        assert part in text, part
