@@ -83,6 +83,16 @@ fn main() {
     if python_extension {
         write_python_build_info(version.as_deref().unwrap_or("unknown"), lib_dir.join("libtorch_cuda.so").exists());
     }
+
+    // `cargo:rustc-link-arg` above reaches this package's own binaries only.
+    // Crates that depend on torchbridge read these (`links =
+    // "torchbridge_shim"`) in their build script as
+    // DEP_TORCHBRIDGE_SHIM_LIBTORCH_LIB, ..._LIBTORCH_CUDA and
+    // ..._TORCH_VERSION; `torchbridge-build` turns them into their rpath and
+    // the libtorch_cuda link.
+    println!("cargo:libtorch_lib={}", lib_dir.display());
+    println!("cargo:libtorch_cuda={}", lib_dir.join("libtorch_cuda.so").exists());
+    println!("cargo:torch_version={}", version.as_deref().unwrap_or("unknown"));
 }
 
 /// Records the torch the Python extension is linked against in

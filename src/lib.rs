@@ -24,6 +24,16 @@
 //! [`closure`] (tch code on borrowed `ndarray` views, zero-copy), and the
 //! `ndarray` functions re-exported at the top level.
 //!
+//! Depending on torchbridge: take `tch` and `ndarray` from here
+//! ([`tch`](crate::tch), [`ndarray`](crate::ndarray): the versions it was
+//! built with), and call `torchbridge_build::link_libtorch()` (the
+//! `torchbridge-build` crate of this repository) from your `build.rs`, so
+//! your binaries get an rpath to libtorch and link `libtorch_cuda` where it
+//! exists: link arguments of torchbridge's own build script reach only its
+//! own binaries. Its build script exports what it found to yours as
+//! `DEP_TORCHBRIDGE_SHIM_LIBTORCH_LIB`, `DEP_TORCHBRIDGE_SHIM_LIBTORCH_CUDA`
+//! and `DEP_TORCHBRIDGE_SHIM_TORCH_VERSION`.
+//!
 //! `unsafe` code lives in two modules only, enforced by `deny(unsafe_code)`:
 //! the DLPack layer ([`dlpack`]) and the declarations of the C++ shim
 //! (`ffi`). Every `unsafe` block there carries a `// SAFETY:` comment and
@@ -46,6 +56,20 @@ mod ffi;
 pub mod ops;
 #[cfg(feature = "python")]
 mod python;
+
+/// The `tch` crate torchbridge is built on (0.24, for libtorch 2.11.0), so
+/// that dependents use the very same version: write `torchbridge::tch::Tensor`
+/// (or `use torchbridge::tch;`) rather than adding `tch` to your own
+/// `Cargo.toml`. A second `tch` version in one build would link a second
+/// `torch-sys`, which Cargo refuses (both declare `links = "tch"`).
+pub use tch;
+
+/// The `ndarray` crate (0.17) whose arrays torchbridge takes and returns, so
+/// that dependents use the very same version: `torchbridge::ndarray::Array2`.
+/// Arrays of another `ndarray` version are other types and do not convert.
+/// (tch's own `ndarray` conversions use its `ndarray` 0.16: go through
+/// torchbridge instead.)
+pub use ndarray;
 
 pub use arrays::{from_ndarray, to_ndarray, with_ndarray_view, Element};
 pub use closure::{with_tensors, with_tensors_mut};
