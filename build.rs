@@ -72,7 +72,9 @@ fn main() {
     // `python` feature every target gets it (unit tests and doctests too).
     let python_extension = env_var_rerun("CARGO_FEATURE_PYTHON").is_some();
     if python_extension {
-        println!("cargo:rustc-link-arg-cdylib=-Wl,-rpath,$ORIGIN/../torch/lib");
+        // (every linkable target: the package's lib is an rlib, so the cdylib
+        // exists only as maturin's `cargo rustc --crate-type cdylib`)
+        println!("cargo:rustc-link-arg=-Wl,-rpath,$ORIGIN/../torch/lib");
         for kind in ["tests", "benches"] {
             println!("cargo:rustc-link-arg-{kind}=-Wl,-rpath,{}", lib_dir.display());
         }

@@ -39,59 +39,6 @@ fn target_dir() -> PathBuf {
     }
 }
 
-/// torchbridge's outputs that Cargo names without a hash, since it is a
-/// `cdylib` path package. A dependent's build of torchbridge (other features
-/// of tch's dependencies: no dev-dependencies) writes the same files, and
-/// would break the next build of this package's tests, which link them.
-const UNHASHED: [&str; 6] = [
-    "deps/libtorchbridge.rlib",
-    "deps/libtorchbridge.so",
-    "deps/torchbridge.d",
-    "libtorchbridge.rlib",
-    "libtorchbridge.so",
-    "libtorchbridge.d",
-];
-
-/// While a nested build runs, this package's unhashed torchbridge outputs
-/// wait in a stash and the dependents' own (from their last build) take
-/// their place; dropping it swaps them back. Renames keep the mtimes Cargo's
-/// fingerprints compare, so each side finds exactly what it built itself.
-struct SwappedOutputs {
-    profile_dir: PathBuf,
-    stash: PathBuf,
-}
-
-impl SwappedOutputs {
-    fn new() -> Self {
-        let profile_dir = target_dir().join(profile().1);
-        let stash = target_dir().join("dependent-outputs");
-        let swapped = SwappedOutputs { profile_dir, stash };
-        swapped.swap("project", "dependent");
-        swapped
-    }
-
-    /// Moves the live files to `stash/save`, and `stash/load`'s into their place.
-    fn swap(&self, save: &str, load: &str) {
-        for name in UNHASHED {
-            let live = self.profile_dir.join(name);
-            let (saved, loaded) = (self.stash.join(save).join(name), self.stash.join(load).join(name));
-            std::fs::create_dir_all(saved.parent().unwrap()).unwrap();
-            if live.exists() {
-                std::fs::rename(&live, &saved).unwrap_or_else(|e| panic!("{}: {e}", live.display()));
-            }
-            if loaded.exists() {
-                std::fs::rename(&loaded, &live).unwrap_or_else(|e| panic!("{}: {e}", loaded.display()));
-            }
-        }
-    }
-}
-
-impl Drop for SwappedOutputs {
-    fn drop(&mut self) {
-        self.swap("dependent", "project");
-    }
-}
-
 /// The profile this test was built with, so the nested builds reuse its artifacts.
 fn profile() -> (&'static [&'static str], &'static str) {
     if cfg!(debug_assertions) {
@@ -108,7 +55,6 @@ fn text(bytes: &[u8]) -> String {
 /// `cargo build` in `dir` as a user would run it; returns cargo's messages.
 fn cargo_build(dir: &Path, extra: &[&str]) -> String {
     let _one_at_a_time = CARGO.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    let _swapped = SwappedOutputs::new();
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let started = std::time::Instant::now();
     let out = Command::new(cargo)
