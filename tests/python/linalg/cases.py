@@ -412,3 +412,24 @@ BATCHED = _batched_cases()
 
 def both(name, *args, **kwargs):
     return _call(tl, name, args, kwargs), _call(sl, name, args, kwargs)
+
+
+def containers(x):
+    """The container types and shapes of a result, nested (lists for SciPy's batches, tuples otherwise)."""
+    if isinstance(x, (tuple, list)):
+        return type(x), [containers(v) for v in x]
+    return type(x), np.shape(x)
+
+
+def assert_same_on_cpu_device(name, args, kwargs):
+    """``device="cpu"`` gives what the call without it gives: the same containers, numpy arrays, values."""
+    want = getattr(tl, name)(*args, **kwargs)
+    got = getattr(tl, name)(*args, **kwargs, device="cpu")
+    assert containers(got) == containers(want)
+
+    def flat(x):
+        return [np.asarray(v) for v in x] if isinstance(x, (tuple, list)) else [np.asarray(x)]
+
+    for g, w in zip(flat(got), flat(want)):
+        assert type(g) is np.ndarray
+        np.testing.assert_array_equal(g, w)

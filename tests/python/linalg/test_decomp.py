@@ -13,10 +13,12 @@ import torchbridge.linalg as tl
 from torchbridge.errors import UnsupportedParameterError
 
 from .cases import (
+    assert_same_on_cpu_device,
     assert_same_structure,
     both,
     check_eigh,
     close,
+    containers,
     hpd,
 )
 
@@ -194,11 +196,6 @@ def test_generalized_eig_is_unsupported(name):
     assert str(info.value) == f"linalg.{name}: b='<array> (generalized eigenproblem)' is not supported"
 
 
-def _structure(x):
-    if isinstance(x, (tuple, list)):
-        return type(x), [_structure(v) for v in x]
-    return type(x), np.shape(x)
-
 
 # (routine, args(batch shape), kwargs)
 CONTAINERS = [
@@ -225,7 +222,7 @@ CONTAINERS = [
 def test_containers_match_scipy(name, args, kwargs, batch):
     want = getattr(sl, name)(*args(batch), **kwargs)
     got = getattr(tl, name)(*args(batch), **kwargs)
-    assert _structure(got) == _structure(want)
+    assert containers(got) == containers(want)
 
 
 @pytest.mark.parametrize("name,args", [
@@ -255,18 +252,10 @@ ON_CPU = [
 ]
 
 
-def _flat(x):
-    return [np.asarray(v) for v in x] if isinstance(x, (tuple, list)) else [np.asarray(x)]
-
 
 @pytest.mark.parametrize("name,args,kwargs", ON_CPU)
 def test_device_cpu(name, args, kwargs):
-    want = getattr(tl, name)(*args, **kwargs)
-    got = getattr(tl, name)(*args, **kwargs, device="cpu")
-    assert _structure(got) == _structure(want)
-    for g, w in zip(_flat(got), _flat(want)):
-        assert type(g) is np.ndarray
-        np.testing.assert_array_equal(g, w)
+    assert_same_on_cpu_device(name, args, kwargs)
 
 
 def test_device_checked_with_options():

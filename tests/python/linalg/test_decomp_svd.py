@@ -11,6 +11,8 @@ import scipy.linalg as sl
 
 import torchbridge.linalg as tl
 
+from .cases import assert_same_on_cpu_device, containers
+
 
 def _rect(batch=(), m=5, n=3):
     return np.random.default_rng(21).standard_normal(batch + (m, n))
@@ -65,11 +67,6 @@ def test_drivers_scipy_accepts(name, kwargs):
         assert got.shape == want.shape
 
 
-def _structure(x):
-    if isinstance(x, (tuple, list)):
-        return type(x), [_structure(v) for v in x]
-    return type(x), np.shape(x)
-
 
 CONTAINERS = [
     ("svd", lambda b: (_rect(b),), {}),
@@ -88,7 +85,7 @@ CONTAINERS = [
 def test_containers_match_scipy(name, args, kwargs, batch):
     want = getattr(sl, name)(*args(batch), **kwargs)
     got = getattr(tl, name)(*args(batch), **kwargs)
-    assert _structure(got) == _structure(want)
+    assert containers(got) == containers(want)
 
 
 @pytest.mark.parametrize("name,args", [
@@ -117,18 +114,10 @@ ON_CPU = [
 ]
 
 
-def _flat(x):
-    return [np.asarray(v) for v in x] if isinstance(x, (tuple, list)) else [np.asarray(x)]
-
 
 @pytest.mark.parametrize("name,args,kwargs", ON_CPU)
 def test_device_cpu(name, args, kwargs):
-    want = getattr(tl, name)(*args, **kwargs)
-    got = getattr(tl, name)(*args, **kwargs, device="cpu")
-    assert _structure(got) == _structure(want)
-    for g, w in zip(_flat(got), _flat(want)):
-        assert type(g) is np.ndarray
-        np.testing.assert_array_equal(g, w)
+    assert_same_on_cpu_device(name, args, kwargs)
 
 
 def test_driver_checked_before_the_input():
