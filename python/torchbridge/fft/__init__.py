@@ -22,13 +22,15 @@ where to compute, with the copies that costs (see :mod:`torchbridge._device`);
 by default the computation runs where the arrays live, CUDA included.
 
 The routines are the compiled functions of ``torchbridge._core.fft`` (one
-per SciPy function, its options parsed in Rust), re-exported as they are;
+per SciPy function, its options parsed in Rust), each behind its public face
+(``torchbridge._dispatch``: one Python frame, and the route for dask arrays);
 the private modules follow SciPy's (``_basic``, ``_realtransforms``,
 ``_helper``).
 """
 
 from __future__ import annotations
 
+from .. import _dispatch
 from ._basic import (
     fft,
     fft2,
@@ -86,6 +88,9 @@ __all__ = [
     "next_fast_len",
     "prev_fast_len",
 ]
+
+# Each routine's public face: the compiled function, plus the route for dask arrays.
+_dispatch.expose(globals(), __all__, "fft")
 
 
 def __dir__() -> list[str]:

@@ -1,8 +1,7 @@
 """`scipy.fft._basic`: the Fourier transforms.
 
-The compiled functions of ``torchbridge._core.fft``, re-exported as they are
-(each is the public routine itself: no Python frame, and it pickles by
-reference as ``torchbridge._core.fft.<name>``).
+The compiled functions of ``torchbridge._core.fft``; ``torchbridge.fft``
+gives each its public face (see ``torchbridge._dispatch``).
 """
 
 from __future__ import annotations

@@ -27,6 +27,7 @@ by default the computation runs where the arrays live, CUDA included."""
 
 from __future__ import annotations
 
+from .. import _dispatch
 from ._array_utils import bandwidth, ishermitian, issymmetric
 from ._basic import (
     det,
@@ -139,6 +140,9 @@ __all__ = [
     "solve_circulant",
     "matrix_balance",
 ]
+
+# Each routine's public face: the compiled function, plus the route for dask arrays.
+_dispatch.expose(globals(), __all__, "linalg")
 
 
 def __dir__() -> list[str]:

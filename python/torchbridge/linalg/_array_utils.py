@@ -1,4 +1,4 @@
-"""scipy.linalg._cythonized_array_utils: bandwidth and symmetry tests (compiled, re-exported as they are)."""
+"""scipy.linalg._cythonized_array_utils: bandwidth and symmetry tests (compiled; see ``torchbridge._dispatch``)."""
 
 from __future__ import annotations
 

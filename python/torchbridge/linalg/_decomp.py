@@ -1,4 +1,4 @@
-"""scipy.linalg._decomp: eigenvalue problems (compiled, re-exported as they are)."""
+"""scipy.linalg._decomp: eigenvalue problems (compiled; see ``torchbridge._dispatch``)."""
 
 from __future__ import annotations
 

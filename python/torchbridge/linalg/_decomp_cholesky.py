@@ -1,4 +1,4 @@
-"""scipy.linalg._decomp_cholesky: Cholesky factorizations and solves (compiled, re-exported as they are)."""
+"""scipy.linalg._decomp_cholesky: Cholesky factorizations and solves (compiled; see ``torchbridge._dispatch``)."""
 
 from __future__ import annotations
 

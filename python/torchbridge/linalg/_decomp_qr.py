@@ -1,4 +1,4 @@
-"""scipy.linalg._decomp_qr: QR and RQ (compiled, re-exported as they are)."""
+"""scipy.linalg._decomp_qr: QR and RQ (compiled; see ``torchbridge._dispatch``)."""
 
 from __future__ import annotations
 

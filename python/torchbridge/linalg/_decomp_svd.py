@@ -1,4 +1,4 @@
-"""scipy.linalg._decomp_svd: the singular value decomposition and its composites (compiled, re-exported as they are)."""
+"""scipy.linalg._decomp_svd: the SVD and its composites (compiled; see ``torchbridge._dispatch``)."""
 
 from __future__ import annotations
 

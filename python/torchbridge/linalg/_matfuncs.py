@@ -1,4 +1,4 @@
-"""scipy.linalg._matfuncs: the matrix functions (compiled, re-exported as they are)."""
+"""scipy.linalg._matfuncs: the matrix functions (compiled; see ``torchbridge._dispatch``)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""scipy.linalg._special_matrices: the constructors (compiled, re-exported as they are)."""
+"""scipy.linalg._special_matrices: the constructors (compiled; see ``torchbridge._dispatch``)."""
 
 from __future__ import annotations
 

@@ -16,12 +16,15 @@ Every routine also takes a keyword-only ``device=None``: where to compute,
 with the copies that costs (see :mod:`torchbridge._device`); by default the
 computation runs where the arrays live, CUDA included.
 
-The ufuncs are the compiled functions of ``torchbridge._core.special``
-themselves, generated from one table in the Rust sources
-(``src/ops/special/ufuncs.rs``); ``_core.special.UFUNCS`` lists them.
+The ufuncs are the compiled functions of ``torchbridge._core.special``,
+generated from one table in the Rust sources (``src/ops/special/ufuncs.rs``;
+``_core.special.UFUNCS`` lists them), each behind its public face
+(``torchbridge._dispatch``: one Python frame, and the route for dask arrays).
 """
 
 from __future__ import annotations
+
+from .. import _dispatch
 
 # `import *`: exactly the ufunc table's names (the compiled module's __all__ is its UFUNCS)
 from .._core import special as _special
@@ -37,8 +40,6 @@ from .._core.special import (
 )
 from ._basic import factorial
 
-psi = _special.digamma  # SciPy's psi is the digamma ufunc itself
-
 __all__ = list(_special.UFUNCS) + [
     "psi",
     "polygamma",
@@ -50,6 +51,10 @@ __all__ = list(_special.UFUNCS) + [
     "softmax",
     "log_softmax",
 ]
+
+# Each routine's public face: the compiled function, plus the route for dask arrays.
+_dispatch.expose(globals(), [name for name in __all__ if name != "psi"], "special")
+psi = digamma  # noqa: F405 (SciPy's psi is the digamma ufunc itself)
 
 
 def __dir__() -> list[str]:

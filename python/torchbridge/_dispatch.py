@@ -1,0 +1,68 @@
+"""The public face of every SciPy-compatible routine: the compiled function,
+plus the route for arrays that are not there yet (dask).
+
+Each routine in ``torchbridge.special``/``fft``/``linalg`` is a thin Python
+function around its compiled ``torchbridge._core`` builtin. The common call
+goes straight through (one Python frame; a ``try`` costs nothing when nothing
+is raised). Only when the builtin refuses an argument's type
+(:class:`~torchbridge.errors.InputTypeError`) and the caller has imported
+``dask.array`` does the call go to :mod:`torchbridge.dask`, which builds the
+lazy graph from the routine's row in its chunking table. torchbridge never
+imports dask itself.
+
+The compiled builtins refuse dask arrays on purpose: a dask array has
+``__array__``, and converting through it would compute the whole graph
+silently.
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
+
+from .errors import InputTypeError
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def routine(func: F, module: str, family: str) -> F:
+    """``func`` as the public routine ``{module}.{func.__name__}``.
+
+    The wrapper keeps ``func``'s name, docstring and signature
+    (``inspect.signature`` follows ``__wrapped__``) and pickles by reference
+    as ``{module}.{name}``.
+    """
+    name = func.__name__
+    qualified = f"{family}.{name}"
+
+    @functools.wraps(func)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except InputTypeError as error:
+            if "dask.array" not in sys.modules:
+                raise
+            refused = error
+        # outside the handler: errors of the dask path are not chained to the refusal
+        from .dask import _route
+
+        lazy = _route.route(qualified, func, args, kwargs)
+        if lazy is NotImplemented:
+            raise refused
+        return lazy
+
+    call.__module__ = module
+    call.__qualname__ = name
+    return call  # type: ignore[return-value]
+
+
+def expose(namespace: dict[str, Any], names: Iterable[str], family: str) -> None:
+    """Replaces each routine ``names`` lists in ``namespace`` (a module's
+    globals) by its public face, as a routine of ``torchbridge.{family}``."""
+    module = f"torchbridge.{family}"
+    for name in names:
+        value = namespace[name]
+        if callable(value) and not isinstance(value, type) and not hasattr(value, "__wrapped__"):
+            namespace[name] = routine(value, module, family)

@@ -1,0 +1,339 @@
+"""The chunking classes: how a routine's call on dask arrays becomes a graph.
+
+Each class builds the graph with dask.array's own primitives
+(``apply_gufunc``, ``map_blocks``, ``reduction``); in every task the compiled
+routine computes on the task's blocks (numpy or cupy chunks, as the caller's
+array has them), so libtorch does the work inside the workers. Building a
+graph computes nothing: dtypes and metas are found by calling the routine
+once on a tiny host probe (one element, or one small matrix) with the
+caller's options, which also reports a bad option at once, as the eager call
+would; dask is always given ``meta``, so it never calls a routine on fake
+data itself.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import numpy as np
+
+from ..errors import MixedContainersError, UnsupportedParameterError
+from ._route import Call
+
+# --------------------------------------------------------------------------- tasks
+
+
+class _Slot:
+    """A placeholder for the ``index``-th block a task receives."""
+
+    def __init__(self, index: int):
+        self.index = index
+
+
+class Task:
+    """``func`` applied to blocks: the call's other arguments fixed, the
+    blocks put where the call had its arrays. Picklable: the compiled
+    routine pickles by reference."""
+
+    def __init__(self, func: Callable[..., Any], args: tuple, kwargs: dict):
+        self.func = func
+        self.args = args
+        self.kwargs = kwargs
+
+    @classmethod
+    def of(cls, call: Call, names: Sequence[str], **fixed: Any) -> Task:
+        """The task that calls ``call``'s routine with its arguments ``names``
+        replaced by the blocks, in that order (and ``fixed`` as given)."""
+        args, kwargs = call.replaced(**{name: _Slot(i) for i, name in enumerate(names)}, **fixed)
+        return cls(call.func, args, kwargs)
+
+    def __call__(self, *blocks: Any) -> Any:
+        def fill(value: Any) -> Any:
+            return blocks[value.index] if isinstance(value, _Slot) else value
+
+        args = tuple(fill(value) for value in self.args)
+        kwargs = {key: fill(value) for key, value in self.kwargs.items()}
+        return self.func(*args, **kwargs)
+
+
+def _da():
+    import dask.array as da
+
+    return da
+
+
+def _meta(like: Any, ndim: int, dtype: Any) -> Any:
+    """An empty array of ``like``'s chunk type (numpy, cupy) with ``ndim`` and ``dtype``."""
+    from dask.array.utils import meta_from_array
+
+    return meta_from_array(like._meta, ndim=ndim, dtype=dtype)
+
+
+def _probe(call: Call, values: dict[str, Any]) -> Any:
+    """``call``'s routine on host probes ``values`` (by argument name), its
+    other options as the caller gave them (``device`` left out: dtypes are
+    the same everywhere)."""
+    args, kwargs = call.replaced(**values)
+    kwargs.pop("device", None)
+    return call.func(*args, **kwargs)
+
+
+def options(call: Call, *names: str) -> dict[str, Any]:
+    """The options ``names`` the caller passed, to hand on to each task."""
+    return {name: call.bound.arguments[name] for name in names if name in call.bound.arguments}
+
+
+def _outputs(result: Any) -> list[Any]:
+    return list(result) if isinstance(result, (tuple, list)) else [result]
+
+
+def _is_python_scalar(value: Any) -> bool:
+    return isinstance(value, (bool, int, float, complex)) or value is None
+
+
+def _as_dask(call: Call, name: str, value: Any) -> Any:
+    """A dask array for ``value``: dask arrays as they are, numpy arrays and
+    Python sequences as one-chunk dask arrays; other libraries' arrays are
+    refused as the eager routines refuse mixed containers."""
+    da = _da()
+    if isinstance(value, da.Array):
+        return value
+    if isinstance(value, (np.ndarray, np.generic, list, tuple)):
+        return da.asarray(np.asarray(value))
+    raise MixedContainersError(
+        f"{call.name}: `{name}` is a {type(value).__module__}.{type(value).__qualname__} "
+        "beside dask arrays; pass dask arrays (or numpy arrays and Python scalars) in one call"
+    )
+
+
+def _refuse_out(call: Call) -> None:
+    if call.get("out") is not None:
+        raise UnsupportedParameterError(f"{call.name}: `out=` with dask arrays is not supported (results are lazy)")
+
+
+def _single_chunk(call: Call, x: Any, axes: Sequence[int], why: str) -> None:
+    """Raises naming the first of ``axes`` along which ``x`` has more than one chunk."""
+    for axis in axes:
+        if x.numblocks[axis] > 1:
+            raise ValueError(
+                f"{call.name} on a dask array needs axis {axis} in one chunk ({why}); it has "
+                f"{x.numblocks[axis]} chunks {x.chunks[axis]}: rechunk first, "
+                f"x.rechunk({{{axis}: -1}})"
+            )
+
+
+def _normalize_axis(call: Call, axis: int, ndim: int) -> int:
+    if not -ndim <= axis < ndim:
+        from ..errors import AxisError
+
+        raise AxisError(f"{call.name}: axis {axis} is out of bounds for an array of dimension {ndim}")
+    return axis % ndim
+
+
+# --------------------------------------------------------------------------- classes
+
+
+class Chunking(Protocol):
+    """What every chunking class is: a name for the docs table and a graph builder."""
+
+    @property
+    def kind(self) -> str:
+        """The class's name in the docs table."""
+
+    def build(self, call: Call) -> Any:
+        """The lazy result of ``call`` (raises for what the class cannot do)."""
+
+
+@dataclass(frozen=True)
+class Elementwise:
+    """A ufunc-like routine: ``apply_gufunc`` over broadcast blocks, every
+    chunk computed alone; bit-identical to the unchunked result.
+
+    ``arrays`` names the array arguments (the others are fixed options).
+    """
+
+    arrays: tuple[str, ...]
+    kind: str = "elementwise"
+
+    def build(self, call: Call) -> Any:
+        _refuse_out(call)
+        present = [name for name in self.arrays if name in call.bound.arguments]
+        names = [name for name in present if not _is_python_scalar(call.get(name))]
+        arrays = [_as_dask(call, name, call.get(name)) for name in names]
+        probe = _probe(call, {name: np.ones((1,) * min(a.ndim, 1), dtype=a.dtype) for name, a in zip(names, arrays)})
+        outputs = _outputs(probe)
+        ndim = max(a.ndim for a in arrays)
+        metas = tuple(_meta(arrays[0], ndim, np.asarray(o).dtype) for o in outputs)
+        signature = ",".join("()" for _ in arrays) + "->" + ",".join("()" for _ in outputs)
+        result = _da().apply_gufunc(
+            Task.of(call, names), signature, *arrays, meta=metas if len(metas) > 1 else metas[0]
+        )
+        return tuple(result) if isinstance(probe, tuple) else result
+
+
+@dataclass(frozen=True)
+class AlongAxis:
+    """A transform along one or more core axes (the FFT family): each core
+    axis in one chunk (else ``ValueError`` naming it, as ``dask.array.fft``
+    does), the batch axes in parallel with ``map_blocks``.
+
+    ``axes`` is the name of the axis argument (``"axis"`` or ``"axes"``),
+    ``lengths`` that of the output-length argument (``"n"`` or ``"s"``);
+    ``last`` says how the last transformed axis's length changes:
+    ``"same"`` (``n`` or the input's), ``"r2c"`` (``n // 2 + 1``) or
+    ``"c2r"`` (``n`` or ``2 * (m - 1)``).
+    """
+
+    axes: str
+    lengths: str
+    last: str = "same"
+    kind: str = "along-axis"
+
+    def build(self, call: Call) -> Any:
+        x = _as_dask(call, "x", call.get("x"))
+        axes, lengths = self._axes(call, x)
+        _single_chunk(call, x, axes, "a transform needs its whole axis")
+        chunks = list(x.chunks)
+        for position, (axis, n) in enumerate(zip(axes, lengths)):
+            m = x.shape[axis]
+            if position == len(axes) - 1 and self.last == "r2c":
+                length = (n if n is not None else m) // 2 + 1
+            elif position == len(axes) - 1 and self.last == "c2r":
+                length = n if n is not None else 2 * (m - 1)
+            else:
+                length = n if n is not None else m
+            chunks[axis] = (length,)
+        probe = _probe(call, {"x": np.ones((2,) * x.ndim, dtype=x.dtype), self.lengths: None})
+        meta = _meta(x, x.ndim, probe.dtype)
+        return x.map_blocks(Task.of(call, ["x"]), chunks=tuple(chunks), dtype=probe.dtype, meta=meta)
+
+    def _axes(self, call: Call, x: Any) -> tuple[list[int], list[int | None]]:
+        given = call.get(self.lengths)
+        if self.axes == "axis":
+            return [_normalize_axis(call, call.get("axis"), x.ndim)], [given]
+        axes = call.get("axes")
+        if axes is None:
+            axes = range(x.ndim) if given is None else range(x.ndim - len(given), x.ndim)
+        elif isinstance(axes, int):
+            axes = [axes]
+        axes = [_normalize_axis(call, int(axis), x.ndim) for axis in axes]
+        lengths = list(given) if given is not None else [None] * len(axes)
+        return axes, lengths
+
+
+@dataclass(frozen=True)
+class Reorder:
+    """Index movement only (``fftshift``/``ifftshift``): dask's own slicing,
+    on any chunking, exact."""
+
+    kind: str = "reorder"
+
+    def build(self, call: Call) -> Any:
+        x = _as_dask(call, "x", call.get("x"))
+        shift = _da().fft.fftshift if call.name.endswith(".fftshift") else _da().fft.ifftshift
+        return shift(x, axes=call.get("axes"))
+
+
+@dataclass(frozen=True)
+class Reduction:
+    """A reduction with mergeable partials (``dask.array.reduction``): each
+    chunk reduced by the routine itself, the partials merged by ``merge``,
+    within 1e-12 relative of the unchunked result."""
+
+    build_graph: Callable[[Call], Any]
+    kind: str = "reduction"
+
+    def build(self, call: Call) -> Any:
+        return self.build_graph(call)
+
+
+@dataclass(frozen=True)
+class Gufunc:
+    """Stacked matrices (or vectors): ``apply_gufunc`` with the routine's
+    core signature, the batch axes in parallel, the core axes each in one
+    chunk (else ``ValueError`` naming the axis). A routine SciPy does not
+    batch has no batch axes: its whole input is one task.
+
+    ``signature(call, ndims)`` returns the gufunc signature for the
+    arrays' dimensions (a routine whose core depends on an option or on an
+    argument's ndim decides here) and the sizes of output-only core dims.
+    """
+
+    arrays: tuple[str, ...]
+    signature: Callable[[Call, dict[str, tuple[int, ...]]], tuple[str, dict[str, int]]]
+    kind: str = "batched"
+
+    def build(self, call: Call) -> Any:
+        from dask.array.gufunc import _parse_gufunc_signature
+
+        names = [name for name in self.arrays if call.get(name) is not None]
+        arrays = [_as_dask(call, name, call.get(name)) for name in names]
+        signature, sizes = self.signature(call, {n: a.shape for n, a in zip(names, arrays)})
+        cores, out_cores = _parse_gufunc_signature(signature)
+        if not isinstance(out_cores, list):  # one output: dask gives its core dims alone
+            out_cores = [out_cores]
+        dims: dict[str, int] = dict(sizes)
+        for array, core in zip(arrays, cores):
+            loop = array.ndim - len(core)
+            if loop < 0:
+                raise ValueError(f"{call.name}: a {array.ndim}-d dask array where {len(core)} core dims are needed")
+            _single_chunk(call, array, range(loop, array.ndim), "the core dimensions of one problem")
+            dims.update(zip(core, array.shape[loop:]))
+        probe_sizes = {dim: 2 + i for i, dim in enumerate(sorted(dims))}
+        values = {}
+        for name, array, core in zip(names, arrays, cores):
+            shape = (1,) * (array.ndim - len(core)) + tuple(probe_sizes[d] for d in core)
+            values[name] = _eye(shape, array.dtype)
+        probe = _probe(call, values)
+        outputs = _outputs(probe)
+        loop_ndim = max(a.ndim - len(c) for a, c in zip(arrays, cores))
+        metas = tuple(_meta(arrays[0], loop_ndim + len(oc), np.asarray(o).dtype) for o, oc in zip(outputs, out_cores))
+        result = _da().apply_gufunc(
+            Task.of(call, names),
+            signature,
+            *arrays,
+            output_sizes={d: s for d, s in dims.items() if d in sizes},
+            meta=metas if len(metas) > 1 else metas[0],
+        )
+        if isinstance(probe, list):
+            return list(result)
+        return tuple(result) if isinstance(probe, tuple) else result
+
+
+def _eye(shape: tuple[int, ...], dtype: Any) -> np.ndarray:
+    """A well-conditioned probe: identity matrices (ones for vectors)."""
+    if len(shape) < 2:
+        return np.ones(shape, dtype=dtype)
+    return np.broadcast_to(np.eye(shape[-2], shape[-1], dtype=dtype), shape).copy()
+
+
+@dataclass(frozen=True)
+class Unsupported:
+    """No dask path (yet): ``NotImplementedError`` saying why, never a silent compute."""
+
+    reason: str
+    kind: str = "not chunkable"
+
+    def build(self, call: Call) -> Any:
+        raise UnsupportedParameterError(f"{call.name} on dask arrays: {self.reason}")
+
+
+@dataclass(frozen=True)
+class NoArrays:
+    """A routine of sizes and options only (``fftfreq(n)``, ``hilbert(n)``):
+    a dask array where it takes a number is refused."""
+
+    kind: str = "no array input"
+    note: str = field(default="")
+
+    def build(self, call: Call) -> Any:
+        raise TypeError(f"{call.name} takes no arrays; a dask array was passed where it takes a number")
+
+
+def namespace_of(block: Any) -> Any:
+    """The array module of a block (numpy or cupy), for the few glue steps
+    on reduction partials."""
+    return sys.modules[type(block).__module__.split(".")[0]]

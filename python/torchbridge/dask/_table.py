@@ -1,0 +1,55 @@
+"""The chunking table: one row per public routine, its chunking class.
+
+This table is the one place that says how a routine runs on dask arrays;
+the dask path (:mod:`._route`), the README's table (``python -m
+torchbridge.dask``) and the tests (``tests/python/dask/``) are generated from
+it, and a test fails when a public routine has no row.
+"""
+
+from __future__ import annotations
+
+import inspect
+
+from .._core import special as _special
+from . import _linalg_rows, _reductions
+from ._chunking import AlongAxis, Chunking, Elementwise, NoArrays, Reduction, Reorder
+
+
+def _ufunc_arrays(name: str) -> tuple[str, ...]:
+    """A compiled ufunc's array arguments: its positional-only parameters."""
+    parameters = inspect.signature(getattr(_special, name)).parameters.values()
+    return tuple(p.name for p in parameters if p.kind is inspect.Parameter.POSITIONAL_ONLY)
+
+
+_SPECIAL: dict[str, Chunking] = {name: Elementwise(_ufunc_arrays(name)) for name in _special.UFUNCS} | {
+    "polygamma": Elementwise(("n", "x")),
+    "multigammaln": Elementwise(("a",)),
+    "factorial": Elementwise(("n",)),
+    "sinc": Elementwise(("x",)),
+    "zeta": Elementwise(("x", "q")),
+    "logsumexp": Reduction(_reductions.logsumexp),
+    "softmax": Reduction(_reductions.softmax),
+    "log_softmax": Reduction(_reductions.softmax),
+}
+
+_FFT: dict[str, Chunking] = {
+    **{name: AlongAxis("axis", "n") for name in ("fft", "ifft")},
+    **{name: AlongAxis("axes", "s") for name in ("fft2", "ifft2", "fftn", "ifftn")},
+    **{name: AlongAxis("axis", "n", last="r2c") for name in ("rfft", "ihfft")},
+    **{name: AlongAxis("axis", "n", last="c2r") for name in ("irfft", "hfft")},
+    **{name: AlongAxis("axes", "s", last="r2c") for name in ("rfft2", "rfftn", "ihfft2", "ihfftn")},
+    **{name: AlongAxis("axes", "s", last="c2r") for name in ("irfft2", "irfftn", "hfft2", "hfftn")},
+    **{name: AlongAxis("axis", "n") for name in ("dct", "idct", "dst", "idst")},
+    **{name: AlongAxis("axes", "s") for name in ("dctn", "idctn", "dstn", "idstn")},
+    "fftshift": Reorder(),
+    "ifftshift": Reorder(),
+    **{name: NoArrays() for name in ("fftfreq", "rfftfreq", "next_fast_len", "prev_fast_len")},
+}
+
+#: ``"family.name"`` -> the routine's chunking class.
+TABLE: dict[str, Chunking] = {
+    **{f"special.{name}": row for name, row in _SPECIAL.items()},
+    "special.psi": _SPECIAL["digamma"],
+    **{f"fft.{name}": row for name, row in _FFT.items()},
+    **{f"linalg.{name}": row for name, row in _linalg_rows.ROWS.items()},
+}
