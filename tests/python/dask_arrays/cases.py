@@ -1,4 +1,8 @@
-"""Shared pieces of the dask tests (this package is `dask_arrays`, not `dask`: pytest puts tests/python on sys.path, where a package named dask would shadow the real one): chunkings, and a scheduler that counts computes."""
+"""Shared pieces of the dask tests: chunkings, and a scheduler that counts computes.
+
+This package is ``dask_arrays``, not ``dask``: pytest puts tests/python on
+``sys.path``, where a package named dask would shadow the real one.
+"""
 
 from __future__ import annotations
 
