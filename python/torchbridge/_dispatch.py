@@ -27,15 +27,34 @@ from .errors import InputTypeError
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def routine(func: F, module: str, family: str) -> F:
+#: The routines that take sizes and options only (``fftfreq(n)``, ``hilbert(n)``), by family.
+SIZES_ONLY: dict[str, tuple[str, ...]] = {}
+
+
+def routine(func: F, module: str, family: str, sizes_only: bool = False) -> F:
     """``func`` as the public routine ``{module}.{func.__name__}``.
 
     The wrapper keeps ``func``'s name, docstring and signature
     (``inspect.signature`` follows ``__wrapped__``) and pickles by reference
-    as ``{module}.{name}``.
+    as ``{module}.{name}``. A routine of sizes only refuses dask arrays
+    before the call: converting one to a number would compute it.
     """
     name = func.__name__
     qualified = f"{family}.{name}"
+
+    if sizes_only:
+
+        @functools.wraps(func)
+        def sized(*args: Any, **kwargs: Any) -> Any:
+            if "dask.array" in sys.modules:
+                from .dask import _route
+
+                _route.route(qualified, func, args, kwargs)  # raises for a dask array
+            return func(*args, **kwargs)
+
+        sized.__module__ = module
+        sized.__qualname__ = name
+        return sized  # type: ignore[return-value]
 
     @functools.wraps(func)
     def call(*args: Any, **kwargs: Any) -> Any:
@@ -58,11 +77,13 @@ def routine(func: F, module: str, family: str) -> F:
     return call  # type: ignore[return-value]
 
 
-def expose(namespace: dict[str, Any], names: Iterable[str], family: str) -> None:
+def expose(namespace: dict[str, Any], names: Iterable[str], family: str, sizes_only: tuple[str, ...] = ()) -> None:
     """Replaces each routine ``names`` lists in ``namespace`` (a module's
-    globals) by its public face, as a routine of ``torchbridge.{family}``."""
+    globals) by its public face, as a routine of ``torchbridge.{family}``;
+    ``sizes_only`` names those that take no arrays."""
     module = f"torchbridge.{family}"
+    SIZES_ONLY[family] = sizes_only
     for name in names:
         value = namespace[name]
         if callable(value) and not isinstance(value, type) and not hasattr(value, "__wrapped__"):
-            namespace[name] = routine(value, module, family)
+            namespace[name] = routine(value, module, family, sizes_only=name in sizes_only)

@@ -67,9 +67,7 @@ def _da():
 
 def _meta(like: Any, ndim: int, dtype: Any) -> Any:
     """An empty array of ``like``'s chunk type (numpy, cupy) with ``ndim`` and ``dtype``."""
-    from dask.array.utils import meta_from_array
-
-    return meta_from_array(like._meta, ndim=ndim, dtype=dtype)
+    return namespace_of(like._meta).empty((0,) * ndim, dtype=dtype)
 
 
 def _probe(call: Call, values: dict[str, Any]) -> Any:
@@ -152,10 +150,13 @@ class Elementwise:
     """A ufunc-like routine: ``apply_gufunc`` over broadcast blocks, every
     chunk computed alone; bit-identical to the unchunked result.
 
-    ``arrays`` names the array arguments (the others are fixed options).
+    ``arrays`` names the array arguments (the others are fixed options);
+    ``probe`` is the value of the one-element probe that finds the result's
+    dtype (inside every routine's domain unless the row says otherwise).
     """
 
     arrays: tuple[str, ...]
+    probe: float = 1.0
     kind: str = "elementwise"
 
     def build(self, call: Call) -> Any:
@@ -163,7 +164,8 @@ class Elementwise:
         present = [name for name in self.arrays if name in call.bound.arguments]
         names = [name for name in present if not _is_python_scalar(call.get(name))]
         arrays = [_as_dask(call, name, call.get(name)) for name in names]
-        probe = _probe(call, {name: np.ones((1,) * min(a.ndim, 1), dtype=a.dtype) for name, a in zip(names, arrays)})
+        probes = {name: np.full((1,) * min(a.ndim, 1), self.probe, a.dtype) for name, a in zip(names, arrays)}
+        probe = _probe(call, probes)
         outputs = _outputs(probe)
         ndim = max(a.ndim for a in arrays)
         metas = tuple(_meta(arrays[0], ndim, np.asarray(o).dtype) for o in outputs)

@@ -23,7 +23,7 @@ def _ufunc_arrays(name: str) -> tuple[str, ...]:
 
 _SPECIAL: dict[str, Chunking] = {name: Elementwise(_ufunc_arrays(name)) for name in _special.UFUNCS} | {
     "polygamma": Elementwise(("n", "x")),
-    "multigammaln": Elementwise(("a",)),
+    "multigammaln": Elementwise(("a",), probe=1e3),  # its domain is a > (d - 1) / 2
     "factorial": Elementwise(("n",)),
     "sinc": Elementwise(("x",)),
     "zeta": Elementwise(("x", "q")),

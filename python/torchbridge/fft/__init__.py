@@ -90,7 +90,7 @@ __all__ = [
 ]
 
 # Each routine's public face: the compiled function, plus the route for dask arrays.
-_dispatch.expose(globals(), __all__, "fft")
+_dispatch.expose(globals(), __all__, "fft", sizes_only=("fftfreq", "rfftfreq", "next_fast_len", "prev_fast_len"))
 
 
 def __dir__() -> list[str]:

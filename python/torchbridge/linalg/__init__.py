@@ -142,7 +142,12 @@ __all__ = [
 ]
 
 # Each routine's public face: the compiled function, plus the route for dask arrays.
-_dispatch.expose(globals(), __all__, "linalg")
+_dispatch.expose(
+    globals(),
+    __all__,
+    "linalg",
+    sizes_only=("hilbert", "invhilbert", "helmert", "dft", "hadamard", "pascal", "invpascal"),
+)
 
 
 def __dir__() -> list[str]:
