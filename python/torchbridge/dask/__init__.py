@@ -21,14 +21,18 @@ __all__ = ["CHUNKING", "configure", "chunking_table"]
 
 
 def chunking_table() -> str:
-    """The chunking table as Markdown: one row per chunking class, the routines it serves."""
-    by_kind: dict[str, list[str]] = {}
-    for name, row in CHUNKING.items():
-        by_kind.setdefault(row.kind, []).append(name)
-    lines = ["| chunking | how | routines |", "|---|---|---|"]
-    for kind, names in by_kind.items():
-        how = (type(CHUNKING[names[0]]).__doc__ or "").strip().split("\n\n")[0].replace("\n", " ")
-        lines.append(f"| {kind} | {how} | {len(names)}: {', '.join(f'`{n}`' for n in names)} |")
+    """The chunking table as Markdown: one row per chunking class, with what
+    it does (its docstring's first paragraph) and the routines it serves."""
+    by_kind: dict[str, dict[str, list[str]]] = {}
+    docs: dict[str, str] = {}
+    for qualified, row in CHUNKING.items():
+        family, name = qualified.split(".", 1)
+        by_kind.setdefault(row.kind, {}).setdefault(family, []).append(f"`{name}`")
+        docs.setdefault(row.kind, " ".join((type(row).__doc__ or "").strip().split("\n\n")[0].split()))
+    lines = ["| chunking | how it runs on dask | routines |", "|---|---|---|"]
+    for kind, families in by_kind.items():
+        served = "; ".join(f"{family} ({len(names)}): {', '.join(names)}" for family, names in families.items())
+        lines.append(f"| {kind} | {docs[kind]} | {served} |")
     return "\n".join(lines) + "\n"
 
 

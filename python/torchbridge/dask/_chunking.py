@@ -148,7 +148,9 @@ class Chunking(Protocol):
 @dataclass(frozen=True)
 class Elementwise:
     """A ufunc-like routine: ``apply_gufunc`` over broadcast blocks, every
-    chunk computed alone; bit-identical to the unchunked result.
+    chunk computed alone: the unchunked result bit for bit, except where
+    libtorch's kernel rounds its SIMD body and scalar tail differently (its
+    eager result then moves by the same ulps with the array's size).
 
     ``arrays`` names the array arguments (the others are fixed options);
     ``probe`` is the value of the one-element probe that finds the result's
@@ -242,8 +244,8 @@ class Reorder:
 @dataclass(frozen=True)
 class Reduction:
     """A reduction with mergeable partials (``dask.array.reduction``): each
-    chunk reduced by the routine itself, the partials merged by ``merge``,
-    within 1e-12 relative of the unchunked result."""
+    chunk reduced by the routine itself, the partials merged by it too,
+    within 1e-12 relative of the unchunked result (see ``_reductions``)."""
 
     build_graph: Callable[[Call], Any]
     kind: str = "reduction"
