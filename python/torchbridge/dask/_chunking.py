@@ -48,6 +48,14 @@ class Task:
         """The task that calls ``call``'s routine with its arguments ``names``
         replaced by the blocks, in that order (and ``fixed`` as given)."""
         args, kwargs = call.replaced(**{name: _Slot(i) for i, name in enumerate(names)}, **fixed)
+        array_type = _da().Array
+        for name, value in call.bound.arguments.items():
+            values = value if isinstance(value, (list, tuple)) else (value,)
+            if name not in names and name not in fixed and any(isinstance(v, array_type) for v in values):
+                raise UnsupportedParameterError(
+                    f"{call.name}: `{name}` as a dask array is not supported (it is an option, not an "
+                    "array the routine maps over); pass a number or a numpy array"
+                )
         return cls(call.func, args, kwargs)
 
     def __call__(self, *blocks: Any) -> Any:

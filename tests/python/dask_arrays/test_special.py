@@ -114,6 +114,11 @@ def test_out_is_refused_and_mixed_containers_are_refused():
         tb.special.xlogy(d, torch.ones(8, dtype=torch.float64))
 
 
+def test_a_dask_array_as_an_option_is_refused():
+    with pytest.raises(UnsupportedParameterError, match="`d` as a dask array"):
+        tb.special.multigammaln(da.full(4, 10.0, chunks=2), da.asarray(3))
+
+
 def test_bad_options_fail_when_the_graph_is_built():
     """The probe call runs the routine with the caller's options: errors come at once, as eagerly."""
     with no_compute(), pytest.raises(UnsupportedParameterError):
