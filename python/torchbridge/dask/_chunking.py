@@ -173,6 +173,7 @@ class Elementwise:
         _refuse_out(call)
         present = [name for name in self.arrays if name in call.bound.arguments]
         names = [name for name in present if not _is_python_scalar(call.get(name))]
+        task = Task.of(call, names)  # first: it refuses dask arrays passed as options
         arrays = [_as_dask(call, name, call.get(name)) for name in names]
         probes = {name: np.full((1,) * min(a.ndim, 1), self.probe, a.dtype) for name, a in zip(names, arrays)}
         probe = _probe(call, probes)
@@ -180,9 +181,7 @@ class Elementwise:
         ndim = max(a.ndim for a in arrays)
         metas = tuple(_meta(arrays[0], ndim, np.asarray(o).dtype) for o in outputs)
         signature = ",".join("()" for _ in arrays) + "->" + ",".join("()" for _ in outputs)
-        result = _da().apply_gufunc(
-            Task.of(call, names), signature, *arrays, meta=metas if len(metas) > 1 else metas[0]
-        )
+        result = _da().apply_gufunc(task, signature, *arrays, meta=metas if len(metas) > 1 else metas[0])
         return tuple(result) if isinstance(probe, tuple) else result
 
 
