@@ -122,7 +122,8 @@ def softmax(call: Call) -> Any:
     _probe(call, {"x": np.ones((1,) * x.ndim, dtype=x.dtype)})
     from .. import special
 
-    lse = special.logsumexp(x, axis=axis, keepdims=True)
+    # the normalization runs where the blocks live; logsumexp where the caller asked
+    lse = special.logsumexp(x, axis=axis, keepdims=True, **options(call, "device"))
     return x.map_blocks(_Normalized(log=call.name.endswith("log_softmax")), lse, dtype=lse.dtype, meta=lse._meta)
 
 

@@ -159,6 +159,19 @@ def test_logsumexp_with_signed_weights_and_return_sign(axis):
     np.testing.assert_array_equal(sign.compute(), want_sign)
 
 
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_logsumexp_return_sign_without_weights_negative_axes_and_dtypes(dtype):
+    x = np.random.default_rng(6).standard_normal((20, 6)).astype(dtype)
+    d = da.from_array(x, chunks=(3, 4))
+    value, sign = tb.special.logsumexp(d, axis=-1, return_sign=True)
+    want_value, want_sign = tb.special.logsumexp(x, axis=-1, return_sign=True)
+    assert value.dtype == want_value.dtype == dtype and sign.dtype == want_sign.dtype
+    np.testing.assert_allclose(value.compute(), want_value, rtol=1e-12 if dtype == np.float64 else 1e-6)
+    np.testing.assert_array_equal(sign.compute(), want_sign)
+    kept = tb.special.logsumexp(d, axis=(-2,), keepdims=True)
+    assert kept.shape == tb.special.logsumexp(x, axis=(-2,), keepdims=True).shape == (1, 6)
+
+
 def test_logsumexp_edges_all_minus_inf_and_nan_chunks():
     x = np.full((8, 4), -np.inf)
     x[:, 1] = np.nan
