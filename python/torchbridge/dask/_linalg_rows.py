@@ -99,10 +99,13 @@ def _eigh_probe(call: Call, shapes: Shapes) -> dict[str, object]:
 
 
 def _eig(call: Call, shapes: Shapes) -> Signature:
-    outputs = ["(h,m)" if call.get("homogeneous_eigvals") else "(m)"]
-    if call.name.endswith(".eig"):  # eigvals has no vectors
-        outputs += ["(m,m)"] * (bool(call.get("left")) + bool(call.get("right")))
-    return f"{_cores(shapes, '(m,m)')}->{','.join(outputs)}", {"h": 2}
+    if call.name.endswith(".eig") and (call.get("left") or call.get("right")):
+        raise _refuse(
+            call,
+            "the eigenvectors' dtype depends on the data (real when every eigenvalue is real, else complex), "
+            "so no chunk's dtype is known before computing; eigvals (or eig with right=False) is batched",
+        )
+    return f"{_cores(shapes, '(m,m)')}->" + ("(h,m)" if call.get("homogeneous_eigvals") else "(m)"), {"h": 2}
 
 
 def _svd(call: Call, shapes: Shapes) -> Signature:
@@ -179,10 +182,12 @@ def _toeplitz(call: Call, shapes: Shapes) -> Signature:
 
 
 def _block_diag(call: Call, shapes: Shapes) -> Signature:
+    # each item's core: its last two axes (a 1-d item is one row, a scalar one element)
     cores, rows, cols = [], 0, 0
-    for i, shape in enumerate(shapes.values()):
-        core = shape[-2:]
-        cores.append("(" + ",".join(f"{axis}{i}" for axis in "rc"[2 - len(core) :]) + ")")
+    for i, item in enumerate(call.get("arrs")):
+        core = shapes.get(f"arrs.{i}", np.shape(item))[-2:]
+        if f"arrs.{i}" in shapes:
+            cores.append("(" + ",".join(f"{axis}{i}" for axis in "rc"[2 - len(core) :]) + ")")
         rows, cols = rows + (core[0] if len(core) == 2 else 1), cols + (core[-1] if core else 1)
     return f"{','.join(cores)}->(p,q)", {"p": rows, "q": cols}
 
