@@ -7,8 +7,11 @@ structure (``compute_uv``, ``eigvals_only``, ``mode``, ...) choose the
 signature per call. A routine whose whole input is one problem (``hankel``,
 ``solve_circulant``: SciPy does not batch them) is a gufunc whose every axis
 is core: one task, its inputs each in one chunk. Routines whose output shapes
-depend on the data (a numerical rank, eigenvalues in an interval) are
-:class:`Unsupported`, as are outputs that are not arrays per matrix.
+or dtypes depend on the data (a numerical rank, eigenvalues in an interval,
+``eig``'s real-or-complex eigenvectors) are :class:`Unsupported` (whole rows,
+or the options that do it), as are outputs that are not arrays per matrix
+(``return_rank=True``, nested tuples). Each task is the eager routine on its
+blocks, so a result equals the eager one on the whole stack.
 """
 
 from __future__ import annotations
@@ -110,10 +113,10 @@ def _eig(call: Call, shapes: Shapes) -> Signature:
 
 def _svd(call: Call, shapes: Shapes) -> Signature:
     if not call.get("compute_uv"):
-        return "(m,n)->(k)", _min_k_of_a(call, shapes)
-    if call.get("full_matrices"):
-        return "(m,n)->(m,m),(k),(n,n)", _min_k_of_a(call, shapes)
-    return "(m,n)->(m,k),(k),(k,n)", _min_k_of_a(call, shapes)
+        outputs = "(k)"
+    else:
+        outputs = "(m,m),(k),(n,n)" if call.get("full_matrices") else "(m,k),(k),(k,n)"
+    return f"(m,n)->{outputs}", _min_k_of_a(call, shapes)
 
 
 def _lu(call: Call, shapes: Shapes) -> Signature:
