@@ -4,9 +4,9 @@ Every routine SciPy 1.17 batches over stacked matrices (its
 ``_apply_over_batch``, or native batching as ``inv``, ``det``, ``expm``) is a
 :class:`Gufunc` row with its core signature; options that change the output
 structure (``compute_uv``, ``eigvals_only``, ``mode``, ...) choose the
-signature per call. A routine whose whole input is one problem (``hankel``,
-``solve_circulant``: SciPy does not batch them) is a gufunc whose every axis
-is core: one task, its inputs each in one chunk. Routines whose output shapes
+signature per call; ``solve_circulant`` batches by its own axis arguments. A
+routine whose whole input is one problem (``hankel``: SciPy 1.17 ravels it)
+is a gufunc whose every axis is core: one task, its inputs each in one chunk. Routines whose output shapes
 or dtypes depend on the data (a numerical rank, eigenvalues in an interval,
 ``eig``'s real-or-complex eigenvectors) are :class:`Unsupported` (whole rows,
 or the options that do it), as are outputs that are not arrays per matrix
@@ -18,12 +18,24 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from ..errors import UnsupportedParameterError
 from . import _reductions
-from ._chunking import Chunking, Gufunc, NoArrays, Reduction, Unsupported, _eye
+from ._chunking import (
+    Chunking,
+    Gufunc,
+    NoArrays,
+    Reduction,
+    Unsupported,
+    _as_dask,
+    _eye,
+    _normalize_axis,
+    _single_chunk,
+)
 from ._route import Call
 
 Shapes = dict[str, tuple[int, ...]]
@@ -254,26 +266,27 @@ def _hankel(call: Call, shapes: Shapes) -> Signature:
     return _whole(shapes, (rows, math.prod(shapes["r"]) if "r" in shapes else rows))
 
 
-def _solve_circulant(call: Call, shapes: Shapes) -> Signature:
-    # SciPy's own batching (caxis, baxis, outaxis), not _apply_over_batch: one task
-    c, b = (np.empty(shapes[name] or (1,), dtype=np.bool_) for name in ("c", "b"))
-    moved = np.broadcast_shapes(
-        np.moveaxis(c, int(call.get("caxis")), -1).shape, np.moveaxis(b, int(call.get("baxis")), -1).shape
-    )
-    out = np.moveaxis(np.empty(moved, dtype=np.bool_), -1, int(call.get("outaxis"))).shape
-    return _whole(shapes, out)
+@dataclass(frozen=True)
+class _CoreAxesLast:
+    """``solve_circulant``, batched by its own axis arguments (``caxis``,
+    ``baxis``, ``outaxis``) rather than ``_apply_over_batch``: the core axes
+    moved last, the stacks batched as the other gufunc rows, the solutions'
+    axis moved to ``outaxis``."""
 
+    kind: str = "batched"
 
-def _vector_probe(call: Call, shapes: Shapes) -> dict[str, object]:
-    """One circulant system of size 2 (the result's structure and dtype do not
-    depend on the axes)."""
-    return {
-        "c": _eye((2,), _dtype(call, "c")),
-        "b": _eye((2,), _dtype(call, "b")),
-        "caxis": -1,
-        "baxis": 0,
-        "outaxis": 0,
-    }
+    def build(self, call: Call) -> Any:
+        import dask.array as da
+
+        moved = {}
+        for name in ("c", "b"):
+            x = da.atleast_1d(_as_dask(call, name, call.get(name)))
+            axis = _normalize_axis(call, int(call.get(name[0] + "axis")), x.ndim)
+            _single_chunk(call, x, [axis], "the core dimension of one circulant system")
+            moved[name] = da.moveaxis(x, axis, -1)
+        args, kwargs = call.replaced(**moved, caxis=-1, baxis=-1, outaxis=-1)
+        solved = Gufunc(("c", "b"), _fixed("(n),(n)->(n)")).build(Call(call.name, call.func, args, kwargs))
+        return da.moveaxis(solved, -1, int(call.get("outaxis")))
 
 
 def _square_probe(call: Call, shapes: Shapes) -> dict[str, object]:
@@ -346,6 +359,6 @@ ROWS: dict[str, Chunking] = {
     "eigvalsh_tridiagonal": Gufunc(("d", "e"), _tridiagonal, _shorter("e", "d")),
     "solve_toeplitz": Gufunc(("c_or_cr.0", "c_or_cr.1", "b"), _toeplitz_solve),
     "matmul_toeplitz": Gufunc(("c_or_cr.0", "c_or_cr.1", "x"), _matmul_toeplitz),
-    "solve_circulant": Gufunc(("c", "b"), _solve_circulant, _vector_probe),
+    "solve_circulant": _CoreAxesLast(),
     "matrix_balance": Gufunc(("A",), _matrix_balance),
 }
