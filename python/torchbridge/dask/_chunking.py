@@ -318,7 +318,7 @@ class Gufunc:
         result = _da().apply_gufunc(
             task,
             signature,
-            *arrays,
+            *_unified_batches(arrays, cores, loop_ndim),
             output_sizes={d: s for d, s in dims.items() if d in sizes},
             meta=metas if len(metas) > 1 else metas[0],
         )
@@ -326,6 +326,21 @@ class Gufunc:
         if isinstance(probe, (tuple, list)):  # the eager structure: a list for batches, else a tuple
             return type(probe)(results)
         return results[0]
+
+
+def _unified_batches(arrays: list[Any], cores: list[tuple[str, ...]], loop_ndim: int) -> list[Any]:
+    """``arrays`` with their batch axes (broadcast from the right) rechunked
+    to common chunks, as ``blockwise`` does (``apply_gufunc`` refuses
+    differing ones): ``solve(a, b)`` with ``a`` and ``b`` chunked apart."""
+    if len(arrays) < 2:
+        return arrays
+    from dask.array.core import unify_chunks
+
+    pairs: list[Any] = []
+    for k, (array, core) in enumerate(zip(arrays, cores)):
+        loop = array.ndim - len(core)
+        pairs += [array, tuple(f"l{loop_ndim - loop + i}" for i in range(loop)) + tuple(f"c{k}_{d}" for d in core)]
+    return list(unify_chunks(*pairs)[1])
 
 
 class _Only:

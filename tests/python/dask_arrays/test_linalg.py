@@ -228,6 +228,20 @@ def test_batched_equals_eager(name: str, args: tuple, kwargs: dict, how: str) ->
     _check(got, want)
 
 
+def test_batch_chunks_unified_and_broadcast() -> None:
+    # batch axes chunked apart (and broadcast) are rechunked to common chunks, as blockwise does
+    b = np.stack([RHS, RHS[::-1]])  # (2, B, N, 2): broadcast against a's (B,)
+    with no_compute():
+        got = tl.solve(_lazy(GENERAL, "tiny"), da.from_array(b, chunks=(1, (2, 2), N, 2)))
+    _check(got, tl.solve(GENERAL, b))
+    c, rhs = TALL[:, :2].transpose(1, 0, 2) + FIRST, RHS.transpose(2, 1, 0)  # (2, B, N), (2, N, B)
+    with no_compute():
+        got = tl.solve_circulant(
+            da.from_array(c, chunks=(2, 1, N)), da.from_array(rhs, chunks=(1, N, (3, 1))), caxis=-1, baxis=1, outaxis=0
+        )
+    _check(got, tl.solve_circulant(c, rhs, caxis=-1, baxis=1, outaxis=0))
+
+
 def _chunk_core(args: tuple) -> tuple[tuple, int]:
     """``args`` lazy, the first array whose last axis (a core axis in every
     row) is >= 2 long in chunks of one along it; and that axis."""
