@@ -365,7 +365,8 @@ def _holds_dask(value: list) -> bool:
 
 def array_arguments(call: Call, names: Sequence[str]) -> list[tuple[str, Any]]:
     """The array arguments ``names`` (see :class:`Gufunc`) the call has, by
-    name; ``None`` and Python scalars (``cho_solve``'s ``lower``) are options."""
+    name: not ``None``; a tuple's items that are Python scalars
+    (``cho_solve``'s ``lower``, ``block_diag``'s scalar blocks) stay options."""
     found: list[tuple[str, Any]] = []
     for name in names:
         base, _, index = name.partition(".")
@@ -375,10 +376,10 @@ def array_arguments(call: Call, names: Sequence[str]) -> list[tuple[str, Any]]:
         elif not _packed(value):
             found += [(f"{base}.0", value)] if index in ("0", "*") else []
         elif index == "*":
-            found += [(f"{base}.{i}", item) for i, item in enumerate(value)]
-        elif int(index) < len(value):
+            found += [(f"{base}.{i}", item) for i, item in enumerate(value) if not _is_python_scalar(item)]
+        elif int(index) < len(value) and not _is_python_scalar(value[int(index)]):
             found.append((name, value[int(index)]))
-    return [(name, value) for name, value in found if not _is_python_scalar(value)]
+    return [(name, value) for name, value in found if value is not None]
 
 
 def replacing(call: Call, values: dict[str, Any]) -> dict[str, Any]:
