@@ -60,6 +60,8 @@ class Task:
 
     def __call__(self, *blocks: Any) -> Any:
         def fill(value: Any) -> Any:
+            if isinstance(value, tuple):  # a tuple argument holding blocks: ``(c, lower)``
+                return tuple(fill(item) for item in value)
             return blocks[value.index] if isinstance(value, _Slot) else value
 
         args = tuple(fill(value) for value in self.args)
@@ -268,20 +270,34 @@ class Gufunc:
     chunk (else ``ValueError`` naming the axis). A routine SciPy does not
     batch has no batch axes: its whole input is one task.
 
-    ``signature(call, ndims)`` returns the gufunc signature for the
-    arrays' dimensions (a routine whose core depends on an option or on an
+    ``arrays`` names the array arguments: ``"x"`` the argument ``x``,
+    ``"x.i"`` the ``i``-th item of a tuple argument (``cho_solve``'s
+    ``c_and_lower.0``; ``x`` itself for ``i == 0`` when ``x`` is not a
+    tuple, as ``solve_toeplitz``'s ``c_or_cr``), ``"x.*"`` every item
+    (``block_diag``'s ``*arrs``).
+
+    ``signature(call, shapes)`` returns the gufunc signature for the
+    arrays' shapes (a routine whose core depends on an option or on an
     argument's ndim decides here) and the sizes of output-only core dims.
+
+    ``probe(call, shapes)``, where given, returns the probe call's values
+    that the default probe (identity matrices, unit vectors, with the
+    default probe ``shapes``) does not fit: a banded layout, an option that
+    needs a bigger matrix than the probe's.
     """
 
     arrays: tuple[str, ...]
     signature: Callable[[Call, dict[str, tuple[int, ...]]], tuple[str, dict[str, int]]]
+    probe: Callable[[Call, dict[str, tuple[int, ...]]], dict[str, Any]] | None = None
     kind: str = "batched"
 
     def build(self, call: Call) -> Any:
         from dask.array.gufunc import _parse_gufunc_signature
 
-        names = [name for name in self.arrays if call.get(name) is not None]
-        arrays = [_as_dask(call, name, call.get(name)) for name in names]
+        _refuse_out(call)
+        found = array_arguments(call, self.arrays)
+        names = [name for name, _ in found]
+        arrays = [_as_dask(call, name, value) for name, value in found]
         signature, sizes = self.signature(call, {n: a.shape for n, a in zip(names, arrays)})
         cores, out_cores = _parse_gufunc_signature(signature)
         if not isinstance(out_cores, list):  # one output: dask gives its core dims alone
@@ -294,30 +310,116 @@ class Gufunc:
             _single_chunk(call, array, range(loop, array.ndim), "the core dimensions of one problem")
             dims.update(zip(core, array.shape[loop:]))
         probe_sizes = {dim: 2 + i for i, dim in enumerate(sorted(dims))}
-        values = {}
-        for name, array, core in zip(names, arrays, cores):
-            shape = (1,) * (array.ndim - len(core)) + tuple(probe_sizes[d] for d in core)
-            values[name] = _eye(shape, array.dtype)
-        probe = _probe(call, values)
+        shapes = {
+            name: (1,) * (array.ndim - len(core)) + tuple(probe_sizes[d] for d in core)
+            for name, array, core in zip(names, arrays, cores)
+        }
+        values: dict[str, Any] = {name: _eye(shapes[name], array.dtype) for name, array in zip(names, arrays)}
+        if self.probe is not None:
+            values.update(self.probe(call, shapes))
+        probe = _probe(call, replacing(call, values))
         outputs = _outputs(probe)
         loop_ndim = max(a.ndim - len(c) for a, c in zip(arrays, cores))
         metas = tuple(_meta(arrays[0], loop_ndim + len(oc), np.asarray(o).dtype) for o, oc in zip(outputs, out_cores))
+        task: Callable[..., Any] = Task(
+            call.func, *call.replaced(**replacing(call, {name: _Slot(i) for i, name in enumerate(names)}))
+        )
+        if len(out_cores) == 1 and isinstance(probe, (tuple, list)):  # ``qr(a, mode="r")``: ``(R,)``
+            task = _Only(task)
         result = _da().apply_gufunc(
-            Task.of(call, names),
+            task,
             signature,
-            *arrays,
+            *_unified_batches(arrays, cores, loop_ndim),
             output_sizes={d: s for d, s in dims.items() if d in sizes},
             meta=metas if len(metas) > 1 else metas[0],
         )
-        if isinstance(probe, list):
-            return list(result)
-        return tuple(result) if isinstance(probe, tuple) else result
+        results = list(result) if len(out_cores) > 1 else [result]
+        if isinstance(probe, (tuple, list)):  # the eager structure: a list for batches, else a tuple
+            return type(probe)(results)
+        return results[0]
+
+
+def _unified_batches(arrays: list[Any], cores: list[tuple[str, ...]], loop_ndim: int) -> list[Any]:
+    """``arrays`` with their batch axes (broadcast from the right) rechunked
+    to common chunks, as ``blockwise`` does (``apply_gufunc`` refuses
+    differing ones): ``solve(a, b)`` with ``a`` and ``b`` chunked apart."""
+    if len(arrays) < 2:
+        return arrays
+    from dask.array.core import unify_chunks
+
+    pairs: list[Any] = []
+    for k, (array, core) in enumerate(zip(arrays, cores)):
+        loop = array.ndim - len(core)
+        pairs += [array, tuple(f"l{loop_ndim - loop + i}" for i in range(loop)) + tuple(f"c{k}_{d}" for d in core)]
+    return list(unify_chunks(*pairs)[1])
+
+
+class _Only:
+    """A task whose routine returns a one-item tuple: the item (dask's block)."""
+
+    def __init__(self, task: Callable[..., Any]):
+        self.task = task
+
+    def __call__(self, *blocks: Any) -> Any:
+        return self.task(*blocks)[0]
+
+
+def _packed(value: Any) -> bool:
+    """Whether an argument is a tuple of arrays (``(c, lower)``) rather than an array."""
+    return isinstance(value, tuple) or (isinstance(value, list) and _holds_dask(value))
+
+
+def _holds_dask(value: list) -> bool:
+    module = sys.modules.get("dask.array")
+    return module is not None and any(isinstance(item, module.Array) for item in value)
+
+
+def array_arguments(call: Call, names: Sequence[str]) -> list[tuple[str, Any]]:
+    """The array arguments ``names`` (see :class:`Gufunc`) the call has, by
+    name: not ``None``; a tuple's items that are Python scalars
+    (``cho_solve``'s ``lower``, ``block_diag``'s scalar blocks) stay options."""
+    found: list[tuple[str, Any]] = []
+    for name in names:
+        base, _, index = name.partition(".")
+        value = call.get(base)
+        if not index:
+            found.append((name, value))
+        elif not _packed(value):
+            found += [(f"{base}.0", value)] if index in ("0", "*") else []
+        elif index == "*":
+            found += [(f"{base}.{i}", item) for i, item in enumerate(value) if not _is_python_scalar(item)]
+        elif int(index) < len(value) and not _is_python_scalar(value[int(index)]):
+            found.append((name, value[int(index)]))
+    return [(name, value) for name, value in found if value is not None]
+
+
+def replacing(call: Call, values: dict[str, Any]) -> dict[str, Any]:
+    """``values`` by array name (``"x.i"`` too) as the call's arguments: the
+    tuples they are items of rebuilt around them."""
+    plain: dict[str, Any] = {}
+    for name, value in values.items():
+        base, _, index = name.partition(".")
+        if not index:
+            plain[name] = value
+            continue
+        original = call.get(base)
+        if not _packed(original):
+            plain[base] = value
+            continue
+        items = list(plain.get(base, original))
+        items[int(index)] = value
+        plain[base] = tuple(items)
+    return plain
 
 
 def _eye(shape: tuple[int, ...], dtype: Any) -> np.ndarray:
-    """A well-conditioned probe: identity matrices (ones for vectors)."""
+    """A well-conditioned probe: identity matrices, unit vectors ``(1, 0, ...)``
+    (an identity's first column: an invertible Toeplitz or circulant
+    generator, valid LU pivots), ones for scalars."""
     if len(shape) < 2:
-        return np.ones(shape, dtype=dtype)
+        probe = np.zeros(shape, dtype=dtype)
+        probe[(..., 0) if shape else ()] = 1
+        return probe
     return np.broadcast_to(np.eye(shape[-2], shape[-1], dtype=dtype), shape).copy()
 
 
