@@ -27,34 +27,38 @@ from .errors import InputTypeError
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-#: The routines that take sizes and options only (``fftfreq(n)``, ``hilbert(n)``), by family.
-SIZES_ONLY: dict[str, tuple[str, ...]] = {}
+#: By family, the routines whose compiled code converts some arguments
+#: itself (a size ``n``, the items of ``cho_solve``'s ``(c, lower)``): a dask
+#: array there would be computed by the conversion (``__index__``,
+#: ``__bool__``, ``__array__``), so dask arrays are routed before the call.
+ROUTED_FIRST: dict[str, tuple[str, ...]] = {}
 
 
-def routine(func: F, module: str, family: str, sizes_only: bool = False) -> F:
+def routine(func: F, module: str, family: str, routed_first: bool = False) -> F:
     """``func`` as the public routine ``{module}.{func.__name__}``.
 
     The wrapper keeps ``func``'s name, docstring and signature
     (``inspect.signature`` follows ``__wrapped__``) and pickles by reference
-    as ``{module}.{name}``. A routine of sizes only refuses dask arrays
-    before the call: converting one to a number would compute it.
+    as ``{module}.{name}``. ``routed_first``: see :data:`ROUTED_FIRST`.
     """
     name = func.__name__
     qualified = f"{family}.{name}"
 
-    if sizes_only:
+    if routed_first:
 
         @functools.wraps(func)
-        def sized(*args: Any, **kwargs: Any) -> Any:
+        def checked(*args: Any, **kwargs: Any) -> Any:
             if "dask.array" in sys.modules:
                 from .dask import _route
 
-                _route.route(qualified, func, args, kwargs)  # raises for a dask array
+                lazy = _route.route(qualified, func, args, kwargs)
+                if lazy is not NotImplemented:
+                    return lazy
             return func(*args, **kwargs)
 
-        sized.__module__ = module
-        sized.__qualname__ = name
-        return sized  # type: ignore[return-value]
+        checked.__module__ = module
+        checked.__qualname__ = name
+        return checked  # type: ignore[return-value]
 
     @functools.wraps(func)
     def call(*args: Any, **kwargs: Any) -> Any:
@@ -77,13 +81,13 @@ def routine(func: F, module: str, family: str, sizes_only: bool = False) -> F:
     return call  # type: ignore[return-value]
 
 
-def expose(namespace: dict[str, Any], names: Iterable[str], family: str, sizes_only: tuple[str, ...] = ()) -> None:
+def expose(namespace: dict[str, Any], names: Iterable[str], family: str, routed_first: tuple[str, ...] = ()) -> None:
     """Replaces each routine ``names`` lists in ``namespace`` (a module's
     globals) by its public face, as a routine of ``torchbridge.{family}``;
-    ``sizes_only`` names those that take no arrays."""
+    ``routed_first``: see :data:`ROUTED_FIRST`."""
     module = f"torchbridge.{family}"
-    SIZES_ONLY[family] = sizes_only
+    ROUTED_FIRST[family] = routed_first
     for name in names:
         value = namespace[name]
         if callable(value) and not isinstance(value, type) and not hasattr(value, "__wrapped__"):
-            namespace[name] = routine(value, module, family, sizes_only=name in sizes_only)
+            namespace[name] = routine(value, module, family, routed_first=name in routed_first)

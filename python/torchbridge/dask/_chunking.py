@@ -45,17 +45,21 @@ class Task:
 
     @classmethod
     def of(cls, call: Call, names: Sequence[str], **fixed: Any) -> Task:
-        """The task that calls ``call``'s routine with its arguments ``names``
-        replaced by the blocks, in that order (and ``fixed`` as given)."""
-        args, kwargs = call.replaced(**{name: _Slot(i) for i, name in enumerate(names)}, **fixed)
+        """The task that calls ``call``'s routine with its array arguments
+        ``names`` (see :class:`Gufunc` for ``"x.i"``) replaced by the blocks,
+        in that order (and ``fixed`` as given). A dask array anywhere else is
+        refused: captured in the task, it would be computed inside it."""
+        bases = {name.partition(".")[0] for name in names}
         array_type = _da().Array
         for name, value in call.bound.arguments.items():
             values = value if isinstance(value, (list, tuple)) else (value,)
-            if name not in names and name not in fixed and any(isinstance(v, array_type) for v in values):
+            if name not in bases and name not in fixed and any(isinstance(v, array_type) for v in values):
                 raise UnsupportedParameterError(
                     f"{call.name}: `{name}` as a dask array is not supported (it is an option, not an "
                     "array the routine maps over); pass a number or a numpy array"
                 )
+        slots = replacing(call, {name: _Slot(i) for i, name in enumerate(names)})
+        args, kwargs = call.replaced(**slots, **fixed)
         return cls(call.func, args, kwargs)
 
     def __call__(self, *blocks: Any) -> Any:
@@ -321,9 +325,7 @@ class Gufunc:
         outputs = _outputs(probe)
         loop_ndim = max(a.ndim - len(c) for a, c in zip(arrays, cores))
         metas = tuple(_meta(arrays[0], loop_ndim + len(oc), np.asarray(o).dtype) for o, oc in zip(outputs, out_cores))
-        task: Callable[..., Any] = Task(
-            call.func, *call.replaced(**replacing(call, {name: _Slot(i) for i, name in enumerate(names)}))
-        )
+        task: Callable[..., Any] = Task.of(call, names)
         if len(out_cores) == 1 and isinstance(probe, (tuple, list)):  # ``qr(a, mode="r")``: ``(R,)``
             task = _Only(task)
         result = _da().apply_gufunc(

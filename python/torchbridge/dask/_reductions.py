@@ -19,12 +19,15 @@ from ._chunking import Gufunc, _as_dask, _meta, _normalize_axis, _probe, _single
 from ._route import Call
 
 
-def _axes(call: Call, axis: Any, ndim: int) -> tuple[int, ...]:
+def _axes(call: Call, axis: Any, ndim: int, ordered: bool = False) -> tuple[int, ...]:
+    """``axis`` as non-negative axes, sorted unless ``ordered`` (a matrix
+    norm's ``(row, column)`` order matters: ``axis=(1, 0)`` is the transpose's)."""
     if axis is None:
         return tuple(range(ndim))
     if isinstance(axis, int):
         axis = (axis,)
-    return tuple(sorted(_normalize_axis(call, int(a), ndim) for a in axis))
+    axes = tuple(_normalize_axis(call, int(a), ndim) for a in axis)
+    return axes if ordered else tuple(sorted(axes))
 
 
 # --------------------------------------------------------------------------- logsumexp
@@ -176,7 +179,7 @@ def norm(call: Call) -> Any:
     matrix = (isinstance(axis, (tuple, list)) and len(axis) == 2) or (axis is None and a.ndim == 2 and ord is not None)
     if matrix and ord not in ("fro", None):
         # max column/row sums, the spectral and nuclear norms need whole matrices
-        axes = _axes(call, axis if axis is not None else (0, 1), a.ndim)
+        axes = _axes(call, axis if axis is not None else (0, 1), a.ndim, ordered=True)
         _single_chunk(call, a, axes, f"the matrix norm ord={ord!r} needs whole matrices")
         return Gufunc(("a",), lambda call, ndims: ("(m,n)->()", {})).build(_moved_call(call, a, axes, keepdims))
     axes = _axes(call, axis, a.ndim)

@@ -89,8 +89,9 @@ __all__ = [
     "prev_fast_len",
 ]
 
-# Each routine's public face: the compiled function, plus the route for dask arrays.
-_dispatch.expose(globals(), __all__, "fft", sizes_only=("fftfreq", "rfftfreq", "next_fast_len", "prev_fast_len"))
+# Each routine's public face: the compiled function, plus the route for dask arrays
+# (before the call for the routines of sizes, which would convert a dask array to a number).
+_dispatch.expose(globals(), __all__, "fft", routed_first=("fftfreq", "rfftfreq", "next_fast_len", "prev_fast_len"))
 
 
 def __dir__() -> list[str]:

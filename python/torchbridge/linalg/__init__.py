@@ -141,12 +141,16 @@ __all__ = [
     "matrix_balance",
 ]
 
-# Each routine's public face: the compiled function, plus the route for dask arrays.
+# Each routine's public face: the compiled function, plus the route for dask arrays (before the
+# call for the routines of sizes and of tuple arguments, whose conversions would compute a dask array).
 _dispatch.expose(
     globals(),
     __all__,
     "linalg",
-    sizes_only=("hilbert", "invhilbert", "helmert", "dft", "hadamard", "pascal", "invpascal"),
+    routed_first=(
+        *("hilbert", "invhilbert", "helmert", "dft", "hadamard", "pascal", "invpascal"),
+        *("cho_solve", "lu_solve", "solve_banded", "solve_toeplitz", "matmul_toeplitz"),
+    ),
 )
 
 

@@ -128,15 +128,6 @@ REFUSED = [
 ]
 
 
-#: Known bugs outside the rows, reported to the lead (strict: each fails once fixed, so its mark goes then).
-SILENT_COMPUTE = pytest.mark.xfail(
-    strict=True,
-    reason="the compiled lu_solve/cho_solve convert a dask `piv`/`lower` inside their tuple argument "
-    "(through __array__/__bool__: a silent compute) instead of refusing it with InputTypeError",
-)
-KNOWN = {"cho_solve-1": SILENT_COMPUTE, "lu_solve-0": SILENT_COMPUTE, "lu_solve-1": SILENT_COMPUTE}
-
-
 def _rows(kind: str) -> list[str]:
     """The rows of ``kind`` (a chunking class's name in the docs table; "batched"
     is every Gufunc row, and ``solve_circulant``'s, which moves its core axes last)."""
@@ -145,9 +136,7 @@ def _rows(kind: str) -> list[str]:
 
 def _cases() -> list[Any]:
     return [
-        pytest.param(
-            name, args, kwargs, id=f"{name}-{i}", marks=[KNOWN[f"{name}-{i}"]] if f"{name}-{i}" in KNOWN else []
-        )
+        pytest.param(name, args, kwargs, id=f"{name}-{i}")
         for name in _rows(BATCHED)
         for i, (args, kwargs) in enumerate(EXAMPLES.get(name, []))
     ]
@@ -340,16 +329,7 @@ def test_frobenius_norm_chunked_grid(per_axis: int) -> None:
         _assert_norm(lazy, tl.norm(x, ord, axis=axis))
 
 
-TRANSPOSED = pytest.mark.xfail(
-    strict=True,
-    reason="_reductions.norm sorts the matrix axes (its `_axes`) before moving them last, so axis=(2, 1) "
-    "computes the norm of the transposed matrices: wrong for the row/column-sum ords",
-)
-
-
-@pytest.mark.parametrize(
-    "ord", [pytest.param(o, marks=TRANSPOSED if o in (np.inf, -np.inf, 1, -1) else []) for o in MATRIX_ORDS], ids=repr
-)
+@pytest.mark.parametrize("ord", MATRIX_ORDS, ids=repr)
 def test_matrix_norm_over_transposed_axes(ord: Any) -> None:
     expected = tl.norm(TALL, ord, axis=(2, 1))
     with no_compute():
