@@ -14,6 +14,7 @@ read back from inside the workers' task threads.
 from __future__ import annotations
 
 import importlib
+import os
 import threading
 import time
 from collections.abc import Iterator
@@ -34,12 +35,23 @@ CLUSTERS = {
 }
 
 
+#: What distributed's nannies put into this process's environment before spawning workers.
+THREAD_VARIABLES = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS")
+
+
 @pytest.fixture(scope="module", autouse=True)
 def _restore_threads() -> Iterator[None]:
-    """configure on an in-process cluster changes this process's libtorch: put it back."""
+    """configure on an in-process cluster changes this process's libtorch, and the nannies set
+    OMP_NUM_THREADS=1 (and MKL/OpenBLAS) in this process's environment: put both back."""
     before = tb.info()["torch_threads"]
+    environ = {name: os.environ.get(name) for name in THREAD_VARIABLES}
     yield
     tb.set_num_threads(int(before))
+    for name, value in environ.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
 
 
 def _start(kind: str) -> tuple[LocalCluster, Client]:
