@@ -57,7 +57,8 @@ def configure(client: Any, threads: int | None = None) -> dict[str, int]:
     recompute their share (it shrinks); when a worker leaves, the others keep
     theirs (still within the cores). Nanny workers start with libtorch at one
     thread (dask sets ``OMP_NUM_THREADS=1`` for them), so the share can raise
-    it. The client must be synchronous (not ``asynchronous=True``).
+    it. On a busy worker the call waits until each task thread is free for a
+    moment. The client must be synchronous (not ``asynchronous=True``).
 
     Returns the count each worker chose, by worker address, e.g.
     ``{"tcp://127.0.0.1:40123": 1, "tcp://127.0.0.1:40125": 1}`` for two
