@@ -1,6 +1,6 @@
 """The main job: where delegating to libtorch pays, side by side with SciPy.
 
-    python benches/bench.py [--quick | --smoke] [--suite special|fft|linalg|all]
+    python benches/bench.py [--quick | --smoke] [--suite special|fft|linalg|all|dask]
                             [--sizes N,N,...] [--rounds R] [--device cpu|cuda] [--out DIR]
                             [--plain] [--load-threshold F]
     python benches/bench.py --replot RESULTS_JSON [--out DIR]   (only the plot)
@@ -43,6 +43,13 @@ so the timings are inflated).
 
 --smoke is the smallest configuration (size 16, 2 rounds, token extras), for
 checking the output, not for numbers (tests/python/test_bench_output.py).
+
+--suite dask (only when asked: `all` is special, fft and linalg) runs the dask
+suite alone: tb.special.erf on a 1e8-element float64 dask array in 64 chunks
+(--quick 1e7, --smoke 2**16) on LocalCluster(processes=True,
+threads_per_worker=1) with one worker against two (configure(client)), the
+scaling ratio, and the per-task overhead on a graph of tiny chunks; the
+report has the machine block and a "dask" section (dask_suite()).
 
 The plot, speedup.png: per routine and size a bar per path from 1 on a log
 scale (the median native time over the median path time; right: faster), its
@@ -355,6 +362,157 @@ def run_array_api(selected: list[Case], sizes_for, rounds: int, progress: Report
             return {"error": "".join(other)[-500:] or f"exit status {proc.returncode}"}
         with open(out) as f:
             return {row["key"]: row for row in json.load(f)}
+
+
+# ---------------------------------------------------------------- dask
+
+
+#: The dask suite's sizes: (elements of the scaling array, its chunks, tiny tasks for the overhead, rounds).
+DASK_SIZES = {"smoke": (2**16, 64, 64, 2), "quick": (10**7, 64, 256, 3), "full": (10**8, 64, 1024, 5)}
+
+
+def _dask_wait(client, collection) -> None:
+    """Blocks until every chunk of a persisted collection is in worker memory (nothing comes back)."""
+    from distributed import futures_of, wait
+
+    with client.as_current():
+        wait(futures_of(collection))
+
+
+def _dask_time(client, build) -> float:
+    """Seconds to build ``build()``'s graph, persist it and have every chunk computed; then released."""
+    start = time.perf_counter()
+    result = client.persist(build())
+    _dask_wait(client, result)
+    seconds = time.perf_counter() - start
+    client.cancel(result)
+    return seconds
+
+
+def dask_suite(mode: str, progress: Reporter) -> dict:
+    """torchbridge on a dask array on LocalCluster(processes=True) workers: one worker against two.
+
+    A float64 array of `n` elements in `chunks` chunks is made and persisted on each cluster first (its
+    making is not timed); each round then times `tb.special.erf` on it, persisted and waited for (no chunk
+    comes back to this process), on: one worker with one thread at one libtorch thread (the baseline), two
+    such workers (configure(client): 2 cores / 2 worker threads = 1 libtorch thread each), and the one
+    worker again with configure(client)'s share (2 libtorch threads: libtorch's own intra-op parallelism
+    instead of dask's). Rounds are interleaved across the three. Then the per-task overhead on the two
+    workers: `tiny` chunks of 16 elements through tb.special.erf (torchbridge's dask path), through
+    map_blocks(tb.special.erf) and through map_blocks(np.negative): wall time per chunk.
+
+    distributed's nannies set OMP_NUM_THREADS=1 (and MKL/OpenBLAS) in this process's environment before
+    they spawn their workers; the suite puts the variables back afterwards, so the machine block reports
+    this process's own."""
+    import dask.array as da
+    from distributed import Client, LocalCluster
+
+    import torchbridge as tb
+    import torchbridge.dask as tbd
+
+    n, chunks, tiny, rounds = DASK_SIZES[mode]
+    environ = {name: os.environ.get(name) for name in THREAD_VARIABLES}
+    out: dict[str, Any] = {"mode": mode, "elements": n, "chunks": chunks, "chunk_elements": n // chunks,
+                           "rounds": rounds, "routine": "special.erf", "loadavg_before": loadavg()}
+    progress.begin("dask: start LocalCluster(processes=True) with 1 and with 2 workers")
+    spec = dict(processes=True, threads_per_worker=1, dashboard_address=":0")
+    clusters = {"one": LocalCluster(n_workers=1, **spec), "two": LocalCluster(n_workers=2, **spec)}
+    clients = {name: Client(cluster, set_as_default=False) for name, cluster in clusters.items()}
+    try:
+        out["memory_limit_per_worker"] = {
+            name: sorted({w["memory_limit"] for w in c.scheduler_info(n_workers=-1)["workers"].values()})
+            for name, c in clients.items()}
+        out["configure"] = {"two": tbd.configure(clients["two"]), "one": tbd.configure(clients["one"], threads=1)}
+        progress.end(f"threads per worker set by configure: 2 workers {sorted(out['configure']['two'].values())}, "
+                     "1 worker [1] (explicit)")
+
+        progress.begin(f"dask: a {n:.0e}-element float64 array in {chunks} chunks, persisted on each cluster")
+        arrays = {}
+        for name, c in clients.items():
+            x = da.random.default_rng(12345).uniform(-3, 3, size=n, chunks=n // chunks)
+            arrays[name] = c.persist(x)
+            _dask_wait(c, arrays[name])
+        head = np.asarray(clients["two"].compute(arrays["two"][:4096]).result())
+        got = np.asarray(clients["two"].compute(tb.special.erf(arrays["two"])[:4096]).result())
+        out["bit_identical_to_eager"] = bool(got.tobytes() == tb.special.erf(head).tobytes())
+        progress.end(f"erf on the cluster {'bit-identical to' if out['bit_identical_to_eager'] else 'DIFFERS from'} "
+                     "the eager call (first 4096 elements)")
+
+        progress.begin(f"dask: special.erf on {n:.0e} elements, {chunks} chunks, 1 worker vs 2, {rounds} rounds")
+        samples: dict[str, list[float]] = {"one worker": [], "two workers": [], "one worker, 2 libtorch threads": []}
+        for _ in range(rounds):
+            tbd.configure(clients["one"], threads=1)
+            samples["one worker"].append(_dask_time(clients["one"], lambda: tb.special.erf(arrays["one"])))
+            samples["two workers"].append(_dask_time(clients["two"], lambda: tb.special.erf(arrays["two"])))
+            out["configure"]["one, share"] = tbd.configure(clients["one"])
+            samples["one worker, 2 libtorch threads"].append(
+                _dask_time(clients["one"], lambda: tb.special.erf(arrays["one"])))
+        out["timings"] = {name: summary(s) for name, s in samples.items()}
+        one, two = out["timings"]["one worker"]["median"], out["timings"]["two workers"]["median"]
+        out["scaling"] = one / two
+        out["scaling_worst"] = out["timings"]["one worker"]["min"] / out["timings"]["two workers"]["max"]
+        out["scaling_best"] = out["timings"]["one worker"]["max"] / out["timings"]["two workers"]["min"]
+        out["intra_op_speedup"] = one / out["timings"]["one worker, 2 libtorch threads"]["median"]
+        progress.end(f"1 worker {fmt_time(one)}, 2 workers {fmt_time(two)}: scaling {out['scaling']:.2f}x; "
+                     f"1 worker at 2 libtorch threads {out['intra_op_speedup']:.2f}x")
+
+        progress.begin(f"dask: per-task overhead, {tiny} chunks of 16 elements on 2 workers")
+        c = clients["two"]
+        small = c.persist(da.random.default_rng(7).uniform(-3, 3, size=16 * tiny, chunks=16))
+        _dask_wait(c, small)
+        builds = {"tb.special.erf(x)": lambda: tb.special.erf(small),
+                  "x.map_blocks(tb.special.erf)": lambda: small.map_blocks(tb.special.erf),
+                  "x.map_blocks(np.negative)": lambda: small.map_blocks(np.negative)}
+        per_chunk: dict[str, list[float]] = {name: [] for name in builds}
+        for _ in range(rounds):
+            for name, build in builds.items():
+                per_chunk[name].append(_dask_time(c, build) / tiny)
+        graph_tasks = {name: len(build().__dask_graph__()) - small.npartitions for name, build in builds.items()}
+        out["per_task"] = {"chunks": tiny, "elements_per_chunk": 16, "graph_tasks": graph_tasks,
+                           **{name: summary(v) for name, v in per_chunk.items()}}
+        progress.end(", ".join(f"{k} {fmt_time(out['per_task'][k]['median'])}" for k in builds) + " per chunk")
+    finally:
+        for name in clients:
+            clients[name].close()
+            clusters[name].close()
+        for name, value in environ.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+    out["loadavg_after"] = loadavg()
+    return out
+
+
+def dask_markdown(d: dict) -> list[str]:
+    """The dask suite's section of the report."""
+    t = d["timings"]
+    rows = [("1 worker x 1 thread, libtorch 1 thread (baseline)", t["one worker"]),
+            ("2 workers x 1 thread, `configure(client)`: libtorch 1 thread each", t["two workers"]),
+            ("1 worker x 1 thread, `configure(client)`: libtorch 2 threads", t["one worker, 2 libtorch threads"])]
+    one = t["one worker"]["median"]
+    lines = ["", "## dask", "",
+             f"`tb.special.erf` on a dask array of {d['elements']:.0e} float64 elements in {d['chunks']} chunks of "
+             f"{d['chunk_elements']:,} (persisted on the workers first; each round builds the graph, persists the "
+             "result and waits for it, no chunk comes back), LocalCluster(processes=True, threads_per_worker=1); "
+             f"median (min-max) of {d['rounds']} interleaved rounds. Result on the cluster "
+             f"{'bit-identical to' if d['bit_identical_to_eager'] else '**differs from**'} the eager call.", "",
+             "| cluster | time | elements/s | vs baseline |", "|---|---:|---:|---:|"]
+    for label, timing in rows:
+        lines.append(f"| {label} | {fmt_time(timing['median'])} ({fmt_time(timing['min'])}-{fmt_time(timing['max'])})"
+                     f" | {d['elements'] / timing['median']:.3g} | {one / timing['median']:.2f}x |")
+    p = d["per_task"]
+    lines += ["", f"Scaling, 2 workers over 1: **{d['scaling']:.2f}x** (extreme rounds {d['scaling_worst']:.2f}-"
+              f"{d['scaling_best']:.2f}x). Load average (1 / 5 / 15 min) before the suite "
+              f"{' / '.join(f'{x:.2f}' for x in d['loadavg_before'] or [])}, after "
+              f"{' / '.join(f'{x:.2f}' for x in d['loadavg_after'] or [])}.", "",
+              f"Per-task overhead: {p['chunks']} chunks of {p['elements_per_chunk']} elements on the 2 workers "
+              "(graph built, persisted, waited for; wall time / chunks; graph tasks: the tasks dask ran for them):",
+              "", "| graph | per chunk | graph tasks |", "|---|---:|---:|"]
+    for key, tasks in p["graph_tasks"].items():
+        lines.append(f"| `{key}` | {fmt_time(p[key]['median'])} ({fmt_time(p[key]['min'])}-{fmt_time(p[key]['max'])})"
+                     f" | {tasks} |")
+    return lines
 
 
 # ---------------------------------------------------------------- extras
@@ -681,13 +839,16 @@ def markdown(results: dict) -> str:
     if m.get("warning"):
         lines += [f"> **WARNING: {m['warning']}**", ""]
     threads_env = ", ".join(f"{k}={v}" for k, v in m["thread_env"].items() if v is not None) or "none set"
+    if rows:
+        intro = ("Median per call (min-max over rounds); speedup x = native time / path time (above 1: faster than "
+                 "SciPy); err = max relative error against native, **> tol** where above the benchmark's flag for a "
+                 f"wrong answer ({', '.join(f'{k} {v:.0e}' for k, v in TOLERANCE.items())}). array-API ran in its "
+                 "own process (SCIPY_ARRAY_API=1), not interleaved with the other paths.")
+    else:
+        intro = "The dask suite alone (`--suite dask`): torchbridge on dask.distributed workers, 1 worker against 2."
     lines += [
         f"{env['cpu']}, {env['cores']} cores{', ' + env['gpu'] if 'gpu' in env else ''}; numpy {env['numpy']}, "
-        f"SciPy {env['scipy']}, torch {env['torch']} ({env['torch_threads']} threads). Median per call "
-        "(min-max over rounds); speedup x = native time / path time (above 1: faster than SciPy); "
-        "err = max relative error against native, **> tol** where above the benchmark's flag for a wrong answer "
-        f"({', '.join(f'{k} {v:.0e}' for k, v in TOLERANCE.items())}). array-API ran in its own process "
-        "(SCIPY_ARRAY_API=1), not interleaved with the other paths.",
+        f"SciPy {env['scipy']}, torch {env['torch']} ({env['torch_threads']} threads). " + intro,
         "",
         "## Machine",
         "",
@@ -698,18 +859,31 @@ def markdown(results: dict) -> str:
         f"thread variables: {threads_env}",
         "- versions: " + ", ".join(f"{k} {v}" for k, v in m["versions"].items()) + f"; {m['platform']}",
         f"- run: {results['config']}",
-        "",
-        "## Per routine",
-        "",
-        "| suite | routine | n | " + " | ".join(f"{p} | x | err" if p != "native" else p for p in paths) + " |",
-        "|---|---|---:|" + "|".join("---:|---:|---:" if p != "native" else "---:" for p in paths) + "|",
     ]
+    if rows:
+        lines += [
+            "",
+            "## Per routine",
+            "",
+            "| suite | routine | n | " + " | ".join(f"{p} | x | err" if p != "native" else p for p in paths) + " |",
+            "|---|---|---:|" + "|".join("---:|---:|---:" if p != "native" else "---:" for p in paths) + "|",
+        ]
     for r in rows:
         cells = []
         for p in paths:
             t, x, e = cell(r, p)
             cells.append(t if p == "native" else f"{t} | {x} | {e}")
         lines.append(f"| {r['suite']} | {r['routine']} | {r['size']:g} | " + " | ".join(cells) + " |")
+    if "overhead" in results:
+        lines += extras_markdown(results, m, env)
+    if "dask" in results:
+        lines += dask_markdown(results["dask"])
+    return "\n".join(lines) + "\n"
+
+
+def extras_markdown(results: dict, m: dict, env: dict) -> list[str]:
+    """Overhead, conversion, threads and import times."""
+    lines: list[str] = []
     over = results["overhead"]
     manual_key = "manual: np.from_dlpack(torch.special.erf(torch.from_dlpack(x)))"
     op = over["torch.special.erf (torch tensor)"]["median"]
@@ -729,7 +903,7 @@ def markdown(results: dict) -> str:
     imports = results["imports"]
     lines += ["", f"## Import time (fresh process, median of {imports.get('runs', 3)})", ""]
     lines += [f"- `{k}`: {v:.3f} s" for k, v in imports.items() if k != "runs"]
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 # ---------------------------------------------------------------- plot
@@ -929,7 +1103,7 @@ def render_terminal(report: str, results: dict, console) -> None:
             blocks[-1][1].append(line)
         else:
             blocks.append((kind, [line]))
-    first_table = True
+    first_table = bool(results["rows"])  # the first table is the per-routine one, where there are rows
     for kind, lines in blocks:
         if kind == "text":
             console.print(Markdown("\n".join(lines)))
@@ -1014,7 +1188,8 @@ def main(argv=None) -> int:
     parser.add_argument("--quick", action="store_true", help="small and medium sizes, 3 rounds (about two minutes)")
     parser.add_argument("--smoke", action="store_true",
                         help="the smallest run, to check the output: size 16, 2 rounds, token extras (seconds)")
-    parser.add_argument("--suite", choices=["special", "fft", "linalg", "all"], default="all")
+    parser.add_argument("--suite", choices=["special", "fft", "linalg", "all", "dask"], default="all",
+                        help="all: special, fft and linalg; dask (only when asked): 1 dask worker against 2")
     parser.add_argument(
         "--sizes", help="comma-separated sizes for every routine: elements, or the matrix order for linalg"
     )
@@ -1054,6 +1229,7 @@ def main(argv=None) -> int:
     load = LoadMonitor()
     rounds = args.rounds or (2 if args.smoke else 3 if args.quick else 7)
     selected = [c for c in cases() if args.suite in ("all", c.suite)]
+    dask_mode = "smoke" if args.smoke else "quick" if args.quick else "full"
     explicit = [int(float(s)) for s in args.sizes.split(",")] if args.sizes else ([16] if args.smoke else None)
 
     def sizes_for(case: Case):
@@ -1063,6 +1239,8 @@ def main(argv=None) -> int:
     total = 2 * cells + 5  # each cell in process and in the array-API subprocess; 5 extras
     config = (f"suite {args.suite}, {'smoke' if args.smoke else 'quick' if args.quick else 'full'}, "
               f"{rounds} rounds, device {args.device}")
+    if args.suite == "dask":
+        return main_dask(args, dask_mode, fancy_progress, fancy_report, load)
     if not fancy_progress:
         print(f"torchbridge benchmark: {config}; {cells} routine x size cells, each in-process and in the "
               f"SCIPY_ARRAY_API=1 subprocess, then {total - 2 * cells} extras; load average before: "
@@ -1099,13 +1277,34 @@ def main(argv=None) -> int:
     results = {"environment": environment_facts, "machine": machine(load.finish(args.load_threshold)),
                "config": config, "rows": rows, "overhead": over, "conversion": conv, "threads": threads,
                "imports": imports}
+    return finish(results, args, fancy_report)
+
+
+def main_dask(args, mode: str, fancy_progress: bool, fancy_report: bool, load: LoadMonitor) -> int:
+    """`--suite dask`: the dask suite alone (4 cells), then the report with the machine block."""
+    n, chunks, tiny, rounds = DASK_SIZES[mode]
+    config = f"suite dask, {mode}: {n:.0e} elements in {chunks} chunks, {tiny} tiny tasks, {rounds} rounds"
+    if not fancy_progress:
+        print(f"torchbridge benchmark: {config}; 4 cells; load average before: {load.before}", file=sys.stderr,
+              flush=True)
+    with Reporter(4, sys.stderr, fancy_progress, load) as progress:
+        progress.say("importing torch, torchbridge and dask.distributed")
+        environment_facts = environment(args.device)
+        dask_results = dask_suite(mode, progress)
+    results = {"environment": environment_facts, "machine": machine(load.finish(args.load_threshold)),
+               "config": config, "rows": [], "dask": dask_results}
+    return finish(results, args, fancy_report)
+
+
+def finish(results: dict, args, fancy_report: bool) -> int:
+    """Writes report.md, results.json (and the plot where there are rows), prints the report and the machine."""
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     report = markdown(results)
     (out / "report.md").write_text(report)
     (out / "results.json").write_text(json.dumps(results, indent=2, default=str))
     written = [out / "report.md", out / "results.json"]
-    if plot(results, out / "speedup.png"):
+    if results["rows"] and plot(results, out / "speedup.png"):
         written.append(out / "speedup.png")
     if fancy_report:
         from rich.console import Console

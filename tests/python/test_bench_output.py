@@ -8,6 +8,9 @@ full width with every row complete, the machine block in results.json, a PNG.
 `--load-threshold 0` makes the load warning certain, so that its path is
 exercised too. The plot's data preparation, the report's table and the
 terminal rendering are checked on a synthetic results dict, timing nothing.
+A second run, `--smoke --suite dask` (about 15 s: two LocalClusters of
+subprocess workers on a tiny array), checks the dask suite's progress, its
+report section and its block in results.json.
 No assertion depends on how fast anything ran.
 """
 
@@ -279,3 +282,95 @@ def test_terminal_rendering_never_cuts_a_cell(synthetic):
     for part in ("0.33x", "2.00x", "1e+00 > tol", "not in SciPy array-API (returned ndarray)",
                  "manual: np.from_dlpack(torch.special.erf(torch.from_dlpack(x)))", "Machine"):
         assert part in text, part
+
+
+# ---------------------------------------------------------------- the dask suite
+
+DASK_CLUSTERS = ["1 worker x 1 thread, libtorch 1 thread (baseline)",
+                 "2 workers x 1 thread, `configure(client)`: libtorch 1 thread each",
+                 "1 worker x 1 thread, `configure(client)`: libtorch 2 threads"]
+
+
+@pytest.fixture(scope="module")
+def dask_smoke(tmp_path_factory):
+    out = tmp_path_factory.mktemp("bench-dask")
+    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "TTY_COMPATIBLE")}
+    done = subprocess.run(
+        [sys.executable, str(BENCH), "--smoke", "--suite", "dask", "--out", str(out)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=600, env=env,
+    )
+    assert done.returncode == 0, done.stderr[-4000:]
+    return done, out, env
+
+
+def tables_under(report: str, heading: str) -> list[list[list[str]]]:
+    """Every table of the section under `heading` (to the next `## `), each as header + rows."""
+    lines = report.splitlines()
+    start = lines.index(heading) + 1
+    end = next((i for i in range(start, len(lines)) if lines[i].startswith("## ")), len(lines))
+    tables: list[list[str]] = []
+    for k in range(start, end):
+        if lines[k].startswith("|"):
+            if not lines[k - 1].startswith("|"):
+                tables.append([])
+            tables[-1].append(lines[k])
+    for table in tables:
+        assert len(table) >= 3 and set(table[1]) <= set("|-: "), table
+    return [[bench.split_row(line) for line in [t[0]] + t[2:]] for t in tables]
+
+
+def test_dask_suite_progress_is_four_cells(dask_smoke):
+    done, _, _ = dask_smoke
+    progress = [line for line in done.stderr.splitlines() if re.match(r"^\[\s*\d+/\d+ +\d+\.\d s\] ", line)]
+    counts = [tuple(map(int, re.match(r"^\[\s*(\d+)/(\d+)", line).groups())) for line in progress]
+    assert counts == [(k, 4) for k in range(1, 5)]
+    assert all("] dask: " in line and re.search(r"\(\d+\.\d s\)$", line) for line in progress), progress
+    assert "scaling" in progress[2] and "per chunk" in progress[3]
+    assert "\x1b[" not in done.stderr
+
+
+def test_dask_suite_report_section(dask_smoke):
+    done, out, _ = dask_smoke
+    report = (out / "report.md").read_text()
+    assert done.stdout == report
+    assert report.index("## Machine") < report.index("## dask") and "## Per routine" not in report
+    assert "bit-identical to the eager call" in report and "Scaling, 2 workers over 1: **" in report
+    clusters, per_task = tables_under(report, "## dask")
+    assert clusters[0] == ["cluster", "time", "elements/s", "vs baseline"]
+    assert [r[0] for r in clusters[1:]] == DASK_CLUSTERS
+    assert clusters[1][3] == "1.00x" and all(all(cell for cell in r) for r in clusters)
+    assert per_task[0] == ["graph", "per chunk", "graph tasks"]
+    assert [r[0] for r in per_task[1:]] == ["`tb.special.erf(x)`", "`x.map_blocks(tb.special.erf)`",
+                                            "`x.map_blocks(np.negative)`"]
+    assert not (out / "speedup.png").exists()  # no per-routine rows: no plot
+
+
+def test_dask_suite_results_json(dask_smoke):
+    _, out, env = dask_smoke
+    results = json.loads((out / "results.json").read_text())
+    d = results["dask"]
+    n, chunks, tiny, rounds = bench.DASK_SIZES["smoke"]
+    assert (d["elements"], d["chunks"], d["chunk_elements"], d["rounds"]) == (n, chunks, n // chunks, rounds)
+    assert d["bit_identical_to_eager"] is True
+    cores = len(os.sched_getaffinity(0))
+    assert sorted(d["configure"]["two"].values()) == [max(1, cores // 2)] * 2
+    assert list(d["configure"]["one"].values()) == [1] and list(d["configure"]["one, share"].values()) == [cores]
+    assert set(d["timings"]) == {"one worker", "two workers", "one worker, 2 libtorch threads"}
+    assert all(t["rounds"] == rounds and 0 < t["min"] <= t["median"] <= t["max"] for t in d["timings"].values())
+    assert d["scaling"] == pytest.approx(d["timings"]["one worker"]["median"] / d["timings"]["two workers"]["median"])
+    assert d["scaling_worst"] <= d["scaling"] <= d["scaling_best"]
+    tasks = d["per_task"]["graph_tasks"]
+    assert tasks["x.map_blocks(np.negative)"] == tasks["x.map_blocks(tb.special.erf)"] == tiny
+    assert tasks["tb.special.erf(x)"] >= tiny
+    assert len(d["loadavg_before"]) == len(d["loadavg_after"]) == 3
+    # the nannies set OMP_NUM_THREADS=1 & co. in the benchmark's environment; the suite put them back
+    assert results["machine"]["thread_env"] == {k: env.get(k) for k in bench.THREAD_VARIABLES}
+    assert results["rows"] == [] and "speedup" not in results
+
+
+def test_dask_section_beside_the_routines(synthetic, dask_smoke):
+    _, out, _ = dask_smoke
+    synthetic["dask"] = json.loads((out / "results.json").read_text())["dask"]
+    report = bench.markdown(synthetic)
+    assert report.index("## Per routine") < report.index("## Import time") < report.index("## dask")
+    assert [r[0] for r in tables_under(report, "## dask")[0][1:]] == DASK_CLUSTERS

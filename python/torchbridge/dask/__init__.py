@@ -36,8 +36,38 @@ def chunking_table() -> str:
     return "\n".join(lines) + "\n"
 
 
-def configure(client: Any, threads: int | None = None) -> None:
-    """Sets libtorch's intra-op threads on every worker of ``client`` (now and
-    for workers that join later), so that the workers' threads times their
-    libtorch threads do not exceed the machine's cores."""
-    raise NotImplementedError  # filled in by the cluster work
+def configure(client: Any, threads: int | None = None) -> dict[str, int]:
+    """Sets libtorch's intra-op threads on every worker of ``client``, now and
+    on workers that join later, so that on each host the workers' threads
+    times their libtorch threads do not exceed the host's cores.
+
+    Registers :class:`~torchbridge.dask._workers.TorchThreads` (a ``distributed.WorkerPlugin``, name
+    ``"torchbridge-threads"``; calling ``configure`` again replaces it) with
+    ``client.register_plugin``. Each worker, in its setup:
+
+    - chooses ``threads`` if given, else its host's share: the cores its
+      process may use (``os.sched_getaffinity``) divided by the threads of all
+      workers the scheduler knows on that host, rounded down, at least 1
+      (workers with more threads than cores stay oversubscribed by dask
+      itself). Every worker on a host gets the same count, as in-process
+      workers (``processes=False``), which share one libtorch with each other
+      and with the caller, must;
+    - sets it with :func:`torchbridge.set_num_threads` on its event-loop
+      thread and inside each thread of its task executor (libtorch keeps a
+      count per thread once a thread has computed; see
+      :mod:`torchbridge.dask._workers`).
+
+    A worker that joins later also makes the other workers on its host
+    recompute their share (it shrinks); when a worker leaves, the others keep
+    theirs (still within the cores). Nanny workers start with libtorch at one
+    thread (dask sets ``OMP_NUM_THREADS=1`` for them), so the share can raise
+    it. On a busy worker the call waits until each task thread is free for a
+    moment. The client must be synchronous (not ``asynchronous=True``).
+
+    Returns the count each worker chose, by worker address, e.g.
+    ``{"tcp://127.0.0.1:40123": 1, "tcp://127.0.0.1:40125": 1}`` for two
+    one-thread workers on a 2-core host.
+    """
+    from ._workers import configure as _configure  # imports distributed: only when called
+
+    return _configure(client, threads)
