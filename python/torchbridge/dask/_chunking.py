@@ -32,6 +32,9 @@ class _Slot:
     def __init__(self, index: int):
         self.index = index
 
+    def __dask_tokenize__(self) -> tuple[str, int]:
+        return ("torchbridge-slot", self.index)
+
 
 class Task:
     """``func`` applied to blocks: the call's other arguments fixed, the
@@ -42,6 +45,13 @@ class Task:
         self.func = func
         self.args = args
         self.kwargs = kwargs
+        # dask names a graph's layers after their function, and keys them by its token
+        self.__name__ = getattr(func, "__name__", type(self).__name__)
+
+    def __dask_tokenize__(self) -> Any:
+        from dask.base import normalize_token
+
+        return normalize_token((self.func, self.args, self.kwargs))
 
     @classmethod
     def of(cls, call: Call, names: Sequence[str], **fixed: Any) -> Task:
@@ -161,8 +171,8 @@ class Chunking(Protocol):
 
 @dataclass(frozen=True)
 class Elementwise:
-    """A ufunc-like routine: ``apply_gufunc`` over broadcast blocks, every
-    chunk computed alone: the unchunked result bit for bit, except where
+    """A ufunc-like routine: ``blockwise`` over broadcast blocks, one task per
+    chunk (``apply_gufunc`` for several outputs), every chunk computed alone: the unchunked result bit for bit, except where
     libtorch's kernel rounds its SIMD body and scalar tail differently (its
     eager result then moves by the same ulps with the array's size).
 
@@ -186,9 +196,13 @@ class Elementwise:
         outputs = _outputs(probe)
         ndim = max(a.ndim for a in arrays)
         metas = tuple(_meta(arrays[0], ndim, np.asarray(o).dtype) for o in outputs)
+        if len(outputs) == 1:  # one task per chunk: ``blockwise``, indices aligned from the right
+            pairs: list[Any] = []
+            for array in arrays:
+                pairs += [array, tuple(range(ndim - array.ndim, ndim))]
+            return _da().blockwise(task, tuple(range(ndim)), *pairs, dtype=metas[0].dtype, meta=metas[0])
         signature = ",".join("()" for _ in arrays) + "->" + ",".join("()" for _ in outputs)
-        result = _da().apply_gufunc(task, signature, *arrays, meta=metas if len(metas) > 1 else metas[0])
-        return tuple(result) if isinstance(probe, tuple) else result
+        return tuple(_da().apply_gufunc(task, signature, *arrays, meta=metas))
 
 
 @dataclass(frozen=True)
