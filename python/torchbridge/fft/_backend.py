@@ -1,0 +1,280 @@
+"""``torchbridge.fft`` as a backend of ``scipy.fft`` (SciPy's uarray protocol),
+and ``set_workers``/``get_workers``.
+
+``scipy.fft.set_backend(torchbridge.fft)`` (or ``set_global_backend``) sends
+every call of SciPy's 28 dispatchable functions to :func:`__ua_function__`:
+the Fourier transforms and their 2-D and n-D forms, the Hermitian family, the
+cosine and sine transforms and their inverses, and ``fht``/``ifht``. SciPy's
+own routines that call ``scipy.fft`` (``signal.fftconvolve``, ``oaconvolve``,
+``hilbert``, ``resample``, ``czt``, the STFT family behind ``welch``,
+``linalg.matmul_toeplitz``, ...) then run their transforms here unchanged.
+
+The backend serves a call only where it gives what SciPy's own backend
+would, at least as fast; otherwise it returns ``NotImplemented`` and uarray
+tries the next backend (SciPy's, unless ``only=True``):
+
+* the array is a plain ``numpy.ndarray`` (or a list, tuple or scalar, taken
+  as NumPy as SciPy takes it) of a dtype torchbridge computes (bool,
+  integers, float16/32/64, complex64/128); anything else (torch, CuPy, an
+  ndarray subclass such as a masked array, long double, object) is declined,
+  so what comes back is always what SciPy's backend returns for it;
+* ``plan`` is None, and no option is one torchbridge lacks
+  (``UnsupportedParameterError`` declines the call);
+* the transform is at least the measured crossover size of its kind
+  (:data:`CROSSOVER`, elements): below it SciPy's pocketfft is faster.
+
+A served call runs on ``workers`` libtorch threads as SciPy's runs on that
+many workers: by default one (SciPy's default, :func:`get_workers`), else the
+``workers=`` argument or the :func:`set_workers` block's value; libtorch's
+thread count is set for the call and restored after it.
+
+No ``__ua_convert__``: SciPy's arguments reach :func:`__ua_function__` as
+the caller passed them (SciPy's own backend has none either), and it decides
+per call.
+
+Results are NumPy arrays of SciPy's dtype and shape.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+from .. import _core
+from .._core import set_num_threads
+from ..errors import InputTypeError, UnsupportedParameterError
+from . import _fftlog
+
+__all__ = ["__ua_domain__", "__ua_function__", "set_workers", "get_workers", "CROSSOVER"]
+
+__ua_domain__ = "numpy.scipy.fft"
+
+#: Per dispatchable function: its transform kind, the positions of its
+#: length (``n``/``s``), axis (``axis``/``axes``) and ``workers`` arguments (None:
+#: it has none) and its default axes ("all": every axis).
+_ONE_D = ("c2c", "r2c", "c2r")
+_SIGNATURES: dict[str, tuple[str, int | None, int | None, int | None, Any]] = {
+    **{name: (kind, 1, 2, 5, -1) for kind, names in zip(_ONE_D, (("fft", "ifft"), ("rfft", "ihfft"), ("irfft", "hfft")))
+       for name in names},
+    **{name: (kind, 1, 2, 5, (-2, -1)) for kind, names in
+       zip(_ONE_D, (("fft2", "ifft2"), ("rfft2", "ihfft2"), ("irfft2", "hfft2"))) for name in names},
+    **{name: (kind, 1, 2, 5, "all") for kind, names in
+       zip(_ONE_D, (("fftn", "ifftn"), ("rfftn", "ihfftn"), ("irfftn", "hfftn"))) for name in names},
+    **{name: ("r2r", 2, 3, 6, -1) for name in ("dct", "idct", "dst", "idst")},
+    **{name: ("r2r", 2, 3, 6, "all") for name in ("dctn", "idctn", "dstn", "idstn")},
+    **{name: ("fht", None, None, None, -1) for name in ("fht", "ifht")},
+}
+
+#: The cost model: per transform kind, the band of transform sizes (elements:
+#: the transform's length times the number of transforms) where torchbridge
+#: is faster than SciPy's pocketfft, ``(first, end)`` (``end`` excluded, None:
+#: no upper end), for one long transform ("single": fewer than ``_ROWS``
+#: transforms) and for many short ones ("rows", the STFT behind welch);
+#: ``None``: not faster at any size measured, always declined.
+#: Measured by ``benches/fft_crossover.py`` (which prints such a table; its
+#: output of 2026-12-02 is ``benches/results/fft_crossover.txt``) on the
+#: machine this was written on: 2 cores shared with other jobs, both sides at
+#: one thread (SciPy's default of one worker, which the backend follows).
+#: The table keeps what that run and a second, shorter one (rows of 256 only)
+#: both found faster, a ratio within 5% of 1 counting as not faster: r2c
+#: single (0.99 at 2^20, 0.79 at 2^21; 1.08 at 2^20 in the other run), c2r
+#: rows above 2^19 (1.07 in the other run) and fht rows at 2^20 (0.98 for rows
+#: of 256) were dropped. Time ratios (backend / SciPy) of that run, 1-D | rows
+#: of 64, 256, 1024:
+#:
+#:   c2c  2^12: 2.54 | 0.92 1.01 1.60   2^13: 2.67 | 0.53 0.70 0.96
+#:        2^16: 1.81 | 0.43 0.56 0.57   2^17: 0.60 | 0.46 0.54 0.61
+#:        2^20: 0.74 | 0.46 0.57 0.83   2^21: 0.68 | 1.09 1.06 1.09
+#:   r2c  2^13: 3.57 | 1.04 1.07 1.27   2^14: 2.77 | 0.62 0.69 0.78
+#:        2^20: 0.99 | 0.30 0.54 0.80   2^21: 0.79 | 0.40 0.55 0.70
+#:   c2r  2^13: 1.22 | 0.53 0.98 1.08   2^14: 2.15 | 0.44 0.88 0.92
+#:        2^18: 1.28 | 0.36 0.92 0.70   2^19: 0.93 | 0.45 0.87 0.65
+#:        2^20: 0.83 | 0.40 1.07 0.75   2^21: 0.31 | 0.50 1.02 1.06
+#:   r2r  never below 1 but for one cell (2^20, rows of 64: 0.98); 1.4 to 10
+#:   fht  1-D 4 to 12 (the coefficients' log-gamma); rows 2^20: 0.60 0.98 0.92,
+#:        2^21: 0.84 0.74 0.80
+#:
+#: Another machine: run the script there and assign
+#: ``torchbridge.fft._backend.CROSSOVER[kind]``.
+CROSSOVER: dict[str, dict[str, tuple[int, int | None] | None]] = {
+    "c2c": {"single": (1 << 17, None), "rows": (1 << 13, 1 << 21)},
+    "r2c": {"single": None, "rows": (1 << 14, None)},
+    "c2r": {"single": (1 << 19, None), "rows": (1 << 14, 1 << 19)},
+    "r2r": {"single": None, "rows": None},
+    "fht": {"single": None, "rows": (1 << 21, None)},
+}
+
+#: From this many transforms in one call, the "rows" crossover applies.
+_ROWS = 16
+
+#: The dtypes torchbridge computes (``dtype.char``); long double and objects are declined.
+_DTYPES = frozenset("?bBhHiIlLqQefdFD")
+
+_ROUTINES: dict[str, Any] = {}
+
+
+def _routine(name: str) -> Any:
+    found = _ROUTINES.get(name)
+    if found is None:
+        found = getattr(_fftlog, name) if name in ("fht", "ifht") else getattr(_core.fft, name)
+        _ROUTINES[name] = found
+    return found
+
+
+def _threads_for(workers: Any) -> int | None:
+    """SciPy's ``workers`` as a thread count (None: leave libtorch's as it is)."""
+    if workers is None:
+        return None
+    workers = int(workers)
+    cpus = os.cpu_count() or 1
+    if workers == 0:
+        raise ValueError("workers must not be zero")
+    if workers < -cpus:
+        raise ValueError(f"workers value out of range; got {workers}, must not be less than {-cpus}")
+    return workers if workers > 0 else cpus + 1 + workers
+
+
+def _argument(args: tuple, kwargs: dict, position: int | None, name: str) -> Any:
+    if position is None:
+        return None
+    return args[position] if len(args) > position else kwargs.get(name)
+
+
+def _worth_it(x: Any, kind: str, args: tuple, kwargs: dict, length_at: int | None, axis_at: int | None,
+              default_axes: Any) -> bool:
+    """The cost model: whether this transform is at least its kind's crossover size."""
+    table = CROSSOVER.get(kind) or {}
+    if all(v is None for v in table.values()):
+        return False
+    shape = x.shape
+    if not shape:
+        return False
+    axes = _argument(args, kwargs, axis_at, "axes" if default_axes != -1 else "axis")
+    if axes is None:
+        axes = range(len(shape)) if default_axes == "all" else default_axes
+    axes = [int(a) for a in axes] if isinstance(axes, (list, tuple, range)) else [int(axes)]
+    lengths = [shape[a] for a in axes]
+    length = 1
+    for m in lengths:
+        length *= m
+    if length == 0:
+        return False
+    size = 1
+    for m in shape:
+        size *= m
+    transforms = size // length
+    n = _argument(args, kwargs, length_at, "s" if default_axes != -1 else "n")
+    if n is not None:  # the transform's own length (padded or cropped)
+        ns = [int(v) for v in n] if isinstance(n, (list, tuple)) else [int(n)]
+        length = 1
+        for m in ns:
+            length *= max(m, 1)
+    found = table.get("rows" if transforms >= _ROWS else "single")
+    if found is None:
+        return False
+    first, end = found
+    work = transforms * length
+    return work >= first and (end is None or work < end)
+
+
+def __ua_function__(method: Any, args: tuple, kwargs: dict) -> Any:
+    """Serves the ``scipy.fft`` function ``method`` on ``args``/``kwargs``,
+    or returns ``NotImplemented`` to decline (see the module's docstring)."""
+    name = getattr(method, "__name__", None)
+    signature = _SIGNATURES.get(name)  # type: ignore[arg-type]
+    if signature is None:
+        return NotImplemented
+    kind, length_at, axis_at, workers_at, default_axes = signature
+    if kwargs.get("plan") is not None:
+        return NotImplemented
+    array_name = "a" if name == "fht" else "A" if name == "ifht" else "x"
+    x = args[0] if args else kwargs.get(array_name)
+    np = sys.modules["numpy"]  # SciPy imports it before any dispatch
+    if type(x) is not np.ndarray:
+        if not isinstance(x, (list, tuple, int, float, complex)):
+            return NotImplemented
+        try:
+            x = np.asarray(x)
+        except Exception:
+            return NotImplemented
+        if type(x) is not np.ndarray:
+            return NotImplemented
+        if args:
+            args = (x, *args[1:])
+        else:
+            kwargs = {**kwargs, array_name: x}
+    if x.dtype.char not in _DTYPES:
+        return NotImplemented
+    try:
+        worth_it = _worth_it(x, kind, args, kwargs, length_at, axis_at, default_axes)
+    except (TypeError, ValueError, IndexError):
+        worth_it = True  # a bad axis or length: torchbridge raises SciPy's error for it
+    if not worth_it:
+        return NotImplemented
+    threads = _threads_for(_argument(args, kwargs, workers_at, "workers"))
+    if threads is None:
+        threads = get_workers()
+    if "plan" in kwargs:
+        kwargs = {k: v for k, v in kwargs.items() if k != "plan"}
+    func = _routine(name)  # type: ignore[arg-type]
+    before = _torch_threads()
+    try:
+        if threads != before:
+            set_num_threads(threads)
+        return func(*args, **kwargs)
+    except (UnsupportedParameterError, InputTypeError):
+        return NotImplemented
+    finally:
+        if threads != before:
+            set_num_threads(before)
+
+
+# ---------------------------------------------------------------- workers
+
+#: The innermost ``set_workers`` value (empty: SciPy's default of one worker).
+_workers: list[int] = []
+
+_torch: Any = None
+
+
+def _torch_threads() -> int:
+    """libtorch's intra-op thread count now."""
+    global _torch
+    if _torch is None:
+        import torch
+
+        _torch = torch
+    return _torch.get_num_threads()
+
+
+def get_workers() -> int:
+    """The default number of workers of the transforms that the backend
+    serves (SciPy's ``scipy.fft.get_workers``): the innermost
+    :func:`set_workers` value, else 1, SciPy's default. A served call with
+    ``workers=None`` runs on that many libtorch threads."""
+    return _workers[-1] if _workers else 1
+
+
+@contextlib.contextmanager
+def set_workers(workers: int) -> Iterator[None]:
+    """Context manager for the default number of workers (SciPy's
+    ``scipy.fft.set_workers``): inside the block, the calls the backend
+    serves without ``workers=`` run on ``workers`` libtorch threads (negative
+    values count back from ``os.cpu_count()``: -1 is all cores), and so do
+    torchbridge's own routines called directly: libtorch's intra-op thread
+    count (:func:`torchbridge.set_num_threads`) is ``workers`` inside the
+    block and restored on exit, also when the block raises."""
+    threads = _threads_for(workers)
+    if threads is None:
+        raise TypeError("workers must be an integer")
+    before = _torch_threads()
+    _workers.append(threads)
+    set_num_threads(threads)
+    try:
+        yield
+    finally:
+        _workers.pop()
+        set_num_threads(before)
