@@ -464,14 +464,19 @@ def fft_backend(sizes: list[int], rounds: int) -> list[dict]:
                 _backend.CROSSOVER.update(saved)
         return run
 
-    cases = {
-        "fftconvolve": lambda n: (lambda x=rng.standard_normal(n), h=rng.standard_normal(max(n // 16, 1)):
-                                  scipy.signal.fftconvolve(x, h)),
-        "fftconvolve rows": lambda n: (lambda x=rng.standard_normal((64, max(n // 64, 1))),
-                                       h=rng.standard_normal((1, max(n // 1024, 1))):
-                                       scipy.signal.fftconvolve(x, h, axes=-1)),
-        "welch": lambda n: (lambda x=rng.standard_normal(n): scipy.signal.welch(x, nperseg=256)[1]),
-    }
+    def convolve(n):
+        x, h = rng.standard_normal(n), rng.standard_normal(max(n // 16, 1))
+        return lambda: scipy.signal.fftconvolve(x, h)
+
+    def convolve_rows(n):
+        x, h = rng.standard_normal((64, max(n // 64, 1))), rng.standard_normal((1, max(n // 1024, 1)))
+        return lambda: scipy.signal.fftconvolve(x, h, axes=-1)
+
+    def welch(n):
+        x = rng.standard_normal(n)
+        return lambda: scipy.signal.welch(x, nperseg=256)[1]
+
+    cases = {"fftconvolve": convolve, "fftconvolve rows": convolve_rows, "welch": welch}
     rows = []
     _backend._routine = counting
     try:

@@ -40,7 +40,6 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from collections.abc import Iterator
 from typing import Any
 
 from .. import _core
@@ -192,6 +191,8 @@ def __ua_function__(method: Any, args: tuple, kwargs: dict) -> Any:
         return NotImplemented
     array_name = "a" if name == "fht" else "A" if name == "ifht" else "x"
     x = args[0] if args else kwargs.get(array_name)
+    if x is None:
+        return NotImplemented  # no array: SciPy's backend gives its error
     np = sys.modules["numpy"]  # SciPy imports it before any dispatch
     if type(x) is not np.ndarray:
         if not isinstance(x, (list, tuple, int, float, complex)):
@@ -250,23 +251,34 @@ def _torch_threads() -> int:
     return _torch.get_num_threads()
 
 
-def get_workers() -> int:
-    """The default number of workers of the transforms that the backend
-    serves (SciPy's ``scipy.fft.get_workers``): the innermost
-    :func:`set_workers` value, else 1, SciPy's default. A served call with
-    ``workers=None`` runs on that many libtorch threads."""
+def get_workers():  # SciPy's signature, unannotated
+    """Returns the default number of workers within the current context
+
+    SciPy's ``scipy.fft.get_workers``: the innermost :func:`set_workers`
+    value, else 1 (SciPy's default).
+
+    torchbridge: the number of libtorch threads a call that the ``scipy.fft``
+    backend serves without ``workers=`` runs on. It takes no arrays, hence no
+    ``device`` keyword.
+    """
     return _workers[-1] if _workers else 1
 
 
 @contextlib.contextmanager
-def set_workers(workers: int) -> Iterator[None]:
-    """Context manager for the default number of workers (SciPy's
-    ``scipy.fft.set_workers``): inside the block, the calls the backend
-    serves without ``workers=`` run on ``workers`` libtorch threads (negative
-    values count back from ``os.cpu_count()``: -1 is all cores), and so do
-    torchbridge's own routines called directly: libtorch's intra-op thread
-    count (:func:`torchbridge.set_num_threads`) is ``workers`` inside the
-    block and restored on exit, also when the block raises."""
+def set_workers(workers):  # SciPy's signature, unannotated
+    """Context manager for the default number of workers used in `scipy.fft`
+
+    SciPy's ``scipy.fft.set_workers``: inside the block, the calls that the
+    ``scipy.fft`` backend serves without ``workers=`` run on ``workers``
+    threads (negative values count back from ``os.cpu_count()``: -1 is all
+    cores).
+
+    torchbridge: libtorch's intra-op thread count
+    (:func:`torchbridge.set_num_threads`) is ``workers`` inside the block, so
+    torchbridge's routines called directly use it too, and it is restored on
+    exit, also when the block raises. It takes no arrays, hence no ``device``
+    keyword.
+    """
     threads = _threads_for(workers)
     if threads is None:
         raise TypeError("workers must be an integer")

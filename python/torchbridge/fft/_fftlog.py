@@ -88,7 +88,7 @@ def _fhtcoeff(n: int, dln: float, mu: float, offset: float, bias: float, inverse
     u0 = complex(u[0])
     if not (math.isfinite(u0.real) and math.isfinite(u0.imag)):
         u0 = complex(2.0**q * _poch(xm, xp - xm))
-        u[0] = u0
+        u[0] = torch.tensor(u0, dtype=torch.complex128)
     if math.isinf(u0.real) and not inverse:
         warnings.warn("singular transform; consider changing the bias", stacklevel=4)
         u[0] = 0
@@ -134,11 +134,12 @@ def _options(dln: Any, mu: Any, offset: Any, bias: Any, inverse: bool) -> dict[s
             "bias": _real(bias, "bias"), "inverse": inverse}
 
 
-def fht(a: Any, dln: float, mu: float, offset: float = 0.0, bias: float = 0.0, *, device: Any = None) -> Any:
-    """Compute the fast Hankel transform (SciPy's ``scipy.fft.fht``).
+def fht(a, dln, mu, offset=0.0, bias=0.0, *, device=None):  # SciPy's signature, unannotated
+    """Compute the fast Hankel transform.
 
-    Computes the discrete Hankel transform of a logarithmically spaced
-    periodic sequence ``a`` (over its last axis) with the FFTLog algorithm
+    SciPy's ``scipy.fft.fht``: the discrete Hankel transform of a
+    logarithmically spaced periodic sequence ``a`` (over its last axis) by
+    the FFTLog algorithm
     (Talman 1978; Hamilton 2000): uniform logarithmic spacing ``dln``, order
     ``mu`` (any real), ``offset`` of the output's logarithmic spacing and a
     power-law ``bias``. Returns a real array of ``a``'s shape: float32 for
@@ -147,27 +148,34 @@ def fht(a: Any, dln: float, mu: float, offset: float = 0.0, bias: float = 0.0, *
     torchbridge: torch ops on the caller's array (its type and device kept);
     the transform is computed in float64 (also for float32 input, where SciPy
     computes in float32); the coefficients' complex log-gamma in complex128
-    (Stirling's series). ``device=None`` (keyword-only): where to compute, as in the
-    other routines.
+    (Stirling's series). ``device=None`` (keyword-only): where to compute, as
+    in the other routines.
     """
     return apply(_transform, a, device=device, **_options(dln, mu, offset, bias, inverse=False))
 
 
-def ifht(A: Any, dln: float, mu: float, offset: float = 0.0, bias: float = 0.0, *, device: Any = None) -> Any:
-    """Compute the inverse fast Hankel transform (SciPy's ``scipy.fft.ifht``):
-    the inverse of :func:`fht` for the same ``dln``, ``mu``, ``offset`` and
-    ``bias``.
+def ifht(A, dln, mu, offset=0.0, bias=0.0, *, device=None):  # SciPy's signature, unannotated
+    """Compute the inverse fast Hankel transform.
 
-    torchbridge: as :func:`fht`.
+    SciPy's ``scipy.fft.ifht``: the inverse of :func:`fht` for the same
+    ``dln``, ``mu``, ``offset`` and ``bias``, over the last axis of ``A``.
+
+    torchbridge: as :func:`fht`, torch ops on the caller's array, computed in
+    float64. ``device=None`` (keyword-only): where to compute, as in the other
+    routines.
     """
     return apply(_transform, A, device=device, **_options(dln, mu, offset, bias, inverse=True))
 
 
-def fhtoffset(dln: float, mu: float, initial: float = 0.0, bias: float = 0.0) -> float:
-    """Return the optimal offset for a fast Hankel transform (SciPy's
-    ``scipy.fft.fhtoffset``): the offset closest to ``initial`` that fulfils
-    Hamilton's low-ringing condition for spacing ``dln``, order ``mu`` and
-    ``bias``. A Python float.
+def fhtoffset(dln, mu, initial=0.0, bias=0.0):  # SciPy's signature, unannotated
+    """Return optimal offset for a fast Hankel transform.
+
+    SciPy's ``scipy.fft.fhtoffset``: the offset closest to ``initial`` that
+    fulfils Hamilton's low-ringing condition for spacing ``dln``, order ``mu``
+    and ``bias``, a Python float.
+
+    torchbridge: the complex log-gamma computed by torch ops in complex128.
+    It takes no arrays, hence no ``device`` keyword.
     """
     import torch
 
