@@ -453,10 +453,9 @@ def fft_backend(sizes: list[int], rounds: int) -> list[dict]:
 
     def with_backend(fn, forced=False):
         def run():
-            saved = {kind: dict(table) for kind, table in _backend.CROSSOVER.items()}
+            saved = dict(_backend.CROSSOVER)
             if forced:
-                for table in _backend.CROSSOVER.values():
-                    table.update(single=(0, None), rows=(0, None))
+                _backend.CROSSOVER.update(dict.fromkeys(saved, {"single": (0, None), "rows": (0, None)}))
             try:
                 with scipy.fft.set_backend(tf):
                     return fn()

@@ -55,16 +55,15 @@ def per_call(fn, x, extra, budget=0.02) -> float:
 
 
 def ratio(fn, x, extra, rounds) -> float:
-    saved = {kind: dict(table) for kind, table in _backend.CROSSOVER.items()}
+    saved = dict(_backend.CROSSOVER)
     ours, theirs = [], []
     try:
         for _ in range(rounds):
             theirs.append(per_call(fn, x, extra))
-            for table in _backend.CROSSOVER.values():
-                table.update(single=(0, None), rows=(0, None))
+            _backend.CROSSOVER.update(dict.fromkeys(saved, {"single": (0, None), "rows": (0, None)}))
             with sf.set_backend(tf, only=True):
                 ours.append(per_call(fn, x, extra))
-            _backend.CROSSOVER.update({kind: dict(table) for kind, table in saved.items()})
+            _backend.CROSSOVER.update(saved)
     finally:
         _backend.CROSSOVER.update(saved)
     return statistics.median(ours) / statistics.median(theirs)

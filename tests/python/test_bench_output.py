@@ -306,6 +306,6 @@ def test_fft_backend_table_in_the_report(synthetic):
     report = bench.markdown(synthetic)
     rows = markdown_rows(report, "## scipy.fft backend: SciPy routines with `set_backend(torchbridge.fft)`")
     assert rows[0] == ["routine", "n", "unset", "set", "x", "served", "forced", "x", "served", "err"]
-    assert rows[1][:6] == ["welch", "1e+05", "1 s", "500 ms", "2.00", "2"]
+    assert rows[1][:6] == ["welch", "100000", "1 s", "500 ms", "2.00", "2"]
     del synthetic["fft_backend"]
     assert "scipy.fft backend" not in bench.markdown(synthetic)

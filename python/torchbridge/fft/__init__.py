@@ -38,6 +38,7 @@ the private modules follow SciPy's (``_basic``, ``_realtransforms``,
 from __future__ import annotations
 
 from .. import _dispatch
+from ._backend import __ua_convert__ as __ua_convert__
 from ._backend import __ua_domain__ as __ua_domain__
 from ._backend import __ua_function__ as __ua_function__
 from ._backend import get_workers, set_workers

@@ -28,9 +28,11 @@ many workers: by default one (SciPy's default, :func:`get_workers`), else the
 ``workers=`` argument or the :func:`set_workers` block's value; libtorch's
 thread count is set for the call and restored after it.
 
-No ``__ua_convert__``: SciPy's arguments reach :func:`__ua_function__` as
-the caller passed them (SciPy's own backend has none either), and it decides
-per call.
+``__ua_convert__`` passes SciPy's arguments unchanged, but for the cheapest
+decline: an array below every band of the cost model, before
+``__ua_function__`` is called (a declined call then costs about a
+microsecond: SciPy routines such as ``welch`` make one small call per
+segment).
 
 Results are NumPy arrays of SciPy's dtype and shape.
 """
@@ -47,7 +49,7 @@ from .._core import set_num_threads
 from ..errors import InputTypeError, UnsupportedParameterError
 from . import _fftlog
 
-__all__ = ["__ua_domain__", "__ua_function__", "set_workers", "get_workers", "CROSSOVER"]
+__all__ = ["__ua_domain__", "__ua_function__", "__ua_convert__", "set_workers", "get_workers", "CROSSOVER"]
 
 __ua_domain__ = "numpy.scipy.fft"
 
@@ -67,11 +69,11 @@ _SIGNATURES: dict[str, tuple[str, int | None, int | None, int | None, Any]] = {
     **{name: ("fht", None, None, None, -1) for name in ("fht", "ifht")},
 }
 
-#: The cost model: per transform kind, the band of transform sizes (elements:
-#: the transform's length times the number of transforms) where torchbridge
-#: is faster than SciPy's pocketfft, ``(first, end)`` (``end`` excluded, None:
-#: no upper end), for one long transform ("single": fewer than ``_ROWS``
-#: transforms) and for many short ones ("rows", the STFT behind welch);
+#: The cost model: per transform kind, the band of sizes where torchbridge is
+#: faster than SciPy's pocketfft, ``(first, end)`` (``end`` excluded, None: no
+#: upper end), for "single" transforms (the size: one transform's length, its
+#: ``n``/``s`` if given) and for "rows", at least ``_ROWS`` transforms of at
+#: most ``_ROW_LENGTH`` points in one call (the size: all their points);
 #: ``None``: not faster at any size measured, always declined.
 #: Measured by ``benches/fft_crossover.py`` (which prints such a table; its
 #: output of 2026-12-02 is ``benches/results/fft_crossover.txt``) on the
@@ -98,6 +100,24 @@ _SIGNATURES: dict[str, tuple[str, int | None, int | None, int | None, Any]] = {
 #:
 #: Another machine: run the script there and assign
 #: ``torchbridge.fft._backend.CROSSOVER[kind]``.
+class _Bands(dict):
+    """``CROSSOVER``: a dict that keeps :data:`_FLOOR` (the smallest size any
+    band starts at) current when an entry is assigned. Assign whole entries
+    (``CROSSOVER["c2c"] = {"single": ..., "rows": ...}``), not into them."""
+
+    def __setitem__(self, key: str, value: dict) -> None:
+        super().__setitem__(key, value)
+        _refresh()
+
+    def __delitem__(self, key: str) -> None:
+        super().__delitem__(key)
+        _refresh()
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        super().update(*args, **kwargs)
+        _refresh()
+
+
 CROSSOVER: dict[str, dict[str, tuple[int, int | None] | None]] = {
     "c2c": {"single": (1 << 17, None), "rows": (1 << 13, 1 << 21)},
     "r2c": {"single": None, "rows": (1 << 14, None)},
@@ -106,8 +126,24 @@ CROSSOVER: dict[str, dict[str, tuple[int, int | None] | None]] = {
     "fht": {"single": None, "rows": (1 << 21, None)},
 }
 
-#: From this many transforms in one call, the "rows" crossover applies.
+_FLOOR = 0
+
+
+def _refresh() -> None:
+    """Recomputes :data:`_FLOOR` from :data:`CROSSOVER`."""
+    global _FLOOR
+    starts = [band[0] for table in CROSSOVER.values() for band in table.values() if band is not None]
+    _FLOOR = min(starts) if starts else 1 << 62
+
+
+CROSSOVER = _Bands(CROSSOVER)
+_refresh()
+
+#: The "rows" band applies from this many transforms of at most
+#: ``_ROW_LENGTH`` points each (the row lengths measured); any other call is
+#: judged by the "single" band on the length of one transform.
 _ROWS = 16
+_ROW_LENGTH = 1024
 
 #: The dtypes torchbridge computes (``dtype.char``); long double and objects are declined.
 _DTYPES = frozenset("?bBhHiIlLqQefdFD")
@@ -136,6 +172,9 @@ def _threads_for(workers: Any) -> int | None:
     return workers if workers > 0 else cpus + 1 + workers
 
 
+_NONE: dict[str, Any] = {}
+
+
 def _argument(args: tuple, kwargs: dict, position: int | None, name: str) -> Any:
     if position is None:
         return None
@@ -144,59 +183,74 @@ def _argument(args: tuple, kwargs: dict, position: int | None, name: str) -> Any
 
 def _worth_it(x: Any, kind: str, args: tuple, kwargs: dict, length_at: int | None, axis_at: int | None,
               default_axes: Any) -> bool:
-    """The cost model: whether this transform is at least its kind's crossover size."""
-    table = CROSSOVER.get(kind) or {}
-    if all(v is None for v in table.values()):
-        return False
+    """The cost model: whether this transform falls in a band of its kind.
+    Cheap on the 1-D path (SciPy's STFT asks once per segment)."""
+    table = CROSSOVER.get(kind) or _NONE
     shape = x.shape
-    if not shape:
+    size = x.size
+    if not shape or not size:
         return False
-    axes = _argument(args, kwargs, axis_at, "axes" if default_axes != -1 else "axis")
-    if axes is None:
-        axes = range(len(shape)) if default_axes == "all" else default_axes
-    axes = [int(a) for a in axes] if isinstance(axes, (list, tuple, range)) else [int(axes)]
-    lengths = [shape[a] for a in axes]
-    length = 1
-    for m in lengths:
-        length *= m
-    if length == 0:
-        return False
-    size = 1
-    for m in shape:
-        size *= m
-    transforms = size // length
-    n = _argument(args, kwargs, length_at, "s" if default_axes != -1 else "n")
-    if n is not None:  # the transform's own length (padded or cropped)
-        ns = [int(v) for v in n] if isinstance(n, (list, tuple)) else [int(n)]
+    if default_axes == -1:  # a 1-D transform
+        axis = args[axis_at] if axis_at is not None and len(args) > axis_at else kwargs.get("axis", -1)
+        length = shape[axis]
+        n = args[length_at] if length_at is not None and len(args) > length_at else kwargs.get("n")
+        transforms = size // length
+        if n is not None:
+            length = int(n)
+    else:
+        axes = _argument(args, kwargs, axis_at, "axes")
+        if axes is None:
+            axes = range(len(shape)) if default_axes == "all" else default_axes
+        axes = [int(a) for a in axes] if isinstance(axes, (list, tuple, range)) else [int(axes)]
         length = 1
-        for m in ns:
-            length *= max(m, 1)
-    found = table.get("rows" if transforms >= _ROWS else "single")
+        for a in axes:
+            length *= shape[a]
+        transforms = size // length
+        s = _argument(args, kwargs, length_at, "s")
+        if s is not None:  # the transform's own shape (padded or cropped)
+            length = 1
+            for m in [int(v) for v in s] if isinstance(s, (list, tuple)) else [int(s)]:
+                length *= max(m, 1)
+    if transforms >= _ROWS and length <= _ROW_LENGTH:
+        found, work = table.get("rows"), transforms * length
+    else:
+        found, work = table.get("single"), length
     if found is None:
         return False
-    first, end = found
-    work = transforms * length
-    return work >= first and (end is None or work < end)
+    return work >= found[0] and (found[1] is None or work < found[1])
+
+
+def __ua_convert__(dispatchables: Any, coerce: bool) -> Any:
+    """uarray's conversion hook, used as the fastest decline: an array
+    smaller than every band of the cost model (:data:`_FLOOR` elements,
+    whatever ``n``) goes to the next backend before :func:`__ua_function__`
+    is called (SciPy's STFT makes one small call per segment, and a module
+    without this hook costs uarray a failed attribute lookup per call).
+    Otherwise the values pass unchanged."""
+    values = [d.value for d in dispatchables]
+    size = getattr(values[0], "size", None) if values else None
+    if type(size) is int and size < _FLOOR:
+        return NotImplemented
+    return values
 
 
 def __ua_function__(method: Any, args: tuple, kwargs: dict) -> Any:
     """Serves the ``scipy.fft`` function ``method`` on ``args``/``kwargs``,
-    or returns ``NotImplemented`` to decline (see the module's docstring)."""
+    or returns ``NotImplemented`` to decline (see the module's docstring).
+
+    The cost model is asked first, so that the common decline (SciPy's STFT
+    makes one small call per segment) costs about a microsecond."""
     name = getattr(method, "__name__", None)
     signature = _SIGNATURES.get(name)  # type: ignore[arg-type]
     if signature is None:
         return NotImplemented
     kind, length_at, axis_at, workers_at, default_axes = signature
-    if kwargs.get("plan") is not None:
-        return NotImplemented
     array_name = "a" if name == "fht" else "A" if name == "ifht" else "x"
     x = args[0] if args else kwargs.get(array_name)
-    if x is None:
-        return NotImplemented  # no array: SciPy's backend gives its error
     np = sys.modules["numpy"]  # SciPy imports it before any dispatch
     if type(x) is not np.ndarray:
-        if not isinstance(x, (list, tuple, int, float, complex)):
-            return NotImplemented
+        if x is None or not isinstance(x, (list, tuple, int, float, complex)):
+            return NotImplemented  # SciPy's backend gives its own result or error
         try:
             x = np.asarray(x)
         except Exception:
@@ -207,13 +261,13 @@ def __ua_function__(method: Any, args: tuple, kwargs: dict) -> Any:
             args = (x, *args[1:])
         else:
             kwargs = {**kwargs, array_name: x}
-    if x.dtype.char not in _DTYPES:
-        return NotImplemented
     try:
         worth_it = _worth_it(x, kind, args, kwargs, length_at, axis_at, default_axes)
     except (TypeError, ValueError, IndexError):
         worth_it = True  # a bad axis or length: torchbridge raises SciPy's error for it
     if not worth_it:
+        return NotImplemented
+    if kwargs.get("plan") is not None or x.dtype.char not in _DTYPES:
         return NotImplemented
     threads = _threads_for(_argument(args, kwargs, workers_at, "workers"))
     if threads is None:

@@ -74,6 +74,7 @@ def dispatchable_names() -> set[str]:
 
 def test_protocol_and_the_28_functions():
     assert tf.__ua_domain__ == "numpy.scipy.fft"
+    assert tf.__ua_function__ is _backend.__ua_function__ and tf.__ua_convert__ is _backend.__ua_convert__
     names = dispatchable_names()
     assert len(names) == 28
     assert names == set(_backend._SIGNATURES)
@@ -226,10 +227,15 @@ def test_cost_model_bands(monkeypatch, counted, rng):
             assert_close(sf.fft(x), np.fft.fft(x))
         assert (counted[-1:] == ["fft"]) == served, size
         counted.clear()
+    assert _backend._FLOOR == 1000  # assigning an entry keeps the fast decline's floor current
     with sf.set_backend(tf):
-        sf.fft(rng.standard_normal(600) + 0j, n=2000)  # padded to 2000: served
+        sf.fft(rng.standard_normal(1200) + 0j, n=4000)  # padded to 4000: served
+        sf.fft(rng.standard_normal(1200) + 0j, n=6000)  # padded past the band: declined
+        sf.fft(rng.standard_normal(600) + 0j, n=2000)  # an array below every band: declined, whatever n
         sf.fft(rng.standard_normal((16, 100)) + 0j)  # 16 rows: the "rows" regime, None
-    assert counted == ["fft"]
+        sf.fft(rng.standard_normal((4, 2000)) + 0j)  # 4 transforms of 2000: "single" on 2000
+    assert counted == ["fft", "fft"]
+    assert sf.fft(np.ones(3)).shape == (3,)
 
 
 # ---------------------------------------------------------------- SciPy's routines through the backend
