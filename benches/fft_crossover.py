@@ -5,8 +5,9 @@ is faster than SciPy's own pocketfft.
     python benches/fft_crossover.py [--max-log2 22] [--rounds 5]
 
 For each kind (c2c: fft, r2c: rfft, c2r: irfft, r2r: dct, fht: fht) and
-each size 2**k (elements), on a 1-D array ("single") and on rows of 64, 256
-and 1024 ("rows": the STFT behind welch uses 256), it times the SciPy call
+each size 2**k (elements), on a 1-D array of that size and of a 2,3,5-smooth
+size just above it (``next_fast_len``, what fftconvolve pads to) ("single":
+both must be faster) and on rows of 64, 256 and 1024 ("rows"), it times the SciPy call
 with the backend forced to serve (every CROSSOVER at 0, ``only=True``) and
 without it, interleaved round by round, both at one thread (SciPy's default
 of one worker, which the backend follows), and prints the ratio of the
@@ -103,16 +104,18 @@ def main() -> None:
         single, rows, cells = [], [], []
         for size in sizes:
             row = []
-            for shape in ((size,), (size // 64, 64), (size // 256, 256), (size // 1024, 1024)):
+            smooth = sf.next_fast_len(size + size // 8, real=not complex_)  # 2,3,5-smooth, not a power of 2
+            for shape in ((size,), (smooth,), (size // 64, 64), (size // 256, 256), (size // 1024, 1024)):
                 x = rng.standard_normal(shape)
                 if complex_:
                     x = x + 1j * rng.standard_normal(shape)
                 row.append(ratio(fn, x, extra, args.rounds))
-            single.append(row[0] < 1)
-            rows.append(max(row[1:]) < 1)
+            single.append(max(row[:2]) < 1)
+            rows.append(max(row[2:]) < 1)
             cells.append(f"2^{size.bit_length() - 1}: " + " ".join(f"{r:.2f}" for r in row))
         table[kind] = {"single": band(sizes, single), "rows": band(sizes, rows)}
-        print(f"{kind} (1-D | rows of 64, 256, 1024): " + ", ".join(cells), flush=True)
+        print(f"{kind} (1-D: 2^k, a 5-smooth size above it | rows of 64, 256, 1024): " + ", ".join(cells),
+              flush=True)
 
     def fmt(found):
         if found is None:

@@ -20,8 +20,8 @@ tries the next backend (SciPy's, unless ``only=True``):
   so what comes back is always what SciPy's backend returns for it;
 * ``plan`` is None, and no option is one torchbridge lacks
   (``UnsupportedParameterError`` declines the call);
-* the transform is at least the measured crossover size of its kind
-  (:data:`CROSSOVER`, elements): below it SciPy's pocketfft is faster.
+* the transform falls in a measured band of its kind and shape
+  (:data:`CROSSOVER`): outside them SciPy's pocketfft is faster.
 
 A served call runs on ``workers`` libtorch threads as SciPy's runs on that
 many workers: by default one (SciPy's default, :func:`get_workers`), else the
@@ -30,9 +30,10 @@ thread count is set for the call and restored after it.
 
 ``__ua_convert__`` passes SciPy's arguments unchanged, but for the cheapest
 decline: an array below every band of the cost model, before
-``__ua_function__`` is called (a declined call then costs about a
-microsecond: SciPy routines such as ``welch`` make one small call per
-segment).
+``__ua_function__`` is called. A declined call still costs uarray's dispatch
+to one more backend plus that check, about 1-2 us: nothing against a large
+transform, a few percent for routines such as ``welch`` that make one tiny
+call per segment (the benchmark's "scipy.fft backend" table).
 
 Results are NumPy arrays of SciPy's dtype and shape.
 """
@@ -95,6 +96,10 @@ _SIGNATURES: dict[str, tuple[str, int | None, int | None, int | None, Any]] = {
 #:        2^18: 1.28 | 0.36 0.92 0.70   2^19: 0.93 | 0.45 0.87 0.65
 #:        2^20: 0.83 | 0.40 1.07 0.75   2^21: 0.31 | 0.50 1.02 1.06
 #:   r2r  never below 1 but for one cell (2^20, rows of 64: 0.98); 1.4 to 10
+#:   and at 2,3,5-smooth lengths (next_fast_len, what fftconvolve pads to),
+#:   1-D: 150000: c2c 0.93, c2r 1.96, r2c 1.53; 600000: 0.61, 1.59, 1.10;
+#:   1105920: 0.58, 1.25, 0.95; 2211840: 0.61, 1.26, 0.83: so no c2r single
+#:   band (its 2^19..2^21 wins are powers of two only)
 #:   fht  1-D 4 to 12 (the coefficients' log-gamma); rows 2^20: 0.60 0.98 0.92,
 #:        2^21: 0.84 0.74 0.80
 #:
@@ -121,7 +126,7 @@ class _Bands(dict):
 CROSSOVER: dict[str, dict[str, tuple[int, int | None] | None]] = {
     "c2c": {"single": (1 << 17, None), "rows": (1 << 13, 1 << 21)},
     "r2c": {"single": None, "rows": (1 << 14, None)},
-    "c2r": {"single": (1 << 19, None), "rows": (1 << 14, 1 << 19)},
+    "c2r": {"single": None, "rows": (1 << 14, 1 << 19)},
     "r2r": {"single": None, "rows": None},
     "fht": {"single": None, "rows": (1 << 21, None)},
 }
