@@ -430,8 +430,8 @@ def thread_scaling(size: int, calls: int) -> dict:
 def fft_backend(sizes: list[int], rounds: int) -> list[dict]:
     """SciPy routines built on scipy.fft, with torchbridge.fft set as its
     backend and unset, side by side: ``scipy.signal.fftconvolve`` (one real
-    signal with a kernel of n/16; 64 rows of n/64 convolved along the last
-    axis) and ``scipy.signal.welch`` (segments of 256). Paths: ``unset``
+    signal with a kernel of n/16; n/500 rows of 500 convolved with 51 points
+    along the last axis) and ``scipy.signal.welch`` (segments of 256). Paths: ``unset``
     (SciPy's pocketfft), ``set`` (``scipy.fft.set_backend(torchbridge.fft)``:
     the measured cost model serves what pays and leaves the rest to SciPy)
     and ``forced`` (every transform served: what the cost model avoids). Each
@@ -468,7 +468,7 @@ def fft_backend(sizes: list[int], rounds: int) -> list[dict]:
         return lambda: scipy.signal.fftconvolve(x, h)
 
     def convolve_rows(n):
-        x, h = rng.standard_normal((64, max(n // 64, 1))), rng.standard_normal((1, max(n // 1024, 1)))
+        x, h = rng.standard_normal((max(n // 500, 1), 500)), rng.standard_normal((1, 51))
         return lambda: scipy.signal.fftconvolve(x, h, axes=-1)
 
     def welch(n):

@@ -18,11 +18,9 @@ backend is faster, ``(first, end)``: ``end`` the first slower size after it
 is none. It ends with the table for ``python/torchbridge/fft/_backend.py``'s
 ``CROSSOVER``.
 
-Measured for that table (2 cores shared with other jobs, libtorch at 2
-threads, SciPy at its default of 1 worker; times vary by about 20%),
-backend/SciPy time, 1-D | rows of 256:
-
-    see the comment above CROSSOVER in python/torchbridge/fft/_backend.py
+The outputs behind that table are in benches/results/fft_crossover-run*.txt;
+the comment above CROSSOVER in python/torchbridge/fft/_backend.py says how
+the runs were combined.
 """
 
 from __future__ import annotations

@@ -76,35 +76,28 @@ _SIGNATURES: dict[str, tuple[str, int | None, int | None, int | None, Any]] = {
 #: ``n``/``s`` if given) and for "rows", at least ``_ROWS`` transforms of at
 #: most ``_ROW_LENGTH`` points in one call (the size: all their points);
 #: ``None``: not faster at any size measured, always declined.
-#: Measured by ``benches/fft_crossover.py`` (which prints such a table; its
-#: output of 2026-12-02 is ``benches/results/fft_crossover.txt``) on the
-#: machine this was written on: 2 cores shared with other jobs, both sides at
-#: one thread (SciPy's default of one worker, which the backend follows).
-#: The table keeps what that run and a second, shorter one (rows of 256 only)
-#: both found faster, a ratio within 5% of 1 counting as not faster: r2c
-#: single (0.99 at 2^20, 0.79 at 2^21; 1.08 at 2^20 in the other run), c2r
-#: rows above 2^19 (1.07 in the other run) and fht rows at 2^20 (0.98 for rows
-#: of 256) were dropped. Time ratios (backend / SciPy) of that run, 1-D | rows
-#: of 64, 256, 1024:
+#: Measured by ``benches/fft_crossover.py`` on the machine this was written
+#: on (2 cores shared with other jobs, so ratios move by 10-20% between runs;
+#: both sides at one thread, SciPy's default of one worker, which the backend
+#: follows). Its outputs of 2026-12-02 are ``benches/results/fft_crossover-run1.txt``
+#: (powers of two only) and ``-run2.txt`` (with a 2,3,5-smooth length beside
+#: each power of two). The table keeps only what every run (and a check at
+#: fftconvolve's lengths, below) found faster:
 #:
-#:   c2c  2^12: 2.54 | 0.92 1.01 1.60   2^13: 2.67 | 0.53 0.70 0.96
-#:        2^16: 1.81 | 0.43 0.56 0.57   2^17: 0.60 | 0.46 0.54 0.61
-#:        2^20: 0.74 | 0.46 0.57 0.83   2^21: 0.68 | 1.09 1.06 1.09
-#:   r2c  2^13: 3.57 | 1.04 1.07 1.27   2^14: 2.77 | 0.62 0.69 0.78
-#:        2^20: 0.99 | 0.30 0.54 0.80   2^21: 0.79 | 0.40 0.55 0.70
-#:   c2r  2^13: 1.22 | 0.53 0.98 1.08   2^14: 2.15 | 0.44 0.88 0.92
-#:        2^18: 1.28 | 0.36 0.92 0.70   2^19: 0.93 | 0.45 0.87 0.65
-#:        2^20: 0.83 | 0.40 1.07 0.75   2^21: 0.31 | 0.50 1.02 1.06
-#:   r2r  never below 1 but for one cell (2^20, rows of 64: 0.98); 1.4 to 10
-#:   and at 2,3,5-smooth lengths (next_fast_len, what fftconvolve pads to),
-#:   1-D: 150000: c2c 0.93, c2r 1.96, r2c 1.53; 600000: 0.61, 1.59, 1.10;
-#:   1105920: 0.58, 1.25, 0.95; 2211840: 0.61, 1.26, 0.83: so no c2r single
-#:   band (its 2^19..2^21 wins are powers of two only)
-#:   fht  1-D 4 to 12 (the coefficients' log-gamma); rows 2^20: 0.60 0.98 0.92,
-#:        2^21: 0.84 0.74 0.80
+#:   c2c  single: from 2^17 in run 1, 2^19 in run 2 (1.09 at 2^18); 0.61-0.93
+#:        at 150000-2211840. rows: 2^13 to 2^20 in both (1.04-1.09 at 2^21).
+#:   r2c  single: 0.99 / 0.86 at 2^20, 0.79 / 0.68 at 2^21; 0.95 at 1105920,
+#:        0.83 at 2211840: from 2^21. rows: from 2^14 in both (2^13: 1.05).
+#:   c2r  single: none. Powers of two win from 2^19 (0.83-0.93, 0.31 at 2^21)
+#:        but irfft to the lengths fftconvolve uses loses: 1.96 at 150000,
+#:        1.59 at 600000, 1.25 at 1105920 and 2211840. rows: 2^14 to 2^16
+#:        (run 2 loses at 2^17 for rows of 1024, 1.09; run 1 at 2^20).
+#:   r2r  never: 1.3 to 10 (FFT composites).
+#:   fht  never: 1-D 4 to 12 (the coefficients' log-gamma), rows 0.8-1.2
+#:        at 2^19 to 2^21.
 #:
-#: Another machine: run the script there and assign
-#: ``torchbridge.fft._backend.CROSSOVER[kind]``.
+#: Another machine: run the script there and assign the entries
+#: (``torchbridge.fft._backend.CROSSOVER[kind] = {...}``).
 class _Bands(dict):
     """``CROSSOVER``: a dict that keeps :data:`_FLOOR` (the smallest size any
     band starts at) current when an entry is assigned. Assign whole entries
@@ -124,11 +117,11 @@ class _Bands(dict):
 
 
 CROSSOVER: dict[str, dict[str, tuple[int, int | None] | None]] = {
-    "c2c": {"single": (1 << 17, None), "rows": (1 << 13, 1 << 21)},
-    "r2c": {"single": None, "rows": (1 << 14, None)},
-    "c2r": {"single": None, "rows": (1 << 14, 1 << 19)},
+    "c2c": {"single": (1 << 19, None), "rows": (1 << 13, 1 << 21)},
+    "r2c": {"single": (1 << 21, None), "rows": (1 << 14, None)},
+    "c2r": {"single": None, "rows": (1 << 14, 1 << 17)},
     "r2r": {"single": None, "rows": None},
-    "fht": {"single": None, "rows": (1 << 21, None)},
+    "fht": {"single": None, "rows": None},
 }
 
 _FLOOR = 0
