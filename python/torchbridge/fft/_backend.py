@@ -244,7 +244,7 @@ def __ua_function__(method: Any, args: tuple, kwargs: dict) -> Any:
         return NotImplemented
     kind, length_at, axis_at, workers_at, default_axes = signature
     array_name = "a" if name == "fht" else "A" if name == "ifht" else "x"
-    x = args[0] if args else kwargs.get(array_name)
+    x: Any = args[0] if args else kwargs.get(array_name)
     np = sys.modules["numpy"]  # SciPy imports it before any dispatch
     if type(x) is not np.ndarray:
         if x is None or not isinstance(x, (list, tuple, int, float, complex)):
