@@ -23,6 +23,9 @@ after the native path to let those threads settle. Each cell: median time per
 call with its spread (min-max over rounds), the speedup over native (above 1:
 faster than SciPy) and the largest relative error against native.
 
+With the fft suite: SciPy's fftconvolve and welch with torchbridge.fft set
+as scipy.fft's backend and unset, side by side (fft_backend()).
+
 Also measured: per-call overhead on a 1-element array, that conversion is O(1)
 in the array size, two Python threads against one (GIL released, libtorch at
 one intra-op thread), and import times. Writes report.md, results.json and
@@ -582,6 +585,76 @@ def thread_scaling(size: int, calls: int) -> dict:
     return {"size": size, "calls_per_thread": calls, "one_thread_s": one, "two_threads_s": two, "speedup": one / two}
 
 
+def fft_backend(sizes: list[int], rounds: int) -> list[dict]:
+    """SciPy routines built on scipy.fft, with torchbridge.fft set as its
+    backend and unset, side by side: ``scipy.signal.fftconvolve`` (one real
+    signal with a kernel of n/16; n/500 rows of 500 convolved with 51 points
+    along the last axis) and ``scipy.signal.welch`` (segments of 256). Paths: ``unset``
+    (SciPy's pocketfft), ``set`` (``scipy.fft.set_backend(torchbridge.fft)``:
+    the measured cost model serves what pays and leaves the rest to SciPy)
+    and ``forced`` (every transform served: what the cost model avoids). Each
+    row also counts the transforms the backend served in one call under
+    ``set`` and ``forced``."""
+    import scipy.fft
+    import scipy.signal
+
+    import torchbridge.fft as tf
+    from torchbridge.fft import _backend
+
+    rng = np.random.default_rng(2026)
+    served: list[str] = []
+    routine = _backend._routine
+
+    def counting(name):
+        served.append(name)
+        return routine(name)
+
+    def with_backend(fn, forced=False):
+        def run():
+            saved = dict(_backend.CROSSOVER)
+            if forced:
+                _backend.CROSSOVER.update(dict.fromkeys(saved, {"single": (0, None), "rows": (0, None)}))
+            try:
+                with scipy.fft.set_backend(tf):
+                    return fn()
+            finally:
+                _backend.CROSSOVER.update(saved)
+        return run
+
+    def convolve(n):
+        x, h = rng.standard_normal(n), rng.standard_normal(max(n // 16, 1))
+        return lambda: scipy.signal.fftconvolve(x, h)
+
+    def convolve_rows(n):
+        x, h = rng.standard_normal((max(n // 500, 1), 500)), rng.standard_normal((1, 51))
+        return lambda: scipy.signal.fftconvolve(x, h, axes=-1)
+
+    def welch(n):
+        x = rng.standard_normal(n)
+        return lambda: scipy.signal.welch(x, nperseg=256)[1]
+
+    cases = {"fftconvolve": convolve, "fftconvolve rows": convolve_rows, "welch": welch}
+    rows = []
+    _backend._routine = counting
+    try:
+        for routine_name, make in cases.items():
+            for size in sizes:
+                call = make(size)
+                paths = {"unset": call, "set": with_backend(call), "forced": with_backend(call, forced=True)}
+                want = call()
+                counts, errors = {}, {}
+                for path in ("set", "forced"):
+                    served.clear()
+                    errors[path] = max_rel_error(paths[path](), want)
+                    counts[path] = len(served)
+                timings = time_interleaved(paths, rounds)
+                rows.append({"routine": routine_name, "size": size, "timings": timings, "served": counts,
+                             "max_rel_error": errors})
+    finally:
+        _backend._routine = routine
+    return rows
+
+
 def import_time(module: str, runs: int = 3) -> float:
     """Median seconds of `import module` in a fresh interpreter."""
     code = f"import time; s = time.perf_counter(); import {module}; print(time.perf_counter() - s)"
@@ -900,6 +973,21 @@ def extras_markdown(results: dict, m: dict, env: dict) -> list[str]:
               f"Two Python threads calling `tb.special.erfc` on separate {ts['size']:.0e}-element arrays, libtorch at "
               f"one intra-op thread: {ts['two_threads_s']:.3f} s against {ts['one_thread_s']:.3f} s for one thread "
               f"doing both (speedup {ts['speedup']:.2f}; {m['affinity_cores'] or env['cores']} usable cores)."]
+    if results.get("fft_backend"):
+        lines += ["", "## scipy.fft backend: SciPy routines with `set_backend(torchbridge.fft)`", "",
+                  "Median per call; x = unset time / path time (above 1: faster with the backend); served = "
+                  "transforms the backend computed in one call (the rest went to SciPy's pocketfft); `forced` "
+                  "serves every transform, the cost model off.", "",
+                  "| routine | n | unset | set | x | served | forced | x | served | err |",
+                  "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+        for r in results["fft_backend"]:
+            t = r["timings"]
+            unset = t["unset"]["median"]
+            err = max(r["max_rel_error"].values())
+            lines.append(f"| {r['routine']} | {r['size']:g} | {fmt_time(unset)} | {fmt_time(t['set']['median'])} | "
+                         f"{unset / t['set']['median']:.2f} | {r['served']['set']} | "
+                         f"{fmt_time(t['forced']['median'])} | {unset / t['forced']['median']:.2f} | "
+                         f"{r['served']['forced']} | {err:.1e} |")
     imports = results["imports"]
     lines += ["", f"## Import time (fresh process, median of {imports.get('runs', 3)})", ""]
     lines += [f"- `{k}`: {v:.3f} s" for k, v in imports.items() if k != "runs"]
@@ -1236,7 +1324,8 @@ def main(argv=None) -> int:
         return explicit or (case.quick_sizes if args.quick else case.sizes)
 
     cells = sum(len(sizes_for(c)) for c in selected)
-    total = 2 * cells + 5  # each cell in process and in the array-API subprocess; 5 extras
+    backend_extra = args.suite in ("fft", "all")
+    total = 2 * cells + 5 + backend_extra  # each cell in process and in the array-API subprocess; the extras
     config = (f"suite {args.suite}, {'smoke' if args.smoke else 'quick' if args.quick else 'full'}, "
               f"{rounds} rounds, device {args.device}")
     if args.suite == "dask":
@@ -1259,6 +1348,15 @@ def main(argv=None) -> int:
             else:
                 row["timings"]["array-API"] = found["timing"]
                 row["max_rel_error"]["array-API"] = found["error"]
+        backend_rows = None
+        if backend_extra:
+            progress.begin("scipy.fft backend: fftconvolve, welch")
+            backend_sizes = ([4096] if args.smoke else [100_000, 1_000_000] if args.quick
+                             else [10_000, 100_000, 1_000_000])
+            backend_rows = fft_backend(backend_sizes, rounds)
+            progress.end(", ".join(f"{r['routine']} {r['size']:g}: "
+                                   f"{r['timings']['unset']['median'] / r['timings']['set']['median']:.2f}x"
+                                   for r in backend_rows))
         progress.begin("overhead, 1 element")
         over = overhead(rounds)
         progress.end(f"tb.special.erf {fmt_time(over['tb.special.erf']['median'])}")
@@ -1276,7 +1374,7 @@ def main(argv=None) -> int:
             progress.end(f"median of {imports['runs']}: {imports[f'import {module}']:.2f} s")
     results = {"environment": environment_facts, "machine": machine(load.finish(args.load_threshold)),
                "config": config, "rows": rows, "overhead": over, "conversion": conv, "threads": threads,
-               "imports": imports}
+               "imports": imports, "fft_backend": backend_rows}
     return finish(results, args, fancy_report)
 
 

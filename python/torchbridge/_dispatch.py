@@ -58,6 +58,7 @@ def routine(func: F, module: str, family: str, routed_first: bool = False) -> F:
 
         checked.__module__ = module
         checked.__qualname__ = name
+        checked._torchbridge_face = True  # type: ignore[attr-defined]
         return checked  # type: ignore[return-value]
 
     @functools.wraps(func)
@@ -78,6 +79,7 @@ def routine(func: F, module: str, family: str, routed_first: bool = False) -> F:
 
     call.__module__ = module
     call.__qualname__ = name
+    call._torchbridge_face = True  # type: ignore[attr-defined]
     return call  # type: ignore[return-value]
 
 
@@ -89,5 +91,5 @@ def expose(namespace: dict[str, Any], names: Iterable[str], family: str, routed_
     ROUTED_FIRST[family] = routed_first
     for name in names:
         value = namespace[name]
-        if callable(value) and not isinstance(value, type) and not hasattr(value, "__wrapped__"):
+        if callable(value) and not isinstance(value, type) and not getattr(value, "_torchbridge_face", False):
             namespace[name] = routine(value, module, family, routed_first=name in routed_first)

@@ -374,3 +374,33 @@ def test_dask_section_beside_the_routines(synthetic, dask_smoke):
     report = bench.markdown(synthetic)
     assert report.index("## Per routine") < report.index("## Import time") < report.index("## dask")
     assert [r[0] for r in tables_under(report, "## dask")[0][1:]] == DASK_CLUSTERS
+
+
+# ---------------------------------------------------------------- the scipy.fft backend rows
+
+
+def test_fft_backend_rows_set_against_unset():
+    """fftconvolve and welch with torchbridge.fft as scipy.fft's backend and
+    without: every path gives SciPy's answer, and `forced` really ran the
+    transforms in torchbridge (served counts), whatever the timings."""
+    rows = bench.fft_backend([4096], 1)
+    assert [r["routine"] for r in rows] == ["fftconvolve", "fftconvolve rows", "welch"]
+    for r in rows:
+        assert set(r["timings"]) == {"unset", "set", "forced"}
+        assert r["served"]["forced"] > 0, r
+        assert 0 <= r["served"]["set"] <= r["served"]["forced"]
+        assert max(r["max_rel_error"].values()) < 1e-8, r
+
+
+def test_fft_backend_table_in_the_report(synthetic):
+    t = timing(1.0, 1.0, 1.0)
+    synthetic["fft_backend"] = [
+        {"routine": "welch", "size": 100000, "timings": {"unset": t, "set": timing(0.5, 0.5, 0.5), "forced": t},
+         "served": {"set": 2, "forced": 2}, "max_rel_error": {"set": 1e-16, "forced": 1e-16}},
+    ]
+    report = bench.markdown(synthetic)
+    rows = markdown_rows(report, "## scipy.fft backend: SciPy routines with `set_backend(torchbridge.fft)`")
+    assert rows[0] == ["routine", "n", "unset", "set", "x", "served", "forced", "x", "served", "err"]
+    assert rows[1][:6] == ["welch", "100000", "1 s", "500 ms", "2.00", "2"]
+    del synthetic["fft_backend"]
+    assert "scipy.fft backend" not in bench.markdown(synthetic)

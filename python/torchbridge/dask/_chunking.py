@@ -172,9 +172,10 @@ class Chunking(Protocol):
 @dataclass(frozen=True)
 class Elementwise:
     """A ufunc-like routine: ``blockwise`` over broadcast blocks, one task per
-    chunk (``apply_gufunc`` for several outputs), every chunk computed alone: the unchunked result bit for bit, except where
-    libtorch's kernel rounds its SIMD body and scalar tail differently (its
-    eager result then moves by the same ulps with the array's size).
+    chunk (``apply_gufunc`` for several outputs), every chunk computed alone:
+    the unchunked result bit for bit, except where libtorch's kernel rounds
+    its SIMD body and scalar tail differently (its eager result then moves by
+    the same ulps with the array's size).
 
     ``arrays`` names the array arguments (the others are fixed options);
     ``probe`` is the value of the one-element probe that finds the result's
@@ -211,20 +212,22 @@ class AlongAxis:
     axis in one chunk (else ``ValueError`` naming it, as ``dask.array.fft``
     does), the batch axes in parallel with ``map_blocks``.
 
-    ``axes`` is the name of the axis argument (``"axis"`` or ``"axes"``),
-    ``lengths`` that of the output-length argument (``"n"`` or ``"s"``);
-    ``last`` says how the last transformed axis's length changes:
-    ``"same"`` (``n`` or the input's), ``"r2c"`` (``n // 2 + 1``) or
-    ``"c2r"`` (``n`` or ``2 * (m - 1)``).
+    ``axes`` is the name of the axis argument (``"axis"`` or ``"axes"``; ``""``:
+    the last axis, as ``fht``), ``lengths`` that of the output-length argument
+    (``"n"`` or ``"s"``; ``""``: none, the length is kept); ``last`` says how
+    the last transformed axis's length changes: ``"same"`` (``n`` or the
+    input's), ``"r2c"`` (``n // 2 + 1``) or ``"c2r"`` (``n`` or ``2 * (m - 1)``);
+    ``array`` is the name of the array argument.
     """
 
     axes: str
     lengths: str
     last: str = "same"
+    array: str = "x"
     kind: str = "along-axis"
 
     def build(self, call: Call) -> Any:
-        x = _as_dask(call, "x", call.get("x"))
+        x = _as_dask(call, self.array, call.get(self.array))
         axes, lengths = self._axes(call, x)
         _single_chunk(call, x, axes, "a transform needs its whole axis")
         chunks = list(x.chunks)
@@ -237,12 +240,15 @@ class AlongAxis:
             else:
                 length = n if n is not None else m
             chunks[axis] = (length,)
-        probe = _probe(call, {"x": np.ones((2,) * x.ndim, dtype=x.dtype), self.lengths: None})
+        probes = {self.array: np.ones((2,) * x.ndim, dtype=x.dtype)} | ({self.lengths: None} if self.lengths else {})
+        probe = _probe(call, probes)
         meta = _meta(x, x.ndim, probe.dtype)
-        return x.map_blocks(Task.of(call, ["x"]), chunks=tuple(chunks), dtype=probe.dtype, meta=meta)
+        return x.map_blocks(Task.of(call, [self.array]), chunks=tuple(chunks), dtype=probe.dtype, meta=meta)
 
     def _axes(self, call: Call, x: Any) -> tuple[list[int], list[int | None]]:
-        given = call.get(self.lengths)
+        given = call.get(self.lengths) if self.lengths else None
+        if not self.axes:
+            return [x.ndim - 1], [None]
         if self.axes == "axis":
             return [_normalize_axis(call, call.get("axis"), x.ndim)], [given]
         axes = call.get("axes")

@@ -43,7 +43,12 @@ _FFT: dict[str, Chunking] = {
     **{name: AlongAxis("axes", "s") for name in ("dctn", "idctn", "dstn", "idstn")},
     "fftshift": Reorder(),
     "ifftshift": Reorder(),
-    **{name: NoArrays() for name in ("fftfreq", "rfftfreq", "next_fast_len", "prev_fast_len")},
+    "fht": AlongAxis("", "", array="a"),
+    "ifht": AlongAxis("", "", array="A"),
+    **{
+        name: NoArrays()
+        for name in ("fftfreq", "rfftfreq", "next_fast_len", "prev_fast_len", "fhtoffset", "set_workers", "get_workers")
+    },
 }
 
 #: ``"family.name"`` -> the routine's chunking class.

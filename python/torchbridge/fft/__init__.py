@@ -17,6 +17,13 @@ SciPy's own implementation are accepted and have no effect on results:
   intra-op thread pool (see :func:`torchbridge.set_num_threads`);
 * ``plan``: only ``None`` (SciPy itself accepts no other value).
 
+``torchbridge.fft`` is also a backend of ``scipy.fft``:
+``scipy.fft.set_backend(torchbridge.fft)`` runs SciPy's own transforms (and
+every SciPy routine built on them) here where that is faster, and leaves the
+rest to SciPy (see :mod:`torchbridge.fft._backend`). ``fht``/``ifht`` (FFTLog)
+are composites of torch ops; ``set_workers``/``get_workers`` set libtorch's
+thread count for a block.
+
 Every routine that takes arrays also takes a keyword-only ``device=None``:
 where to compute, with the copies that costs (see :mod:`torchbridge._device`);
 by default the computation runs where the arrays live, CUDA included.
@@ -31,6 +38,10 @@ the private modules follow SciPy's (``_basic``, ``_realtransforms``,
 from __future__ import annotations
 
 from .. import _dispatch
+from ._backend import __ua_convert__ as __ua_convert__
+from ._backend import __ua_domain__ as __ua_domain__
+from ._backend import __ua_function__ as __ua_function__
+from ._backend import get_workers, set_workers
 from ._basic import (
     fft,
     fft2,
@@ -51,6 +62,7 @@ from ._basic import (
     rfft2,
     rfftn,
 )
+from ._fftlog import fht, fhtoffset, ifht
 from ._helper import fftfreq, fftshift, ifftshift, next_fast_len, prev_fast_len, rfftfreq
 from ._realtransforms import dct, dctn, dst, dstn, idct, idctn, idst, idstn
 
@@ -87,11 +99,23 @@ __all__ = [
     "ifftshift",
     "next_fast_len",
     "prev_fast_len",
+    # Python composites (torch ops through torchbridge.apply) and SciPy's backend
+    # protocol (``scipy.fft.set_backend(torchbridge.fft)``, see ``_backend``)
+    "fht",
+    "ifht",
+    "fhtoffset",
+    "set_workers",
+    "get_workers",
 ]
 
-# Each routine's public face: the compiled function, plus the route for dask arrays
-# (before the call for the routines of sizes, which would convert a dask array to a number).
-_dispatch.expose(globals(), __all__, "fft", routed_first=("fftfreq", "rfftfreq", "next_fast_len", "prev_fast_len"))
+# Each routine's public face: the compiled function, plus the route for dask arrays (before the call
+# for the routines of sizes and numbers only, which would convert a dask array to a number).
+_dispatch.expose(
+    globals(),
+    __all__,
+    "fft",
+    routed_first=("fftfreq", "rfftfreq", "next_fast_len", "prev_fast_len", "fhtoffset", "set_workers", "get_workers"),
+)
 
 
 def __dir__() -> list[str]:
