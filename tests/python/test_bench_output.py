@@ -319,13 +319,13 @@ def tables_under(report: str, heading: str) -> list[list[list[str]]]:
     return [[bench.split_row(line) for line in [t[0]] + t[2:]] for t in tables]
 
 
-def test_dask_suite_progress_is_four_cells(dask_smoke):
+def test_dask_suite_progress_is_five_cells(dask_smoke):
     done, _, _ = dask_smoke
     progress = [line for line in done.stderr.splitlines() if re.match(r"^\[\s*\d+/\d+ +\d+\.\d s\] ", line)]
     counts = [tuple(map(int, re.match(r"^\[\s*(\d+)/(\d+)", line).groups())) for line in progress]
-    assert counts == [(k, 4) for k in range(1, 5)]
+    assert counts == [(k, 5) for k in range(1, 6)]
     assert all("] dask: " in line and re.search(r"\(\d+\.\d s\)$", line) for line in progress), progress
-    assert "scaling" in progress[2] and "per chunk" in progress[3]
+    assert "scaling" in progress[2] and "np.sin" in progress[3] and "per chunk" in progress[4]
     assert "\x1b[" not in done.stderr
 
 
@@ -335,8 +335,10 @@ def test_dask_suite_report_section(dask_smoke):
     assert done.stdout == report
     assert report.index("## Machine") < report.index("## dask") and "## Per routine" not in report
     assert "bit-identical to the eager call" in report and "Scaling, 2 workers over 1: **" in report
-    clusters, per_task = tables_under(report, "## dask")
+    clusters, references, per_task = tables_under(report, "## dask")
     assert clusters[0] == ["cluster", "time", "elements/s", "vs baseline"]
+    assert references[0] == ["routine", "1 worker", "2 workers", "scaling"]
+    assert [r[0] for r in references[1:]] == ["`special.gammaln`", "`np.sin (numpy, map_blocks)`"]
     assert [r[0] for r in clusters[1:]] == DASK_CLUSTERS
     assert clusters[1][3] == "1.00x" and all(all(cell for cell in r) for r in clusters)
     assert per_task[0] == ["graph", "per chunk", "graph tasks"]
