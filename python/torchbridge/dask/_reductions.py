@@ -71,34 +71,18 @@ def logsumexp(call: Call) -> Any:
     axes = _axes(call, call.get("axis"), a.ndim)
     keepdims = bool(call.get("keepdims"))
     kept = a.ndim if keepdims else a.ndim - len(axes)
+
+    def reduce(x: Any, step: _LogSumExp, pair_axis: int) -> Any:
+        meta = _meta(a, kept + pair_axis, dtype)
+        return da.reduction(x, step, step, combine=step, axis=axes, keepdims=keepdims, dtype=dtype, concatenate=True,
+                            meta=meta)
+
     if b is None and not return_sign:
-        step = _LogSumExp(call.func, options(call, "device"))
-        return da.reduction(
-            a,
-            step,
-            step,
-            combine=step,
-            axis=axes,
-            keepdims=keepdims,
-            dtype=dtype,
-            concatenate=True,
-            meta=_meta(a, kept, dtype),
-        )
+        return reduce(a, _LogSumExp(call.func, options(call, "device")), 0)
     b = da.ones_like(a, dtype=dtype) if b is None else _as_dask(call, "b", b)
     a, b = da.broadcast_arrays(a, b)
     pairs = da.stack([a.astype(dtype), b.astype(dtype)], axis=-1).rechunk({a.ndim: 2})
-    step = _SignedLogSumExp(call.func, options(call, "device"))
-    reduced = da.reduction(
-        pairs,
-        step,
-        step,
-        combine=step,
-        axis=axes,
-        keepdims=keepdims,
-        dtype=dtype,
-        concatenate=True,
-        meta=_meta(a, kept + 1, dtype),
-    )
+    reduced = reduce(pairs, _SignedLogSumExp(call.func, options(call, "device")), 1)
     value, sign = reduced[..., 0], reduced[..., 1]
     return (value, sign) if return_sign else value
 

@@ -39,10 +39,8 @@ FHT_TOL = 1e-11
 
 
 @pytest.fixture
-def served(monkeypatch):
-    """Every transform served (the cost model off); yields the list of served names."""
-    for kind in _backend.CROSSOVER:
-        monkeypatch.setitem(_backend.CROSSOVER, kind, dict(ALWAYS))
+def counted(monkeypatch):
+    """The served names under the measured cost model."""
     calls: list[str] = []
     routine = _backend._routine
 
@@ -55,17 +53,11 @@ def served(monkeypatch):
 
 
 @pytest.fixture
-def counted(monkeypatch):
-    """The served names under the measured cost model."""
-    calls: list[str] = []
-    routine = _backend._routine
-
-    def counting(name):
-        calls.append(name)
-        return routine(name)
-
-    monkeypatch.setattr(_backend, "_routine", counting)
-    return calls
+def served(monkeypatch, counted):
+    """Every transform served (the cost model off); yields the list of served names."""
+    for kind in _backend.CROSSOVER:
+        monkeypatch.setitem(_backend.CROSSOVER, kind, dict(ALWAYS))
+    return counted
 
 
 def dispatchable_names() -> set[str]:
