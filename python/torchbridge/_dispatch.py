@@ -12,7 +12,13 @@ imports dask itself.
 
 The compiled builtins refuse dask arrays on purpose: a dask array has
 ``__array__``, and converting through it would compute the whole graph
-silently.
+silently. Where a builtin converts an argument itself (a size, the items of
+a tuple argument), the conversion would compute it just the same, so those
+routines look for dask arrays before the call (:data:`ROUTED_FIRST`).
+
+Measured cost of the face on this machine: about 0.2-0.4 us a call (one
+Python frame and the forwarding of ``*args``/``**kwargs``), 5% of a
+one-element ``special.erf``.
 """
 
 from __future__ import annotations
@@ -56,10 +62,7 @@ def routine(func: F, module: str, family: str, routed_first: bool = False) -> F:
                     return lazy
             return func(*args, **kwargs)
 
-        checked.__module__ = module
-        checked.__qualname__ = name
-        checked._torchbridge_face = True  # type: ignore[attr-defined]
-        return checked  # type: ignore[return-value]
+        return _public(checked, module, name)
 
     @functools.wraps(func)
     def call(*args: Any, **kwargs: Any) -> Any:
@@ -77,10 +80,15 @@ def routine(func: F, module: str, family: str, routed_first: bool = False) -> F:
             raise refused
         return lazy
 
-    call.__module__ = module
-    call.__qualname__ = name
-    call._torchbridge_face = True  # type: ignore[attr-defined]
-    return call  # type: ignore[return-value]
+    return _public(call, module, name)
+
+
+def _public(wrapper: Callable[..., Any], module: str, name: str) -> Any:
+    """``wrapper`` named as ``{module}.{name}`` (what pickle looks up) and marked as a public face."""
+    wrapper.__module__ = module
+    wrapper.__qualname__ = name
+    wrapper._torchbridge_face = True  # type: ignore[attr-defined]
+    return wrapper
 
 
 def expose(namespace: dict[str, Any], names: Iterable[str], family: str, routed_first: tuple[str, ...] = ()) -> None:
