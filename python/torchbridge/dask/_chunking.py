@@ -227,6 +227,7 @@ class AlongAxis:
     kind: str = "along-axis"
 
     def build(self, call: Call) -> Any:
+        task = Task.of(call, [self.array])  # first: it refuses dask arrays passed as options
         x = _as_dask(call, self.array, call.get(self.array))
         axes, lengths = self._axes(call, x)
         _single_chunk(call, x, axes, "a transform needs its whole axis")
@@ -243,7 +244,7 @@ class AlongAxis:
         probes = {self.array: np.ones((2,) * x.ndim, dtype=x.dtype)} | ({self.lengths: None} if self.lengths else {})
         probe = _probe(call, probes)
         meta = _meta(x, x.ndim, probe.dtype)
-        return x.map_blocks(Task.of(call, [self.array]), chunks=tuple(chunks), dtype=probe.dtype, meta=meta)
+        return x.map_blocks(task, chunks=tuple(chunks), dtype=probe.dtype, meta=meta)
 
     def _axes(self, call: Call, x: Any) -> tuple[list[int], list[int | None]]:
         given = call.get(self.lengths) if self.lengths else None
@@ -322,6 +323,7 @@ class Gufunc:
         found = array_arguments(call, self.arrays)
         names = [name for name, _ in found]
         arrays = [_as_dask(call, name, value) for name, value in found]
+        task: Callable[..., Any] = Task.of(call, names)  # before the probe: it refuses dask options
         signature, sizes = self.signature(call, {n: a.shape for n, a in zip(names, arrays)})
         cores, out_cores = _parse_gufunc_signature(signature)
         if not isinstance(out_cores, list):  # one output: dask gives its core dims alone
@@ -345,7 +347,6 @@ class Gufunc:
         outputs = _outputs(probe)
         loop_ndim = max(a.ndim - len(c) for a, c in zip(arrays, cores))
         metas = tuple(_meta(arrays[0], loop_ndim + len(oc), np.asarray(o).dtype) for o, oc in zip(outputs, out_cores))
-        task: Callable[..., Any] = Task.of(call, names)
         if len(out_cores) == 1 and isinstance(probe, (tuple, list)):  # ``qr(a, mode="r")``: ``(R,)``
             task = _Only(task)
         result = _da().apply_gufunc(

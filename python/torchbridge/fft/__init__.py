@@ -109,12 +109,15 @@ __all__ = [
 ]
 
 # Each routine's public face: the compiled function, plus the route for dask arrays (before the call
-# for the routines of sizes and numbers only, which would convert a dask array to a number).
+# for the routines that convert numbers themselves, which would compute a dask array passed as one).
 _dispatch.expose(
     globals(),
     __all__,
     "fft",
-    routed_first=("fftfreq", "rfftfreq", "next_fast_len", "prev_fast_len", "fhtoffset", "set_workers", "get_workers"),
+    routed_first=(
+        *("fftfreq", "rfftfreq", "next_fast_len", "prev_fast_len", "fhtoffset", "set_workers", "get_workers"),
+        *("fht", "ifht"),
+    ),
 )
 
 

@@ -12,6 +12,7 @@ import pytest
 import torchbridge as tb
 from torchbridge.dask import CHUNKING
 from torchbridge.dask._chunking import AlongAxis, NoArrays, Reorder
+from torchbridge.errors import UnsupportedParameterError
 
 from .cases import CHUNKINGS, chunked, no_compute
 
@@ -94,3 +95,22 @@ def test_routines_of_sizes_refuse_a_dask_array(name):
         return
     with pytest.raises(TypeError, match="takes no arrays"):
         getattr(tb.fft, name)(*[da.ones((), dtype=int, chunks=())] * (2 if name == "fhtoffset" else 1))
+
+
+class _NeverComputed(da.Array):
+    """A dask array that fails if anything converts it to a number."""
+
+    def __float__(self):
+        raise AssertionError("a dask option was computed")
+
+    __int__ = __index__ = __bool__ = __float__
+
+
+def test_a_dask_option_is_refused_before_anything_converts_it():
+    """fht converts its numbers in Python: it is routed first, so a dask ``dln`` is refused before
+    ``float()`` would compute it (a compiled routine's int options convert as NumPy's do)."""
+    scalar = da.asarray(0.1)
+    option = _NeverComputed(scalar.dask, scalar.name, scalar.chunks, meta=scalar._meta)
+    x = da.from_array(REAL, chunks=BATCH_CHUNKS)
+    with pytest.raises(UnsupportedParameterError, match="`dln` as a dask array is not supported"):
+        tb.fft.fht(x, option, 0.5)
