@@ -21,7 +21,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from ..errors import MixedContainersError, UnsupportedParameterError
-from ._route import Call
+from ._route import Call, dask_array_type
 
 # --------------------------------------------------------------------------- tasks
 
@@ -393,8 +393,8 @@ def _packed(value: Any) -> bool:
 
 
 def _holds_dask(value: list) -> bool:
-    module = sys.modules.get("dask.array")
-    return module is not None and any(isinstance(item, module.Array) for item in value)
+    array_type = dask_array_type()
+    return array_type is not None and any(isinstance(item, array_type) for item in value)
 
 
 def array_arguments(call: Call, names: Sequence[str]) -> list[tuple[str, Any]]:
