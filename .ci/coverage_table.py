@@ -13,9 +13,15 @@ import importlib
 import sys
 from pathlib import Path
 
-FAMILIES = ("special", "fft", "linalg")
 START, END = "<!-- coverage:start -->", "<!-- coverage:end -->"
 README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def families() -> tuple[str, ...]:
+    """The package's SciPy-compatible families (``torchbridge._dispatch.families``)."""
+    from torchbridge import _dispatch
+
+    return _dispatch.families()
 
 
 def scipy_counterpart(family: str, name: str):
@@ -29,7 +35,7 @@ def scipy_counterpart(family: str, name: str):
 
 def table() -> str:
     lines = ["| family | routines | names |", "|---|---:|---|"]
-    for family in FAMILIES:
+    for family in families():
         module = importlib.import_module(f"torchbridge.{family}")
         names = sorted(module.__all__)
         lines.append(f"| `torchbridge.{family}` | {len(names)} | {', '.join(f'`{n}`' for n in names)} |")

@@ -78,13 +78,14 @@ def render(module: object) -> str:
                 values.append(f"{name}: {kind.__name__}{parameters}\n")
             else:
                 values.append(f"{name}: {kind.__module__}.{kind.__qualname__}\n".replace("builtins.", ""))
-    imports = "from typing import Any\n"
+    imports = "from typing import Any\n" if functions or any("Any" in v for v in values) else ""
     if uses_device:
         imports += "\nfrom .._device import DeviceLike\n"
     exported = getattr(module, "__all__", None)
     if exported is not None:
         values.insert(0, "__all__ = [\n" + "".join(f"    {name!r},\n" for name in exported) + "]\n\n")
-    return HEADER + imports + "\n" + "".join(values) + ("\n" if values else "") + "".join(functions)
+    head = HEADER + (imports + "\n" if imports else "")
+    return head + "".join(values) + ("\n" if values else "") + "".join(functions)
 
 
 def expected() -> dict[Path, str]:

@@ -1,6 +1,6 @@
 """The main job: where delegating to libtorch pays, side by side with SciPy.
 
-    python benches/bench.py [--quick | --smoke] [--suite special|fft|linalg|all|dask]
+    python benches/bench.py [--quick | --smoke] [--suite special|fft|linalg|signal|spatial|all|dask]
                             [--sizes N,N,...] [--rounds R] [--device cpu|cuda] [--out DIR]
                             [--plain] [--load-threshold F]
     python benches/bench.py --replot RESULTS_JSON [--out DIR]   (only the plot)
@@ -94,7 +94,7 @@ class Case:
     routine: str
     make: Callable[[int, np.random.Generator], tuple]
     native: Callable[..., Any]
-    module: str  # "special", "fft", "linalg": SciPy's and torchbridge's submodule
+    module: str  # "special", "fft", "signal", "spatial.distance", ...: SciPy's and torchbridge's submodule
     name: str  # the function's name in both
     kwargs: dict = field(default_factory=dict)
     pick: Callable[[Any], Any] = lambda out: out  # the part of the result to compare
@@ -113,7 +113,7 @@ class Case:
 #: ndtr lower tail, error 1.0), not a precision test: tests/python holds the
 #: per-routine tolerances. Transforms get more room because their outputs have
 #: elements near zero, where a per-element relative error grows.
-TOLERANCE = {"special": 1e-10, "fft": 1e-8, "linalg": 1e-10}
+TOLERANCE = {"special": 1e-10, "fft": 1e-8, "linalg": 1e-10, "signal": 1e-8, "spatial": 1e-10}
 
 
 def _uniform(lo, hi):
@@ -212,9 +212,13 @@ def as_numpy(x):
 
 def resolve(module: str, name: str):
     """torchbridge's routine, or None where this build does not have it yet."""
-    import torchbridge
+    import importlib
 
-    return getattr(getattr(torchbridge, module, None), name, None)
+    try:
+        family = importlib.import_module(f"torchbridge.{module}")
+    except ImportError:
+        return None
+    return getattr(family, name, None)
 
 
 # ---------------------------------------------------------------- suites
@@ -1316,8 +1320,9 @@ def main(argv=None) -> int:
     parser.add_argument("--quick", action="store_true", help="small and medium sizes, 3 rounds (about two minutes)")
     parser.add_argument("--smoke", action="store_true",
                         help="the smallest run, to check the output: size 16, 2 rounds, token extras (seconds)")
-    parser.add_argument("--suite", choices=["special", "fft", "linalg", "all", "dask"], default="all",
-                        help="all: special, fft and linalg; dask (only when asked): 1 dask worker against 2")
+    parser.add_argument("--suite", choices=["special", "fft", "linalg", "signal", "spatial", "all", "dask"],
+                        default="all",
+                        help="all: every suite but dask; dask (only when asked): 1 dask worker against 2")
     parser.add_argument(
         "--sizes", help="comma-separated sizes for every routine: elements, or the matrix order for linalg"
     )

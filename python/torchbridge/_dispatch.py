@@ -91,6 +91,13 @@ def _public(wrapper: Callable[..., Any], module: str, name: str) -> Any:
     return wrapper
 
 
+def families() -> tuple[str, ...]:
+    """The SciPy-compatible families, in the order their packages exposed them
+    (``"special"``, ..., dotted for nested ones: ``"spatial.distance"``): the
+    one list the tests and the generated tables take the families from."""
+    return tuple(ROUTED_FIRST)
+
+
 def expose(namespace: dict[str, Any], names: Iterable[str], family: str, routed_first: tuple[str, ...] = ()) -> None:
     """Replaces each routine ``names`` lists in ``namespace`` (a module's
     globals) by its public face, as a routine of ``torchbridge.{family}``;

@@ -8,6 +8,7 @@ pub use crate::aten::{call, schema, Arg, Value};
 pub mod fft;
 pub mod linalg;
 pub mod numpy;
+pub mod signal;
 pub mod special;
 
 pub(crate) use numpy::scipy_float_input;

@@ -11,6 +11,7 @@ mod exported;
 mod fft;
 mod linalg;
 mod placement;
+mod signal;
 mod special;
 
 use pyo3::prelude::*;
@@ -68,6 +69,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     special::register(m)?;
     fft::register(m)?;
     linalg::register(m)?;
+    signal::register(m)?;
     aten::register(m)?;
     Ok(())
 }

@@ -15,17 +15,16 @@ import sys
 import pytest
 
 import torchbridge as tb
+from torchbridge import _dispatch
 
 
 def _families():
-    return sorted(
-        name for name in tb.__all__ if hasattr(getattr(tb, name), "__all__") and name not in ("errors", "torch", "ops")
-    )
+    return list(_dispatch.families())
 
 
 def _routines():
     for family in _families():
-        module = getattr(tb, family)
+        module = importlib.import_module(f"torchbridge.{family}")
         for name in module.__all__:
             value = getattr(module, name)
             if callable(value):

@@ -7,6 +7,7 @@ from typing import Any, final
 from . import aten as aten
 from . import fft as fft
 from . import linalg as linalg
+from . import signal as signal
 from . import special as special
 
 __all__ = [
@@ -19,6 +20,7 @@ __all__ = [
     "special",
     "fft",
     "linalg",
+    "signal",
     "aten",
 ]
 

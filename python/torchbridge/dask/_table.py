@@ -11,7 +11,7 @@ from __future__ import annotations
 import inspect
 
 from .._core import special as _special
-from . import _linalg_rows, _reductions
+from . import _linalg_rows, _reductions, _signal_rows
 from ._chunking import AlongAxis, Chunking, Elementwise, NoArrays, Reduction, Reorder
 
 
@@ -57,4 +57,5 @@ TABLE: dict[str, Chunking] = {
     "special.psi": _SPECIAL["digamma"],
     **{f"fft.{name}": row for name, row in _FFT.items()},
     **{f"linalg.{name}": row for name, row in _linalg_rows.ROWS.items()},
+    **{f"signal.{name}": row for name, row in _signal_rows.ROWS.items()},
 }

@@ -26,6 +26,7 @@ from distributed import Client, LocalCluster, futures_of
 
 import torchbridge as tb
 import torchbridge.dask as tbd
+from torchbridge import _dispatch
 from torchbridge.dask import _workers
 
 CLUSTERS = {
@@ -82,15 +83,13 @@ def compute(client: Client, *arrays):
 
 
 def _families() -> list[str]:
-    return sorted(
-        name for name in tb.__all__ if hasattr(getattr(tb, name), "__all__") and name not in ("errors", "torch", "ops")
-    )
+    return list(_dispatch.families())
 
 
 def _routines() -> list:
     found = []
     for family in _families():
-        module = getattr(tb, family)
+        module = importlib.import_module(f"torchbridge.{family}")
         found += [getattr(module, name) for name in module.__all__ if callable(getattr(module, name))]
     return found
 

@@ -1,0 +1,9 @@
+"""`scipy.signal._signaltools`: convolution and correlation, the linear filters.
+
+The compiled functions of ``torchbridge._core.signal``; ``torchbridge.signal``
+gives each its public face (see ``torchbridge._dispatch``).
+"""
+
+from __future__ import annotations
+
+__all__: list[str] = []

@@ -1,0 +1,11 @@
+//! `scipy.signal`: convolution, filtering, windows and waveforms on
+//! `tch::Tensor`s, with SciPy's semantics.
+//!
+//! The files follow SciPy's private modules: [`signaltools`]
+//! (`_signaltools.py`: convolution and correlation, the linear filters),
+//! `windows` (`windows/_windows.py`), `waveforms` (`_waveforms.py`).
+//! Everything is a composite of libtorch ops on the input's device: libtorch
+//! has no signal-processing kernels of its own besides convolution and the
+//! FFT, and nothing here goes through NumPy.
+
+pub mod signaltools;

@@ -1,0 +1,1 @@
+//! SciPy's `_signaltools.py`, one file per group of routines.

@@ -1,0 +1,82 @@
+//! `torchbridge._core.signal`: the `scipy.signal` functions, one
+//! `#[pyfunction]` each with SciPy's signature (and a keyword-only
+//! `device=None`), re-exported by `python/torchbridge/signal/`.
+//!
+//! The files mirror `crate::ops::signal`. Here lives the import -> compute ->
+//! wrap path every binding shares ([`map`], [`map_tuple`]).
+
+/// The `device=` paragraph of the docstrings of the routines that compute on arrays.
+#[allow(unused_macros)] // the bindings landing next use it
+macro_rules! device_note {
+    () => {
+        "``device=None`` (keyword-only): ``\"cpu\"``, ``\"cuda\"`` (the inputs' CUDA\n\
+         device, else ``cuda:0``), ``\"cuda:N\"`` or a ``torch.device`` computes there,\n\
+         copying the inputs there and the results back to the caller's device; by\n\
+         default (``None``) the computation runs where the arrays live, CUDA\n\
+         included; a device libtorch cannot reach raises ``DeviceError``."
+    };
+}
+
+/// What the docstrings of the routines on arrays end with: how torchbridge differs from SciPy.
+#[allow(unused_macros)] // the bindings landing next use it
+macro_rules! signal_note {
+    () => {
+        concat!(
+            "torchbridge: composites of libtorch ops on the arrays' device, the result\n\
+             in the caller's array type; a parameter value torchbridge does not\n\
+             implement raises ``UnsupportedParameterError`` (a ``NotImplementedError``)\n\
+             naming it.\n\n",
+            device_note!()
+        )
+    };
+}
+
+use pyo3::prelude::*;
+use tch::Tensor;
+
+use super::container::{compute, import_all, wrap, wrap_tuple};
+use super::placement::on_device;
+use crate::Result;
+
+/// The `device=` keyword's argument (`None` or Python `None`: where the data is).
+pub(super) type Device<'a, 'py> = Option<&'a Bound<'py, PyAny>>;
+
+/// Imports `arrays` (one library; Python scalars and lists follow it),
+/// computes `op` on them where `device` says (the GIL released for large
+/// inputs) and returns the result in the caller's array type.
+#[allow(dead_code)] // the bindings landing next use it
+pub(super) fn map(
+    py: Python<'_>,
+    device: Device<'_, '_>,
+    arrays: &[&Bound<'_, PyAny>],
+    op: impl FnOnce(Vec<Tensor>) -> Result<Tensor> + Send,
+) -> PyResult<Py<PyAny>> {
+    on_device(device, || {
+        let (tensors, library) = import_all(arrays)?;
+        let elements = tensors.iter().map(Tensor::numel).sum();
+        let result = compute(py, elements, move || op(tensors))?;
+        wrap(py, &library, result, false)
+    })
+}
+
+/// [`map`] for a routine with several results: a tuple of the caller's arrays.
+#[allow(dead_code)] // the bindings landing next use it
+pub(super) fn map_tuple(
+    py: Python<'_>,
+    device: Device<'_, '_>,
+    arrays: &[&Bound<'_, PyAny>],
+    op: impl FnOnce(Vec<Tensor>) -> Result<Vec<Tensor>> + Send,
+) -> PyResult<Py<PyAny>> {
+    on_device(device, || {
+        let (tensors, library) = import_all(arrays)?;
+        let elements = tensors.iter().map(Tensor::numel).sum();
+        let results = compute(py, elements, move || op(tensors))?;
+        wrap_tuple(py, &library, results)
+    })
+}
+
+/// Adds the `signal` submodule to `_core`.
+pub(crate) fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
+    let module = super::submodule(parent, "signal")?;
+    super::attach(parent, &module)
+}
