@@ -132,6 +132,7 @@ def _system(n, rng):
 def cases() -> list[Case]:
     import scipy.fft
     import scipy.linalg
+    import scipy.signal
     import scipy.special as sc
 
     square = dict(sizes=(64, 256, 512), quick_sizes=(64, 256))
@@ -150,6 +151,11 @@ def cases() -> list[Case]:
         Case("linalg", "eigh", _spd, scipy.linalg.eigh, "linalg", "eigh", pick=lambda out: out[0], **square),
         Case("linalg", "svd", lambda n, rng: (rng.standard_normal((n, n)),), scipy.linalg.svd, "linalg", "svd",
              pick=lambda out: out[1], **square),
+        # the floors: fftconvolve (1e6, 1e4); convolve2d 512x512 with 5x5 (direct, float64)
+        Case("signal", "fftconvolve", lambda n, rng: (rng.standard_normal(n), rng.standard_normal(10_000)),
+             scipy.signal.fftconvolve, "signal", "fftconvolve", sizes=(100_000, 1_000_000), quick_sizes=(100_000,)),
+        Case("signal", "convolve2d", lambda n, rng: (rng.standard_normal((n, n)), rng.standard_normal((5, 5))),
+             scipy.signal.convolve2d, "signal", "convolve2d", sizes=(128, 512), quick_sizes=(128, 512)),
     ]
 
 

@@ -2,7 +2,18 @@
 
 from __future__ import annotations
 
-from ._chunking import Chunking
+from ._chunking import Chunking, NoArrays, Unsupported
+
+# A convolution couples neighbouring chunks: its dask path is the stencil class (``map_overlap`` with
+# the kernel's depth) for a small in-memory kernel, which is not built yet.
+_STENCIL = "a convolution couples neighbouring chunks; its map_overlap path (the stencil class) is not built yet"
 
 #: ``name`` -> the chunking class of ``torchbridge.signal.{name}``.
-ROWS: dict[str, Chunking] = {}
+ROWS: dict[str, Chunking] = {
+    **{
+        name: Unsupported(_STENCIL)
+        for name in ("convolve", "correlate", "fftconvolve", "oaconvolve", "convolve2d", "correlate2d")
+    },
+    "choose_conv_method": Unsupported("its choice reads the data (the integer range), which would compute the graph"),
+    "correlation_lags": NoArrays(),
+}

@@ -25,7 +25,7 @@ from ._signaltools import *  # noqa: F403 (its __all__)
 __all__: list[str] = [*_signaltools.__all__]
 
 # Each routine's public face: the compiled function, plus the route for dask arrays.
-_dispatch.expose(globals(), __all__, "signal")
+_dispatch.expose(globals(), __all__, "signal", routed_first=("correlation_lags",))
 
 
 def __dir__() -> list[str]:

@@ -6,4 +6,24 @@ gives each its public face (see ``torchbridge._dispatch``).
 
 from __future__ import annotations
 
-__all__: list[str] = []
+from .._core.signal import (
+    choose_conv_method,
+    convolve,
+    convolve2d,
+    correlate,
+    correlate2d,
+    correlation_lags,
+    fftconvolve,
+    oaconvolve,
+)
+
+__all__ = [
+    "convolve",
+    "correlate",
+    "fftconvolve",
+    "oaconvolve",
+    "convolve2d",
+    "correlate2d",
+    "choose_conv_method",
+    "correlation_lags",
+]

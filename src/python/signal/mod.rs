@@ -31,6 +31,8 @@ macro_rules! signal_note {
     };
 }
 
+mod convolve;
+
 use pyo3::prelude::*;
 use tch::Tensor;
 
@@ -44,7 +46,6 @@ pub(super) type Device<'a, 'py> = Option<&'a Bound<'py, PyAny>>;
 /// Imports `arrays` (one library; Python scalars and lists follow it),
 /// computes `op` on them where `device` says (the GIL released for large
 /// inputs) and returns the result in the caller's array type.
-#[allow(dead_code)] // the bindings landing next use it
 pub(super) fn map(
     py: Python<'_>,
     device: Device<'_, '_>,
@@ -78,5 +79,6 @@ pub(super) fn map_tuple(
 /// Adds the `signal` submodule to `_core`.
 pub(crate) fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     let module = super::submodule(parent, "signal")?;
+    convolve::register(&module)?;
     super::attach(parent, &module)
 }

@@ -1,1 +1,3 @@
 //! SciPy's `_signaltools.py`, one file per group of routines.
+
+pub mod convolve;
