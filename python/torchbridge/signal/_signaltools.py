@@ -6,4 +6,22 @@ gives each its public face (see ``torchbridge._dispatch``).
 
 from __future__ import annotations
 
-__all__: list[str] = []
+from .._core.signal import (
+    filtfilt,
+    lfilter,
+    lfilter_zi,
+    lfiltic,
+    sosfilt,
+    sosfilt_zi,
+    sosfiltfilt,
+)
+
+__all__: list[str] = [
+    "filtfilt",
+    "lfilter",
+    "lfilter_zi",
+    "lfiltic",
+    "sosfilt",
+    "sosfilt_zi",
+    "sosfiltfilt",
+]

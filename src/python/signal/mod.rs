@@ -31,6 +31,8 @@ macro_rules! signal_note {
     };
 }
 
+mod lfilter;
+
 use pyo3::prelude::*;
 use tch::Tensor;
 
@@ -78,5 +80,6 @@ pub(super) fn map_tuple(
 /// Adds the `signal` submodule to `_core`.
 pub(crate) fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     let module = super::submodule(parent, "signal")?;
+    lfilter::register(&module)?;
     super::attach(parent, &module)
 }

@@ -1,1 +1,2 @@
 //! SciPy's `_signaltools.py`, one file per group of routines.
+pub mod lfilter;
