@@ -413,6 +413,46 @@ fn solve_states(c: &Tensor, s0: &Tensor, a: &Mat, kind: Kind, device: Device) ->
 /// through `sys` from the states `zi` (`(rows, K)`; zeros when `None`):
 /// returns `y` (`(rows, T)`) and the final states (`(rows, K)`).
 fn run(sys: &System, x: &Tensor, zi: Option<&Tensor>) -> Result<(Tensor, Tensor)> {
+    if x.numel() == 0 || sys.order() == 0 {
+        return run_finite(sys, x, zi);
+    }
+    // A NaN or infinity would reach earlier outputs of its block through the
+    // GEMM's zeros (0 * NaN): filter the finite values, then mark what the
+    // non-finite ones reach (SciPy's recursion: every later output of the row;
+    // a FIR filter: the outputs within its taps) as NaN.
+    let bad = x.f_isfinite()?.f_logical_not()?;
+    let bad_zi = match zi {
+        Some(z) => z.f_isfinite()?.f_logical_not()?.f_any_dim(1, true)?,
+        None => Tensor::f_zeros([x.size()[0], 1], (Kind::Bool, x.device()))?,
+    };
+    let any_bad = bad.f_any()?.f_logical_or(&bad_zi.f_any()?)?;
+    if any_bad.f_int64_value(&[])? == 0 {
+        return run_finite(sys, x, zi);
+    }
+    let clean = x.f_masked_fill(&bad, 0.0)?;
+    let clean_zi = zi.map(|z| z.f_nan_to_num(0.0, 0.0, 0.0)).transpose()?;
+    let (y, zf) = run_finite(sys, &clean, clean_zi.as_ref())?;
+    let recursive = (0..sys.order()).any(|i| (0..sys.order()).any(|j| !sys.f.at(i, j).is_zero() && j != i + 1));
+    let reached = if recursive {
+        bad.f_to_kind(Kind::Int)?.f_cumsum(1, Kind::Int)?.f_gt(0)?
+    } else {
+        // The FIR filter's taps as 0/1 weights applied to the indicator: exact small integers.
+        let taps =
+            (0..=sys.order()).map(|n| if n == 0 { sys.d } else { sys.g.get(n - 1).copied().unwrap_or(Cx::ZERO) });
+        let ones: Vec<Cx> = taps.map(|t| if t.is_zero() { Cx::ZERO } else { Cx::ONE }).collect();
+        let indicator = System::df2t(&ones, &[Cx::ONE]);
+        let counts = run_finite(&indicator, &bad.f_to_kind(Kind::Double)?, None)?.0;
+        counts.f_gt(0.5)?
+    };
+    let reached = reached.f_logical_or(&bad_zi)?;
+    let y = y.f_masked_fill(&reached, f64::NAN)?;
+    let row_bad = reached.f_any_dim(1, true)?;
+    let zf = zf.f_masked_fill(&row_bad, f64::NAN)?;
+    Ok((y, zf))
+}
+
+/// [`run`] on finite data.
+fn run_finite(sys: &System, x: &Tensor, zi: Option<&Tensor>) -> Result<(Tensor, Tensor)> {
     let (kind, device) = (x.kind(), x.device());
     let size = x.size();
     let (rows, t) = (size[0], size[1]);
@@ -527,7 +567,8 @@ fn rows_of(x: &Tensor, axis: usize, kind: Kind) -> Result<(Tensor, Vec<i64>)> {
     let moved = x.f_movedim(axis as i64, -1)?;
     let moved_shape = moved.size();
     let t = *moved_shape.last().unwrap_or(&1);
-    let rows = moved.f_to_kind(kind)?.f_contiguous()?.f_reshape([-1, t])?;
+    let count: i64 = moved_shape[..moved_shape.len() - 1].iter().product();
+    let rows = moved.f_to_kind(kind)?.f_contiguous()?.f_reshape([count, t])?;
     Ok((rows, moved_shape))
 }
 
@@ -798,12 +839,20 @@ pub fn sosfilt(sos: &Tensor, x: &Tensor, axis: i64, zi: Option<&Tensor>) -> Resu
             }
             // (ns, ..., 2, ...) -> (rows, ns * 2), sections major.
             let moved_z = z.f_movedim(axis as i64 + 1, -1)?.f_movedim(0, -2)?.f_to_kind(kind)?.f_contiguous()?;
-            Some(moved_z.f_reshape([-1, ns * 2])?)
+            let count: i64 = moved[..moved.len() - 1].iter().product();
+            Some(moved_z.f_reshape([count, ns * 2])?)
         }
         None => None,
     };
     let (y, zf) = if secs.is_empty() {
-        (rows.f_detach_copy()?, zi_rows.as_ref().map(|z| z.f_detach_copy()).transpose()?.unwrap_or(Tensor::f_zeros([0], (kind, x.device()))?))
+        (
+            rows.f_detach_copy()?,
+            zi_rows
+                .as_ref()
+                .map(|z| z.f_detach_copy())
+                .transpose()?
+                .unwrap_or(Tensor::f_zeros([0], (kind, x.device()))?),
+        )
     } else {
         run(&System::cascade(&secs), &rows, zi_rows.as_ref())?
     };
@@ -826,11 +875,7 @@ pub fn sosfilt_zi(sos: &Tensor) -> Result<Tensor> {
         return Err(Error::InvalidArgument("sos must be shape (n_sections, 6)".into()));
     }
     let dtype = dlpack::dtype_of(sos)?;
-    let kind = if dtype.is_float() || dtype.is_complex() {
-        filter_kind(&[sos])?
-    } else {
-        Kind::Double
-    };
+    let kind = if dtype.is_float() || dtype.is_complex() { filter_kind(&[sos])? } else { Kind::Double };
     let v = host_values(sos, kind)?;
     let mut out = Mat::zeros(v.len() / 6, 2);
     let mut scale = Cx::ONE;
@@ -852,6 +897,16 @@ pub fn sosfilt_zi(sos: &Tensor) -> Result<Tensor> {
         scale = scale * bsum * asum.recip();
     }
     out.tensor(kind, sos.device())
+}
+
+/// `x` as SciPy's extension leaves it: the odd extension of bool data is
+/// integer (`2 * x[0] - x[...]`), which then promotes as int64.
+fn extended_input(x: &Tensor, padtype: Option<PadType>, padlen: Option<i64>) -> Result<Tensor> {
+    if x.kind() == Kind::Bool && padtype == Some(PadType::Odd) && padlen != Some(0) {
+        Ok(x.f_to_kind(Kind::Int64)?)
+    } else {
+        Ok(x.shallow_clone())
+    }
 }
 
 /// `filtfilt`'s and `sosfiltfilt`'s edge extension (`padtype`).
@@ -938,6 +993,7 @@ pub fn filtfilt(
     check_coefficients("a", a)?;
     check_x(x)?;
     let axis = axis_of(axis, x.dim())?;
+    let x = &extended_input(x, padtype, padlen)?;
     let kind = float_coefficients_kind(&[b, a], x)?;
     let ntaps = a.size()[0].max(b.size()[0]);
     let (rows, moved) = rows_of(x, axis, kind)?;
@@ -959,6 +1015,7 @@ pub fn sosfiltfilt(
     padtype: Option<PadType>,
     padlen: Option<i64>,
 ) -> Result<Tensor> {
+    let x = &extended_input(x, padtype, padlen)?;
     let kind = float_coefficients_kind(&[sos], x)?;
     let secs = sections(sos, kind)?;
     check_x(x)?;
