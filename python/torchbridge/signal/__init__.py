@@ -19,7 +19,6 @@ route for dask arrays); the private modules follow SciPy's (``_signaltools``,
 from __future__ import annotations
 
 from .. import _dispatch
-from . import _signaltools
 from ._signaltools import filtfilt, lfilter, lfilter_zi, lfiltic, sosfilt, sosfilt_zi, sosfiltfilt
 
 # A literal list (mypy's stubtest cannot evaluate a computed one), kept

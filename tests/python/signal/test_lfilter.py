@@ -130,7 +130,10 @@ def test_sosfiltfilt_within_1e12_edges_included(lib, padtype, name, rng):
 def test_filtfilt_within_1e12(padtype, name, padlen, rng):
     b, a = BA[name]
     x = rng.standard_normal((2, 400))
-    assert rel(ts.filtfilt(b, a, x, padtype=padtype, padlen=padlen), ss.filtfilt(b, a, x, padtype=padtype, padlen=padlen)) < 1e-12
+    assert (
+        rel(ts.filtfilt(b, a, x, padtype=padtype, padlen=padlen), ss.filtfilt(b, a, x, padtype=padtype, padlen=padlen))
+        < 1e-12
+    )
 
 
 def test_filtfilt_order8_butter_and_axis(rng):
@@ -144,8 +147,8 @@ def test_error_does_not_grow_along_a_long_signal(rng):
     x = rng.standard_normal(10**6)
     ours, ref = to_numpy(ts.sosfilt(sos, x)), ss.sosfilt(sos, x)
     scale = np.abs(ref).max()
-    head = np.abs(ours[:10**5] - ref[:10**5]).max() / scale
-    tail = np.abs(ours[-10**5:] - ref[-10**5:]).max() / scale
+    head = np.abs(ours[: 10**5] - ref[: 10**5]).max() / scale
+    tail = np.abs(ours[-(10**5) :] - ref[-(10**5) :]).max() / scale
     assert tail < 1e-11 and tail < 20 * max(head, 1e-14)
     b, a = BA["butter4"]
     ours, ref = to_numpy(ts.lfilter(b, a, x)), ss.lfilter(b, a, x)
@@ -155,7 +158,9 @@ def test_error_does_not_grow_along_a_long_signal(rng):
 def test_initial_condition_helpers():
     for b, a in BA.values():
         assert rel(ts.lfilter_zi(b, a), ss.lfilter_zi(b, a)) < 1e-12
-        assert rel(ts.lfiltic(b, a, [1.0, -2.0, 0.5], [0.3, 0.1]), ss.lfiltic(b, a, [1.0, -2.0, 0.5], [0.3, 0.1])) < 1e-13
+        assert (
+            rel(ts.lfiltic(b, a, [1.0, -2.0, 0.5], [0.3, 0.1]), ss.lfiltic(b, a, [1.0, -2.0, 0.5], [0.3, 0.1])) < 1e-13
+        )
         assert rel(ts.lfiltic(b, a, [1.0]), ss.lfiltic(b, a, [1.0])) < 1e-13
     for sos in SOS.values():
         assert rel(ts.sosfilt_zi(sos), ss.sosfilt_zi(sos)) < 1e-11
@@ -164,12 +169,23 @@ def test_initial_condition_helpers():
 
 @pytest.mark.parametrize(
     ("xdtype", "cdtype"),
-    [(np.float32, np.float32), (np.float32, np.float64), (np.int64, np.float64), (np.bool_, np.float32),
-     (np.complex64, np.float32), (np.complex128, np.float64), (np.float64, np.complex128)],
+    [
+        (np.float32, np.float32),
+        (np.float32, np.float64),
+        (np.int64, np.float64),
+        (np.bool_, np.float32),
+        (np.complex64, np.float32),
+        (np.complex128, np.float64),
+        (np.float64, np.complex128),
+    ],
 )
 def test_result_dtypes_follow_scipy(xdtype, cdtype, rng):
     b, a = (c.astype(cdtype) for c in BA["butter4"])
-    x = (rng.standard_normal(100) * 3).astype(xdtype) if xdtype != np.complex64 else (rng.standard_normal(100) + 1j).astype(xdtype)
+    x = (
+        (rng.standard_normal(100) * 3).astype(xdtype)
+        if xdtype != np.complex64
+        else (rng.standard_normal(100) + 1j).astype(xdtype)
+    )
     ref = ss.lfilter(b, a, x)
     ours = to_numpy(ts.lfilter(b, a, x))
     assert ours.dtype == ref.dtype
@@ -185,7 +201,10 @@ def test_nan_inf_and_signed_zero_propagate_as_in_scipy():
     b, a = BA["butter4"]
     x = np.array([0.0, -0.0, 1.0, np.nan, 2.0, 3.0])
     np.testing.assert_array_equal(np.isnan(to_numpy(ts.lfilter(b, a, x))), np.isnan(ss.lfilter(b, a, x)))
-    assert np.all(np.isnan(to_numpy(ts.lfilter(b, a, np.array([np.inf, 1.0])))[1:]) | np.isinf(to_numpy(ts.lfilter(b, a, np.array([np.inf, 1.0])))[1:]))
+    assert np.all(
+        np.isnan(to_numpy(ts.lfilter(b, a, np.array([np.inf, 1.0])))[1:])
+        | np.isinf(to_numpy(ts.lfilter(b, a, np.array([np.inf, 1.0])))[1:])
+    )
     assert np.all(to_numpy(ts.lfilter(b, a, np.zeros(40))) == 0)
     fir = to_numpy(ts.lfilter([1.0, 1.0], [1.0], x))
     np.testing.assert_array_equal(np.isnan(fir), np.isnan(ss.lfilter([1.0, 1.0], [1.0], x)))
@@ -201,16 +220,32 @@ def test_nan_inf_and_signed_zero_propagate_as_in_scipy():
         (lambda: ts.lfilter([[1.0]], [1.0], [1.0]), ValueError, "Parameter b is not a non-empty 1d array"),
         (lambda: ts.lfilter([1.0], [1.0, 2.0], 5.0), ValueError, "at least 1-D"),
         (lambda: ts.lfilter([1.0], [1.0, 2.0], [1.0], axis=2), ValueError, "axis is out of range"),
-        (lambda: ts.lfilter([1.0, 2.0], [1.0, 2.0], [1.0, 2.0], zi=[1.0, 2.0, 3.0]), ValueError, "Unexpected shape for zi"),
+        (
+            lambda: ts.lfilter([1.0, 2.0], [1.0, 2.0], [1.0, 2.0], zi=[1.0, 2.0, 3.0]),
+            ValueError,
+            "Unexpected shape for zi",
+        ),
         (lambda: ts.lfilter([1, 2], [2, 1], np.ones(4, int)), NotImplementedError, "int64"),
-        (lambda: ts.lfilter(np.ones(2, np.float16), np.ones(2, np.float16), np.ones(4, np.float16)), NotImplementedError, "float16"),
+        (
+            lambda: ts.lfilter(np.ones(2, np.float16), np.ones(2, np.float16), np.ones(4, np.float16)),
+            NotImplementedError,
+            "float16",
+        ),
         (lambda: ts.sosfilt(np.ones((2, 5)), np.ones(10)), ValueError, "shape \\(n_sections, 6\\)"),
-        (lambda: ts.sosfilt(np.array([[1.0, 0, 0, 2, 0, 0]]), np.ones(10)), ValueError, "sos\\[:, 3\\] should be all ones"),
+        (
+            lambda: ts.sosfilt(np.array([[1.0, 0, 0, 2, 0, 0]]), np.ones(10)),
+            ValueError,
+            "sos\\[:, 3\\] should be all ones",
+        ),
         (lambda: ts.sosfilt(SOS["butter8"], np.ones(10), zi=np.ones((4, 3))), ValueError, "Invalid zi shape"),
         (lambda: ts.filtfilt(*BA["butter4"], np.ones(10)), ValueError, "greater than padlen, which is 15"),
         (lambda: ts.filtfilt(*BA["butter4"], np.ones(100), padtype="mirror"), ValueError, "Unknown value 'mirror'"),
         (lambda: ts.filtfilt(*BA["butter4"], np.ones(100), method="gust"), NotImplementedError, "gust"),
-        (lambda: ts.filtfilt(*BA["butter4"], np.ones(100), method="fast"), ValueError, "method must be 'pad' or 'gust'"),
+        (
+            lambda: ts.filtfilt(*BA["butter4"], np.ones(100), method="fast"),
+            ValueError,
+            "method must be 'pad' or 'gust'",
+        ),
         (lambda: ts.sosfiltfilt(SOS["butter8"], np.ones(20)), ValueError, "greater than padlen"),
         (lambda: ts.lfilter_zi([1.0], [0.0]), ValueError, "at least one nonzero `a`"),
         (lambda: ts.sosfilt_zi(np.ones(6)), ValueError, "sos must be shape"),
