@@ -120,6 +120,26 @@ def _uniform(lo, hi):
     return lambda n, rng: (rng.uniform(lo, hi, n),)
 
 
+def _iir_ba(n, rng):
+    import scipy.signal
+
+    b, a = scipy.signal.butter(4, 0.1)
+    return (b, a, rng.standard_normal(max(n, 64)))  # filtfilt's padding needs > 27
+
+
+def _iir_ba_batch(n, rng):
+    import scipy.signal
+
+    b, a = scipy.signal.butter(4, 0.1)
+    return (b, a, rng.standard_normal((64, max(n // 64, 64))))
+
+
+def _iir_sos(n, rng):
+    import scipy.signal
+
+    return (scipy.signal.butter(8, 0.1, output="sos"), rng.standard_normal(max(n, 64)))
+
+
 def _spd(n, rng):
     a = rng.standard_normal((n, n))
     return (a @ a.T + n * np.eye(n),)
@@ -156,6 +176,19 @@ def cases() -> list[Case]:
              scipy.signal.fftconvolve, "signal", "fftconvolve", sizes=(100_000, 1_000_000), quick_sizes=(100_000,)),
         Case("signal", "convolve2d", lambda n, rng: (rng.standard_normal((n, n)), rng.standard_normal((5, 5))),
              scipy.signal.convolve2d, "signal", "convolve2d", sizes=(128, 512), quick_sizes=(128, 512)),
+        # The IIR filters: order 4 (b, a) and order 8 sos Butterworth, on n samples
+        # and on a (64, n // 64) batch along the last axis; the floors: lfilter 1e6 >= 1x,
+        # (64, 1e5) >= 2x, sosfilt 1e6 >= 1x, filtfilt >= 1x.
+        Case("signal", "lfilter", _iir_ba, scipy.signal.lfilter, "signal", "lfilter",
+             sizes=(100, 10_000, 1_000_000), quick_sizes=(10_000,)),
+        Case("signal", "lfilter_batch64", _iir_ba_batch, scipy.signal.lfilter, "signal", "lfilter",
+             sizes=(6_400_000,), quick_sizes=(64_000,)),
+        Case("signal", "sosfilt", _iir_sos, scipy.signal.sosfilt, "signal", "sosfilt",
+             sizes=(100, 10_000, 1_000_000), quick_sizes=(10_000,)),
+        Case("signal", "filtfilt", _iir_ba, scipy.signal.filtfilt, "signal", "filtfilt",
+             sizes=(10_000, 1_000_000), quick_sizes=(10_000,)),
+        Case("signal", "sosfiltfilt", _iir_sos, scipy.signal.sosfiltfilt, "signal", "sosfiltfilt",
+             sizes=(10_000, 1_000_000), quick_sizes=(10_000,)),
     ]
 
 

@@ -18,7 +18,7 @@ from conftest import with_device  # noqa: E402
 
 # Routines that take no arrays, hence no device keyword.
 NO_ARRAYS = ("next_fast_len", "prev_fast_len", "fhtoffset", "set_workers", "get_workers", "correlation_lags")
-FLOORS = {"special": 45, "fft": 24, "linalg": 28, "signal": 8}
+FLOORS = {"special": 45, "fft": 24, "linalg": 28, "signal": 15}
 ROUTINES = [
     (family, name)
     for family in cov.families()

@@ -14,10 +14,17 @@ from .._core.signal import (
     correlate2d,
     correlation_lags,
     fftconvolve,
+    filtfilt,
+    lfilter,
+    lfilter_zi,
+    lfiltic,
     oaconvolve,
+    sosfilt,
+    sosfilt_zi,
+    sosfiltfilt,
 )
 
-__all__ = [
+__all__: list[str] = [
     "convolve",
     "correlate",
     "fftconvolve",
@@ -26,4 +33,11 @@ __all__ = [
     "correlate2d",
     "choose_conv_method",
     "correlation_lags",
+    "filtfilt",
+    "lfilter",
+    "lfilter_zi",
+    "lfiltic",
+    "sosfilt",
+    "sosfilt_zi",
+    "sosfiltfilt",
 ]

@@ -32,6 +32,7 @@ macro_rules! signal_note {
 }
 
 mod convolve;
+mod lfilter;
 
 use pyo3::prelude::*;
 use tch::Tensor;
@@ -80,5 +81,6 @@ pub(super) fn map_tuple(
 pub(crate) fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     let module = super::submodule(parent, "signal")?;
     convolve::register(&module)?;
+    lfilter::register(&module)?;
     super::attach(parent, &module)
 }

@@ -1,3 +1,4 @@
 //! SciPy's `_signaltools.py`, one file per group of routines.
 
 pub mod convolve;
+pub mod lfilter;
