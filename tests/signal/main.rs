@@ -4,3 +4,6 @@
 //!
 //! One test binary (linking libtorch is paid once), its tests in modules
 //! named after the ops' files.
+
+mod waveforms;
+mod windows;

@@ -6,7 +6,6 @@
 //! wrap path every binding shares ([`map`], [`map_tuple`]).
 
 /// The `device=` paragraph of the docstrings of the routines that compute on arrays.
-#[allow(unused_macros)] // the bindings landing next use it
 macro_rules! device_note {
     () => {
         "``device=None`` (keyword-only): ``\"cpu\"``, ``\"cuda\"`` (the inputs' CUDA\n\
@@ -18,7 +17,6 @@ macro_rules! device_note {
 }
 
 /// What the docstrings of the routines on arrays end with: how torchbridge differs from SciPy.
-#[allow(unused_macros)] // the bindings landing next use it
 macro_rules! signal_note {
     () => {
         concat!(
@@ -30,6 +28,9 @@ macro_rules! signal_note {
         )
     };
 }
+
+mod waveforms;
+mod windows;
 
 use pyo3::prelude::*;
 use tch::Tensor;
@@ -44,7 +45,6 @@ pub(super) type Device<'a, 'py> = Option<&'a Bound<'py, PyAny>>;
 /// Imports `arrays` (one library; Python scalars and lists follow it),
 /// computes `op` on them where `device` says (the GIL released for large
 /// inputs) and returns the result in the caller's array type.
-#[allow(dead_code)] // the bindings landing next use it
 pub(super) fn map(
     py: Python<'_>,
     device: Device<'_, '_>,
@@ -60,7 +60,6 @@ pub(super) fn map(
 }
 
 /// [`map`] for a routine with several results: a tuple of the caller's arrays.
-#[allow(dead_code)] // the bindings landing next use it
 pub(super) fn map_tuple(
     py: Python<'_>,
     device: Device<'_, '_>,
@@ -78,5 +77,7 @@ pub(super) fn map_tuple(
 /// Adds the `signal` submodule to `_core`.
 pub(crate) fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     let module = super::submodule(parent, "signal")?;
+    windows::register(&module)?;
+    waveforms::register(&module)?;
     super::attach(parent, &module)
 }
