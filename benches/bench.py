@@ -132,6 +132,7 @@ def _system(n, rng):
 def cases() -> list[Case]:
     import scipy.fft
     import scipy.linalg
+    import scipy.signal
     import scipy.special as sc
 
     square = dict(sizes=(64, 256, 512), quick_sizes=(64, 256))
@@ -150,6 +151,9 @@ def cases() -> list[Case]:
         Case("linalg", "eigh", _spd, scipy.linalg.eigh, "linalg", "eigh", pick=lambda out: out[0], **square),
         Case("linalg", "svd", lambda n, rng: (rng.standard_normal((n, n)),), scipy.linalg.svd, "linalg", "svd",
              pick=lambda out: out[1], **square),
+        # waveforms (scipy.signal._waveforms): elementwise, t in seconds
+        Case("signal", "chirp", lambda n, rng: (np.sort(rng.uniform(0, 10, n)), 1.0, 10.0, 100.0),
+             scipy.signal.chirp, "signal", "chirp", sizes=(1_000, 100_000, 1_000_000)),
     ]
 
 

@@ -37,7 +37,8 @@ def test_same_signature_as_scipy(family, name):
     theirs = cov.scipy_counterpart(family, name)
     assert theirs is not None, f"scipy.{family} has no {name}"
     got = inspect.signature(ours)
-    if name in ("next_fast_len", "prev_fast_len", "fhtoffset", "set_workers", "get_workers", "unit_impulse"):  # no arrays
+    no_arrays = ("next_fast_len", "prev_fast_len", "fhtoffset", "set_workers", "get_workers", "unit_impulse")
+    if name in no_arrays:
         expected = inspect.signature(theirs)
     else:
         # Every routine takes a keyword-only device=None besides SciPy's parameters.

@@ -53,7 +53,10 @@ fn chirp_refusals() {
     assert!(wf::chirp_phase(&t, -1.0, 2.0, 3.0, ChirpMethod::Logarithmic, true).is_err());
     assert!(wf::chirp_phase(&t, 0.0, 2.0, 3.0, ChirpMethod::Hyperbolic, true).is_err());
     let z = Tensor::from_slice(&[1.0f64]).to_kind(Kind::ComplexDouble);
-    assert!(matches!(wf::chirp_phase(&z, 1.0, 2.0, 3.0, ChirpMethod::Linear, true), Err(Error::DtypeNotAccepted { .. })));
+    assert!(matches!(
+        wf::chirp_phase(&z, 1.0, 2.0, 3.0, ChirpMethod::Linear, true),
+        Err(Error::DtypeNotAccepted { .. })
+    ));
 }
 
 #[test]
@@ -83,7 +86,9 @@ fn gausspulse_matches_scipy() {
     assert_eq!(wf::gausspulse(&t, 1000.0, 0.5, -6.0, false, false).unwrap().len(), 1);
     let cutoff = wf::gausspulse_cutoff(1000.0, 0.5, -6.0, -60.0).unwrap();
     assert!((cutoff - 0.0027812950448142565).abs() < 1e-18);
-    assert!(matches!(wf::gausspulse_cutoff(-1.0, 0.5, -6.0, -60.0), Err(Error::InvalidArgument(m)) if m == "Center frequency (fc=-1.00) must be >=0."));
+    assert!(
+        matches!(wf::gausspulse_cutoff(-1.0, 0.5, -6.0, -60.0), Err(Error::InvalidArgument(m)) if m == "Center frequency (fc=-1.00) must be >=0.")
+    );
     assert!(wf::gausspulse_cutoff(1000.0, 0.0, -6.0, -60.0).is_err());
     assert!(wf::gausspulse_cutoff(1000.0, 0.5, 1.0, -60.0).is_err());
     assert!(wf::gausspulse_cutoff(1000.0, 0.5, -6.0, 0.0).is_err());

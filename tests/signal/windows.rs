@@ -26,16 +26,28 @@ fn closed_forms_match_scipy() {
     assert_close(&w::hann(5, true, CPU).unwrap(), &[0.0, 0.5, 1.0, 0.5, 0.0], 1e-15);
     assert_close(&w::hann(4, false, CPU).unwrap(), &[0.0, 0.5, 1.0, 0.5], 1e-15);
     let kaiser = [0.00133251399790242, 0.20105486954533092, 0.8494161890910448];
-    assert_close(&w::kaiser(6, 8.6, true, CPU).unwrap(), &[kaiser[0], kaiser[1], kaiser[2], kaiser[2], kaiser[1], kaiser[0]], 1e-15);
+    assert_close(
+        &w::kaiser(6, 8.6, true, CPU).unwrap(),
+        &[kaiser[0], kaiser[1], kaiser[2], kaiser[2], kaiser[1], kaiser[0]],
+        1e-15,
+    );
     assert_close(&w::triang(5, true, CPU).unwrap(), &[1.0 / 3.0, 2.0 / 3.0, 1.0, 2.0 / 3.0, 1.0 / 3.0], 1e-15);
     assert_close(&w::triang(4, true, CPU).unwrap(), &[0.25, 0.75, 0.75, 0.25], 1e-15);
     let parzen = [0.00925925925925925, 0.25, 0.8611111111111112];
-    assert_close(&w::parzen(6, true, CPU).unwrap(), &[parzen[0], parzen[1], parzen[2], parzen[2], parzen[1], parzen[0]], 1e-15);
+    assert_close(
+        &w::parzen(6, true, CPU).unwrap(),
+        &[parzen[0], parzen[1], parzen[2], parzen[2], parzen[1], parzen[0]],
+        1e-15,
+    );
     assert_close(&w::bohman(5, true, CPU).unwrap(), &[0.0, 0.31830988618379075, 1.0, 0.31830988618379075, 0.0], 1e-15);
     let tukey = [0.0, 0.6913417161825449, 1.0, 1.0, 1.0, 1.0, 1.0, 0.6913417161825449, 0.0];
     assert_close(&w::tukey(9, 0.4, true, CPU).unwrap(), &tukey, 1e-15);
     let kbd = [0.22047876123724322, 0.7071067811865476, 0.9753917755667671];
-    assert_close(&w::kaiser_bessel_derived(6, 4.0, true, CPU).unwrap(), &[kbd[0], kbd[1], kbd[2], kbd[2], kbd[1], kbd[0]], 1e-15);
+    assert_close(
+        &w::kaiser_bessel_derived(6, 4.0, true, CPU).unwrap(),
+        &[kbd[0], kbd[1], kbd[2], kbd[2], kbd[1], kbd[0]],
+        1e-15,
+    );
     let exp = [0.36787944117144233, 0.6065306597126334, 1.0, 0.6065306597126334, 0.36787944117144233];
     assert_close(&w::exponential(5, None, 2.0, true, CPU).unwrap(), &exp, 1e-15);
     let poisson = [1.0, 0.36787944117144233, 0.1353352832366127, 0.04978706836786394];
@@ -50,15 +62,27 @@ fn closed_forms_match_scipy() {
     let barthann = [0.0, 0.35857354213752, 0.8794264578624801, 0.8794264578624801, 0.3585735421375199, 0.0];
     assert_close(&w::barthann(6, true, CPU).unwrap(), &barthann, 1e-15);
     let lanczos = [3.8981718325193755e-17, 0.50455115242710458, 0.93548928378863905];
-    assert_close(&w::lanczos(6, true, CPU).unwrap(), &[lanczos[0], lanczos[1], lanczos[2], lanczos[2], lanczos[1], lanczos[0]], 1e-15);
+    assert_close(
+        &w::lanczos(6, true, CPU).unwrap(),
+        &[lanczos[0], lanczos[1], lanczos[2], lanczos[2], lanczos[1], lanczos[0]],
+        1e-15,
+    );
 }
 
 #[test]
 fn chebwin_and_taylor_match_scipy() {
     let odd = [0.11169109836363099, 0.41962998924433415, 0.813773592568722, 1.0];
-    assert_close(&w::chebwin(7, 50.0, true, CPU).unwrap(), &[odd[0], odd[1], odd[2], odd[3], odd[2], odd[1], odd[0]], 1e-13);
+    assert_close(
+        &w::chebwin(7, 50.0, true, CPU).unwrap(),
+        &[odd[0], odd[1], odd[2], odd[3], odd[2], odd[1], odd[0]],
+        1e-13,
+    );
     let even = [0.13265103435564735, 0.5477085429608687, 1.0];
-    assert_close(&w::chebwin(6, 60.0, true, CPU).unwrap(), &[even[0], even[1], even[2], even[2], even[1], even[0]], 1e-13);
+    assert_close(
+        &w::chebwin(6, 60.0, true, CPU).unwrap(),
+        &[even[0], even[1], even[2], even[2], even[1], even[0]],
+        1e-13,
+    );
     assert!(w::chebwin_warns(30.0) && !w::chebwin_warns(-50.0));
     let taylor = [0.29009531272714734, 0.5782126011092212, 0.8780082248652833, 1.0];
     let t = [taylor[0], taylor[1], taylor[2], taylor[3], taylor[2], taylor[1], taylor[0]];
@@ -87,8 +111,13 @@ fn dpss_matches_scipy_with_its_signs_and_norms() {
 
     let periodic = w::dpss(7, 1.5, None, false, DpssNorm::Subsample, false, CPU).unwrap().windows;
     let want = [
-        0.16743374640809844, 0.4436589051591347, 0.7578713156375777, 0.96892120094511, 0.9689212009451103,
-        0.7578713156375779, 0.4436589051591347,
+        0.16743374640809844,
+        0.4436589051591347,
+        0.7578713156375777,
+        0.96892120094511,
+        0.9689212009451103,
+        0.7578713156375779,
+        0.4436589051591347,
     ];
     assert_close(&periodic, &want, 1e-12);
 
@@ -108,7 +137,12 @@ fn dpss_matches_scipy_with_its_signs_and_norms() {
 
 #[test]
 fn periodic_windows_are_the_symmetric_ones_one_longer_truncated() {
-    for window in [Window::Hann, Window::Blackman, Window::Kaiser { beta: 5.0 }, Window::Taylor { nbar: 5, sll: 40.0, norm: true }] {
+    for window in [
+        Window::Hann,
+        Window::Blackman,
+        Window::Kaiser { beta: 5.0 },
+        Window::Taylor { nbar: 5, sll: 40.0, norm: true },
+    ] {
         for m in [2, 5, 8, 33] {
             let periodic = values(&window.compute(m, false, CPU).unwrap());
             let symmetric = values(&window.compute(m + 1, true, CPU).unwrap());
@@ -120,12 +154,29 @@ fn periodic_windows_are_the_symmetric_ones_one_longer_truncated() {
 #[test]
 fn symmetric_windows_are_symmetric() {
     let all = [
-        Window::Barthann, Window::Bartlett, Window::Blackman, Window::Blackmanharris, Window::Bohman, Window::Boxcar,
-        Window::Chebwin { at: 80.0 }, Window::Cosine, Window::Dpss { nw: 3.0 }, Window::Flattop,
-        Window::Gaussian { std: 7.0 }, Window::GeneralCosine { a: vec![1.0, 1.9, 1.3, 0.4] },
-        Window::GeneralGaussian { p: 1.5, sig: 7.0 }, Window::GeneralHamming { alpha: 0.6 }, Window::Hamming,
-        Window::Hann, Window::Kaiser { beta: 14.0 }, Window::Lanczos, Window::Nuttall, Window::Parzen,
-        Window::Taylor { nbar: 4, sll: 30.0, norm: true }, Window::Triang, Window::Tukey { alpha: 0.5 },
+        Window::Barthann,
+        Window::Bartlett,
+        Window::Blackman,
+        Window::Blackmanharris,
+        Window::Bohman,
+        Window::Boxcar,
+        Window::Chebwin { at: 80.0 },
+        Window::Cosine,
+        Window::Dpss { nw: 3.0 },
+        Window::Flattop,
+        Window::Gaussian { std: 7.0 },
+        Window::GeneralCosine { a: vec![1.0, 1.9, 1.3, 0.4] },
+        Window::GeneralGaussian { p: 1.5, sig: 7.0 },
+        Window::GeneralHamming { alpha: 0.6 },
+        Window::Hamming,
+        Window::Hann,
+        Window::Kaiser { beta: 14.0 },
+        Window::Lanczos,
+        Window::Nuttall,
+        Window::Parzen,
+        Window::Taylor { nbar: 4, sll: 30.0, norm: true },
+        Window::Triang,
+        Window::Tukey { alpha: 0.5 },
         Window::Exponential { center: None, tau: 3.0 },
     ];
     for window in &all {
@@ -148,10 +199,16 @@ fn refusals_carry_scipys_messages() {
         Err(Error::InvalidArgument(m)) => assert_eq!(m, "Window length M must be a non-negative integer"),
         other => panic!("{:?}", other.map(|t| t.size())),
     }
-    assert!(matches!(w::kaiser_bessel_derived(6, 1.0, false, CPU), Err(Error::InvalidArgument(m)) if m.contains("symmetric")));
-    assert!(matches!(w::kaiser_bessel_derived(5, 1.0, true, CPU), Err(Error::InvalidArgument(m)) if m.contains("even")));
+    assert!(
+        matches!(w::kaiser_bessel_derived(6, 1.0, false, CPU), Err(Error::InvalidArgument(m)) if m.contains("symmetric"))
+    );
+    assert!(
+        matches!(w::kaiser_bessel_derived(5, 1.0, true, CPU), Err(Error::InvalidArgument(m)) if m.contains("even"))
+    );
     assert_eq!(w::kaiser_bessel_derived(0, 1.0, true, CPU).unwrap().size(), vec![0]);
-    assert!(matches!(w::exponential(5, Some(1.0), 1.0, true, CPU), Err(Error::InvalidArgument(m)) if m == "If sym==True, center must be None."));
+    assert!(
+        matches!(w::exponential(5, Some(1.0), 1.0, true, CPU), Err(Error::InvalidArgument(m)) if m == "If sym==True, center must be None.")
+    );
     assert!(w::general_cosine_tensor(4, &Tensor::ones([2, 2], (Kind::Double, CPU)), true).is_err());
 }
 

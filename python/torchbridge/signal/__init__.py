@@ -19,7 +19,8 @@ route for dask arrays); the private modules follow SciPy's (``_signaltools``,
 from __future__ import annotations
 
 from .. import _dispatch
-from . import _signaltools, _waveforms, windows
+from . import _signaltools, _waveforms
+from . import windows as windows  # the submodule, a family of its own (not in __all__: see __dir__)
 from ._signaltools import *  # noqa: F403 (its __all__)
 from ._waveforms import *  # noqa: F403 (its __all__)
 from .windows._windows import get_window  # the compiled function: this module gets its own face

@@ -21,7 +21,11 @@ const PI: f64 = std::f64::consts::PI;
 fn real_kind(routine: &'static str, dtypes: &[DType]) -> Result<Kind> {
     let dtype = result_type(dtypes);
     if dtype.is_complex() {
-        return Err(Error::DtypeNotAccepted { routine, dtype, accepted: "real input: bool, integer and real floating" });
+        return Err(Error::DtypeNotAccepted {
+            routine,
+            dtype,
+            accepted: "real input: bool, integer and real floating",
+        });
     }
     Ok(match dtype {
         DType::Float64 => Kind::Double,
@@ -109,7 +113,11 @@ pub fn chirp_phase(t: &Tensor, f0: f64, t1: f64, f1: f64, method: ChirpMethod, v
                 let cubic = t.f_pow_tensor_scalar(3)?.f_mul_scalar(beta)?.f_div_scalar(3.0)?;
                 t.f_mul_scalar(f0)?.f_add(&cubic)?.f_mul_scalar(two_pi)?
             } else {
-                let cubic = minus(t1, &t)?.f_pow_tensor_scalar(3)?.f_sub_scalar(t1.powi(3))?.f_mul_scalar(beta)?.f_div_scalar(3.0)?;
+                let cubic = minus(t1, &t)?
+                    .f_pow_tensor_scalar(3)?
+                    .f_sub_scalar(t1.powi(3))?
+                    .f_mul_scalar(beta)?
+                    .f_div_scalar(3.0)?;
                 t.f_mul_scalar(f1)?.f_add(&cubic)?.f_mul_scalar(two_pi)?
             }
         }
@@ -318,9 +326,7 @@ pub fn unit_impulse(shape: &[i64], idx: &ImpulseAt, kind: Kind, device: Device) 
     for (axis, (&i, &n)) in index.iter().zip(shape).enumerate() {
         let at = if i < 0 { i + n } else { i };
         if !(0..n).contains(&at) {
-            return Err(Error::InvalidArgument(format!(
-                "index {i} is out of bounds for axis {axis} with size {n}"
-            )));
+            return Err(Error::InvalidArgument(format!("index {i} is out of bounds for axis {axis} with size {n}")));
         }
         view = view.f_narrow(axis as i64, at, 1)?;
     }

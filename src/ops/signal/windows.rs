@@ -167,7 +167,8 @@ pub fn parzen(m: i64, sym: bool, device: Device) -> Result<Tensor> {
     let n = ramp(m, device)?.f_add_scalar(-(m as f64 - 1.0) / 2.0)?;
     let a = n.f_abs()?;
     let r = a.f_div_scalar(half)?;
-    let inner = minus(1.0, &r.f_pow_tensor_scalar(2.0)?.f_mul_scalar(6.0)?)?.f_add(&r.f_pow_tensor_scalar(3.0)?.f_mul_scalar(6.0)?)?;
+    let inner = minus(1.0, &r.f_pow_tensor_scalar(2.0)?.f_mul_scalar(6.0)?)?
+        .f_add(&r.f_pow_tensor_scalar(3.0)?.f_mul_scalar(6.0)?)?;
     let outer = minus(1.0, &r)?.f_pow_tensor_scalar(3.0)?.f_mul_scalar(2.0)?;
     let w = inner.f_where_self(&a.f_le((m as f64 - 1.0) / 4.0)?, &outer)?;
     truncate(w, needs_trunc)
@@ -240,12 +241,13 @@ pub fn tukey(m: i64, alpha: f64, sym: bool, device: Device) -> Result<Tensor> {
     let n1 = slice(&n, 0, width + 1)?;
     let n2 = slice(&n, width + 1, m - width - 1)?;
     let n3 = from(&n, m - width - 1)?;
-    let taper = |x: Tensor| -> Result<Tensor> {
-        Ok(x.f_mul_scalar(PI)?.f_cos()?.f_add_scalar(1.0)?.f_mul_scalar(0.5)?)
-    };
+    let taper =
+        |x: Tensor| -> Result<Tensor> { Ok(x.f_mul_scalar(PI)?.f_cos()?.f_add_scalar(1.0)?.f_mul_scalar(0.5)?) };
     let w1 = taper(n1.f_mul_scalar(2.0)?.f_div_scalar(alpha)?.f_div_scalar((m - 1) as f64)?.f_add_scalar(-1.0)?)?;
     let w2 = Tensor::f_ones(n2.size(), (F64, device))?;
-    let w3 = taper(n3.f_mul_scalar(2.0)?.f_div_scalar(alpha)?.f_div_scalar((m - 1) as f64)?.f_add_scalar(-2.0 / alpha + 1.0)?)?;
+    let w3 = taper(
+        n3.f_mul_scalar(2.0)?.f_div_scalar(alpha)?.f_div_scalar((m - 1) as f64)?.f_add_scalar(-2.0 / alpha + 1.0)?,
+    )?;
     truncate(cat(&[&w1, &w2, &w3])?, needs_trunc)
 }
 
@@ -512,7 +514,10 @@ pub fn dpss(
     let (m, needs_trunc) = extend(m, sym);
     let w_band = nw / m as f64;
     let nidx = ramp(m, device)?;
-    let d = minus((m - 1) as f64, &nidx.f_mul_scalar(2.0)?)?.f_div_scalar(2.0)?.f_pow_tensor_scalar(2.0)?.f_mul_scalar((2.0 * PI * w_band).cos())?;
+    let d = minus((m - 1) as f64, &nidx.f_mul_scalar(2.0)?)?
+        .f_div_scalar(2.0)?
+        .f_pow_tensor_scalar(2.0)?
+        .f_mul_scalar((2.0 * PI * w_band).cos())?;
     let tail = from(&nidx, 1)?;
     let e = tail.f_mul(&minus(m as f64, &tail)?)?.f_div_scalar(2.0)?;
     let matrix = d.f_diag_embed(0, -2, -1)?.f_add(&e.f_diag_embed(1, -2, -1)?)?.f_add(&e.f_diag_embed(-1, -2, -1)?)?;
@@ -546,10 +551,9 @@ pub fn dpss(
         windows = windows.f_div(&windows.f_max()?)?;
         if m % 2 == 0 {
             let correction = match norm {
-                DpssNorm::Approximate => Tensor::f_scalar_tensor(
-                    (m * m) as f64 / ((m * m) as f64 + nw),
-                    (F64, device),
-                )?,
+                DpssNorm::Approximate => {
+                    Tensor::f_scalar_tensor((m * m) as f64 / ((m * m) as f64 + nw), (F64, device))?
+                }
                 _ => {
                     let s = windows.f_select(0, 0)?.f_fft_rfft(None::<i64>, 0, "backward")?;
                     let shift = ramp(m / 2, device)?.f_add_scalar(1.0)?.f_mul_scalar(-(1.0 - 1.0 / m as f64))?;

@@ -216,8 +216,11 @@ pub(super) fn sweep_poly(
 fn impulse_kind(py: Python<'_>, dtype: &Bound<'_, PyAny>) -> PyResult<Kind> {
     let name: String = py.import("numpy")?.getattr("dtype")?.call1((dtype,))?.getattr("name")?.extract()?;
     DType::ALL.iter().find(|d| d.name() == name).and_then(|d| d.kind()).ok_or_else(|| {
-        Error::NotImplemented(format!("unit_impulse: dtype {name} is not supported; accepted: {}", crate::ACCEPTED_DTYPES))
-            .into()
+        Error::NotImplemented(format!(
+            "unit_impulse: dtype {name} is not supported; accepted: {}",
+            crate::ACCEPTED_DTYPES
+        ))
+        .into()
     })
 }
 
@@ -266,7 +269,8 @@ fn impulse_at(idx: Option<&Bound<'_, PyAny>>, shape: &[i64]) -> PyResult<Impulse
         Some(i) => ImpulseAt::Every(i.extract::<i64>().map_err(|_| PyIndexError::new_err(BAD_INDEX))?),
     };
     let index: Vec<i64> = match &at {
-        ImpulseAt::Start | ImpulseAt::Middle => return Ok(at),
+        ImpulseAt::Start => vec![0; shape.len()],
+        ImpulseAt::Middle => shape.iter().map(|n| n / 2).collect(),
         ImpulseAt::Every(i) => vec![*i; shape.len()],
         ImpulseAt::At(v) => v.clone(),
     };

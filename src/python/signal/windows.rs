@@ -96,7 +96,8 @@ impl<'py> Target<'py> {
 
     /// `window` (float64) as the target's array.
     fn wrap(&self, py: Python<'py>, window: Tensor) -> PyResult<Py<PyAny>> {
-        let window = if self.kind == Kind::Double { window } else { window.f_to_kind(self.kind).map_err(Error::from)? };
+        let window =
+            if self.kind == Kind::Double { window } else { window.f_to_kind(self.kind).map_err(Error::from)? };
         let result = wrap(py, &self.library, window, false)?;
         match (&self.namespace, &self.device) {
             (Some(xp), Some(device)) => {
@@ -151,9 +152,9 @@ macro_rules! plain_window {
         #[doc = windows_note!()]
         #[pyfunction]
         #[pyo3(
-            signature = (M, sym = Flag(true), *, xp = None, device = None),
-            text_signature = "(M, sym=True, *, xp=None, device=None)"
-        )]
+                    signature = (M, sym = Flag(true), *, xp = None, device = None),
+                    text_signature = "(M, sym=True, *, xp=None, device=None)"
+                )]
         pub(super) fn $name<'py>(
             py: Python<'py>,
             M: Length,
@@ -488,7 +489,8 @@ fn dpss_norm(norm: Option<&Bound<'_, PyAny>>, singleton: bool) -> PyResult<DpssN
     if norm.eq("subsample")? {
         return Ok(DpssNorm::Subsample);
     }
-    Err(Error::InvalidArgument(format!("norm must be one of (2, 'approximate', 'subsample'), got {}", norm.str()?)).into())
+    Err(Error::InvalidArgument(format!("norm must be one of (2, 'approximate', 'subsample'), got {}", norm.str()?))
+        .into())
 }
 
 /// Compute the Discrete Prolate Spheroidal Sequences (DPSS).
@@ -664,7 +666,9 @@ pub(super) fn get_window<'py>(
     }
     let nx: i64 = Nx.extract()?;
     if !fftbins.is_instance_of::<PyBool>() {
-        return Err(Error::InvalidArgument(format!("Parameter fftbins={} is not of type bool!", fftbins.repr()?)).into());
+        return Err(
+            Error::InvalidArgument(format!("Parameter fftbins={} is not of type bool!", fftbins.repr()?)).into()
+        );
     }
     let fftbins = fftbins.is_truthy()?;
     let is_str = window.is_instance_of::<PyString>();
@@ -672,7 +676,10 @@ pub(super) fn get_window<'py>(
     if !is_str && !is_tuple {
         let Ok(beta) = window.extract::<f64>() else {
             let shown = window.repr()?;
-            return Err(Error::InvalidArgument(format!("Parameter window={shown} must be a tuple, a string or a float!")).into());
+            return Err(Error::InvalidArgument(format!(
+                "Parameter window={shown} must be a tuple, a string or a float!"
+            ))
+            .into());
         };
         let sym = !fftbins;
         return self::window(py, xp, device, move |d| ops::kaiser(nx, beta, sym, d));
@@ -686,7 +693,9 @@ pub(super) fn get_window<'py>(
         (window.clone(), Vec::new())
     };
     if !first.is_instance_of::<PyString>() {
-        return Err(Error::InvalidArgument(format!("First tuple entry of parameter window={shown} is not a str!")).into());
+        return Err(
+            Error::InvalidArgument(format!("First tuple entry of parameter window={shown} is not a str!")).into()
+        );
     }
     let mut name: String = first.extract()?;
     let mut sym = !fftbins;
@@ -707,9 +716,10 @@ pub(super) fn get_window<'py>(
     match canonical {
         "dpss" => {
             if args.len() != 1 {
-                return Err(
-                    Error::InvalidArgument(format!("Window {name} must have one parameter but window={shown}")).into()
-                );
+                return Err(Error::InvalidArgument(format!(
+                    "Window {name} must have one parameter but window={shown}"
+                ))
+                .into());
             }
             let nw: f64 = args[0].extract()?;
             let target = Target::new(xp, device)?;
