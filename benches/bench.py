@@ -189,6 +189,9 @@ def cases() -> list[Case]:
              sizes=(10_000, 1_000_000), quick_sizes=(10_000,)),
         Case("signal", "sosfiltfilt", _iir_sos, scipy.signal.sosfiltfilt, "signal", "sosfiltfilt",
              sizes=(10_000, 1_000_000), quick_sizes=(10_000,)),
+        # waveforms (scipy.signal._waveforms): elementwise, t in seconds
+        Case("signal", "chirp", lambda n, rng: (np.sort(rng.uniform(0, 10, n)), 1.0, 10.0, 100.0),
+             scipy.signal.chirp, "signal", "chirp", sizes=(1_000, 100_000, 1_000_000)),
     ]
 
 

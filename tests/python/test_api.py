@@ -34,6 +34,8 @@ PUBLIC_MODULES = ["torchbridge"] + [
 EXTRA = {
     # scipy.linalg has them in its namespace too (module attributes, not routines: __all__ lists routines)
     "torchbridge.linalg": {"LinAlgError", "LinAlgWarning"},
+    # scipy.signal lists its windows submodule in __all__; here it is a family of its own
+    "torchbridge.signal": {"windows"},
 }
 
 

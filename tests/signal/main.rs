@@ -6,3 +6,5 @@
 //! named after the ops' files.
 
 mod convolve;
+mod waveforms;
+mod windows;

@@ -58,4 +58,5 @@ TABLE: dict[str, Chunking] = {
     **{f"fft.{name}": row for name, row in _FFT.items()},
     **{f"linalg.{name}": row for name, row in _linalg_rows.ROWS.items()},
     **{f"signal.{name}": row for name, row in _signal_rows.ROWS.items()},
+    **{f"signal.windows.{name}": row for name, row in _signal_rows.WINDOW_ROWS.items()},
 }

@@ -19,17 +19,23 @@ route for dask arrays); the private modules follow SciPy's (``_signaltools``,
 from __future__ import annotations
 
 from .. import _dispatch
-from . import _signaltools
+from . import _signaltools, _waveforms
+from . import windows as windows  # the submodule, a family of its own (not in __all__: see __dir__)
 from ._signaltools import *  # noqa: F403 (its __all__)
+from ._waveforms import *  # noqa: F403 (its __all__)
+from .windows._windows import get_window  # the compiled function: this module gets its own face
 
 # Built from the private modules' lists, as SciPy builds its own (stubtest reads only literals:
 # .ci/stubtest-allowlist.txt says so).
-__all__: list[str] = [*_signaltools.__all__]
+__all__: list[str] = [*_signaltools.__all__, *_waveforms.__all__, "get_window"]
 
-# Each routine's public face: the compiled function, plus the route for dask arrays.
-_dispatch.expose(globals(), __all__, "signal", routed_first=("correlation_lags",))
+# Each routine's public face: the compiled function, plus the route for dask arrays
+# (before the call for the routines that take sizes only).
+_dispatch.expose(globals(), __all__, "signal", routed_first=("correlation_lags", "get_window", "unit_impulse"))
 
 
 def __dir__() -> list[str]:
-    """The public names only, as SciPy's modules do (``dir()`` is ``__all__``)."""
-    return sorted(__all__)
+    """The public names, as SciPy's modules do: ``__all__`` (the routines) and the
+    ``windows`` submodule (``scipy.signal`` lists it in its ``__all__``; here it is a
+    family of its own, ``torchbridge.signal.windows``)."""
+    return sorted([*__all__, "windows"])

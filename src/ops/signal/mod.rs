@@ -9,3 +9,5 @@
 //! FFT, and nothing here goes through NumPy.
 
 pub mod signaltools;
+pub mod waveforms;
+pub mod windows;

@@ -6,7 +6,6 @@
 //! wrap path every binding shares ([`map`], [`map_tuple`]).
 
 /// The `device=` paragraph of the docstrings of the routines that compute on arrays.
-#[allow(unused_macros)] // the bindings landing next use it
 macro_rules! device_note {
     () => {
         "``device=None`` (keyword-only): ``\"cpu\"``, ``\"cuda\"`` (the inputs' CUDA\n\
@@ -18,7 +17,6 @@ macro_rules! device_note {
 }
 
 /// What the docstrings of the routines on arrays end with: how torchbridge differs from SciPy.
-#[allow(unused_macros)] // the bindings landing next use it
 macro_rules! signal_note {
     () => {
         concat!(
@@ -33,6 +31,8 @@ macro_rules! signal_note {
 
 mod convolve;
 mod lfilter;
+mod waveforms;
+mod windows;
 
 use pyo3::prelude::*;
 use tch::Tensor;
@@ -62,7 +62,6 @@ pub(super) fn map(
 }
 
 /// [`map`] for a routine with several results: a tuple of the caller's arrays.
-#[allow(dead_code)] // the bindings landing next use it
 pub(super) fn map_tuple(
     py: Python<'_>,
     device: Device<'_, '_>,
@@ -82,5 +81,7 @@ pub(crate) fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     let module = super::submodule(parent, "signal")?;
     convolve::register(&module)?;
     lfilter::register(&module)?;
+    windows::register(&module)?;
+    waveforms::register(&module)?;
     super::attach(parent, &module)
 }

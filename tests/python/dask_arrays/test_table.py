@@ -30,13 +30,15 @@ def _public(family):
 
 @pytest.mark.parametrize("family", FAMILIES)
 def test_every_public_routine_has_exactly_one_row(family):
-    rows = {name for name in CHUNKING if name.startswith(f"{family}.")}
+    rows = {name for name in CHUNKING if name.rsplit(".", 1)[0] == family}  # "signal.windows.x" is not signal's
     assert rows == _public(family), "a routine without a chunking row (or a row without a routine)"
 
 
 @pytest.mark.parametrize("family", FAMILIES)
 def test_routines_of_sizes_only_are_routed_before_the_call(family):
-    no_arrays = {name for name, row in CHUNKING.items() if name.startswith(f"{family}.") and isinstance(row, NoArrays)}
+    no_arrays = {
+        name for name, row in CHUNKING.items() if name.rsplit(".", 1)[0] == family and isinstance(row, NoArrays)
+    }
     assert no_arrays <= {f"{family}.{name}" for name in _dispatch.ROUTED_FIRST.get(family, ())}
 
 
@@ -63,7 +65,7 @@ def test_torchbridge_never_imports_dask_itself():
 def test_public_routines_keep_the_compiled_signature_and_doc(family):
     module = importlib.import_module(f"torchbridge.{family}")
     for qualified in sorted(_public(family)):
-        public = getattr(module, qualified.split(".", 1)[1])
+        public = getattr(module, qualified.rsplit(".", 1)[1])
         compiled = getattr(public, "__wrapped__", None)
         assert compiled is not None, qualified
         assert inspect.signature(public) == inspect.signature(compiled), qualified
