@@ -152,9 +152,9 @@ macro_rules! plain_window {
         #[doc = windows_note!()]
         #[pyfunction]
         #[pyo3(
-                    signature = (M, sym = Flag(true), *, xp = None, device = None),
-                    text_signature = "(M, sym=True, *, xp=None, device=None)"
-                )]
+                            signature = (M, sym = Flag(true), *, xp = None, device = None),
+                            text_signature = "(M, sym=True, *, xp=None, device=None)"
+                        )]
         pub(super) fn $name<'py>(
             py: Python<'py>,
             M: Length,
