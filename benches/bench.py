@@ -129,8 +129,14 @@ def _system(n, rng):
     return (rng.standard_normal((n, n)) + n * np.eye(n), rng.standard_normal(n))
 
 
+def _points(m, rng):
+    """Two sets of ``m`` points in 64 dimensions (the issue's cdist floor is m = 2000)."""
+    return (rng.standard_normal((m, 64)), rng.standard_normal((m, 64)))
+
+
 def cases() -> list[Case]:
     import scipy.fft
+    import scipy.spatial.distance
     import scipy.linalg
     import scipy.special as sc
 
@@ -150,6 +156,10 @@ def cases() -> list[Case]:
         Case("linalg", "eigh", _spd, scipy.linalg.eigh, "linalg", "eigh", pick=lambda out: out[0], **square),
         Case("linalg", "svd", lambda n, rng: (rng.standard_normal((n, n)),), scipy.linalg.svd, "linalg", "svd",
              pick=lambda out: out[1], **square),
+        Case("spatial", "cdist", _points, scipy.spatial.distance.cdist, "spatial.distance", "cdist",
+             sizes=(200, 2000), quick_sizes=(200,)),
+        Case("spatial", "pdist", lambda m, rng: _points(m, rng)[:1], scipy.spatial.distance.pdist,
+             "spatial.distance", "pdist", sizes=(200, 2000), quick_sizes=(200,)),
     ]
 
 
