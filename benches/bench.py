@@ -136,8 +136,8 @@ def _points(m, rng):
 
 def cases() -> list[Case]:
     import scipy.fft
-    import scipy.spatial.distance
     import scipy.linalg
+    import scipy.spatial.distance
     import scipy.special as sc
 
     square = dict(sizes=(64, 256, 512), quick_sizes=(64, 256))
