@@ -149,10 +149,16 @@ def _system(n, rng):
     return (rng.standard_normal((n, n)) + n * np.eye(n), rng.standard_normal(n))
 
 
+def _points(m, rng):
+    """Two sets of ``m`` points in 64 dimensions (the issue's cdist floor is m = 2000)."""
+    return (rng.standard_normal((m, 64)), rng.standard_normal((m, 64)))
+
+
 def cases() -> list[Case]:
     import scipy.fft
     import scipy.linalg
     import scipy.signal
+    import scipy.spatial.distance
     import scipy.special as sc
 
     square = dict(sizes=(64, 256, 512), quick_sizes=(64, 256))
@@ -192,6 +198,10 @@ def cases() -> list[Case]:
         # waveforms (scipy.signal._waveforms): elementwise, t in seconds
         Case("signal", "chirp", lambda n, rng: (np.sort(rng.uniform(0, 10, n)), 1.0, 10.0, 100.0),
              scipy.signal.chirp, "signal", "chirp", sizes=(1_000, 100_000, 1_000_000)),
+        Case("spatial", "cdist", _points, scipy.spatial.distance.cdist, "spatial.distance", "cdist",
+             sizes=(200, 2000), quick_sizes=(200,)),
+        Case("spatial", "pdist", lambda m, rng: _points(m, rng)[:1], scipy.spatial.distance.pdist,
+             "spatial.distance", "pdist", sizes=(200, 2000), quick_sizes=(200,)),
     ]
 
 

@@ -9,6 +9,7 @@ pub mod fft;
 pub mod linalg;
 pub mod numpy;
 pub mod signal;
+pub mod spatial;
 pub mod special;
 
 pub(crate) use numpy::scipy_float_input;

@@ -12,6 +12,7 @@ mod fft;
 mod linalg;
 mod placement;
 mod signal;
+mod spatial;
 mod special;
 
 use pyo3::prelude::*;
@@ -70,6 +71,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     fft::register(m)?;
     linalg::register(m)?;
     signal::register(m)?;
+    spatial::register(m)?;
     aten::register(m)?;
     Ok(())
 }

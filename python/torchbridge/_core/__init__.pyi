@@ -8,6 +8,7 @@ from . import aten as aten
 from . import fft as fft
 from . import linalg as linalg
 from . import signal as signal
+from . import spatial_distance as spatial_distance
 from . import special as special
 
 __all__ = [
@@ -21,6 +22,7 @@ __all__ = [
     "fft",
     "linalg",
     "signal",
+    "spatial_distance",
     "aten",
 ]
 

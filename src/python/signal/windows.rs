@@ -143,6 +143,8 @@ fn window<'py>(
 }
 
 /// A window of `M` and `sym` only.
+// rustfmt re-indents a multi-line attribute inside a macro on every run: the attribute stays on one line.
+#[rustfmt::skip]
 macro_rules! plain_window {
     ($name:ident, $summary:literal, $what:literal) => {
         #[doc = $summary]
@@ -151,10 +153,7 @@ macro_rules! plain_window {
         #[doc = ""]
         #[doc = windows_note!()]
         #[pyfunction]
-        #[pyo3(
-                            signature = (M, sym = Flag(true), *, xp = None, device = None),
-                            text_signature = "(M, sym=True, *, xp=None, device=None)"
-                        )]
+        #[pyo3(signature = (M, sym = Flag(true), *, xp = None, device = None), text_signature = "(M, sym=True, *, xp=None, device=None)")]
         pub(super) fn $name<'py>(
             py: Python<'py>,
             M: Length,
