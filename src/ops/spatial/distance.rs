@@ -310,15 +310,13 @@ fn pairwise(
                 }
             }
         }
-        Metric::Mahalanobis => {
-            if params.vi.is_none() && observations <= n {
-                let m = observations;
-                return Err(Error::InvalidArgument(format!(
-                    "The number of observations ({m}) is too small; the covariance matrix is singular. For \
-                     observations with {n} dimensions, at least {} observations are required.",
-                    n + 1
-                )));
-            }
+        Metric::Mahalanobis if params.vi.is_none() && observations <= n => {
+            let m = observations;
+            return Err(Error::InvalidArgument(format!(
+                "The number of observations ({m}) is too small; the covariance matrix is singular. For \
+                 observations with {n} dimensions, at least {} observations are required.",
+                n + 1
+            )));
         }
         _ => {}
     }
