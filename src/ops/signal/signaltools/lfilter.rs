@@ -396,7 +396,7 @@ fn solve_states(c: &Tensor, s0: &Tensor, a: &Mat, kind: Kind, device: Device) ->
     let l2i = l2 as i64;
     let groups = (n + l2i - 1) / l2i;
     let padded = if groups * l2i != n { c.f_constant_pad_nd([0, 0, 0, groups * l2i - n])? } else { c.shallow_clone() };
-    let local = padded.f_reshape([rows * groups, l2i * k])?.f_mm(&m.tensor(kind, device)?)?;
+    let mut local = padded.f_reshape([rows * groups, l2i * k])?.f_mm(&m.tensor(kind, device)?)?;
     let incoming = if groups == 1 {
         s0.shallow_clone()
     } else {
@@ -405,8 +405,9 @@ fn solve_states(c: &Tensor, s0: &Tensor, a: &Mat, kind: Kind, device: Device) ->
         let s = solve_states(&ends, s0, &next, kind, device)?;
         Tensor::f_cat(&[s0.f_unsqueeze(1)?, s.f_narrow(1, 0, groups - 1)?], 1)?.f_reshape([rows * groups, k])?
     };
-    let out = local.f_addmm(&incoming, &p.tensor(kind, device)?)?;
-    Ok(out.f_reshape([rows, groups * l2i, k])?.f_narrow(1, 0, n)?)
+    // in place: `ends` (a view of `local`) has been consumed by the level above
+    let _ = local.f_addmm_(&incoming, &p.tensor(kind, device)?)?;
+    Ok(local.f_reshape([rows, groups * l2i, k])?.f_narrow(1, 0, n)?)
 }
 
 /// Filters the rows of `x` (`(rows, T)`, contiguous, of the result kind)
@@ -420,6 +421,15 @@ fn run(sys: &System, x: &Tensor, zi: Option<&Tensor>) -> Result<(Tensor, Tensor)
     // GEMM's zeros (0 * NaN): filter the finite values, then mark what the
     // non-finite ones reach (SciPy's recursion: every later output of the row;
     // a FIR filter: the outputs within its taps) as NaN.
+    // The common case first, in one pass: without NaN or infinity the sum is finite (a sum that
+    // overflows on finite data only sends the call on to the exact test below).
+    let zi_finite = match zi {
+        Some(z) => z.f_isfinite()?.f_all()?.f_int64_value(&[])? != 0,
+        None => true,
+    };
+    if zi_finite && x.f_sum(x.kind())?.f_isfinite()?.f_int64_value(&[])? != 0 {
+        return run_finite(sys, x, zi);
+    }
     let bad = x.f_isfinite()?.f_logical_not()?;
     let bad_zi = match zi {
         Some(z) => z.f_isfinite()?.f_logical_not()?.f_any_dim(1, true)?,
@@ -470,13 +480,20 @@ fn run_finite(sys: &System, x: &Tensor, zi: Option<&Tensor>) -> Result<(Tensor, 
     let plan = plan(sys, kind, device)?;
     let l = BLOCK;
     let nb = (t + l - 1) / l;
-    let xp = if nb * l != t { x.f_constant_pad_nd([0, nb * l - t])? } else { x.shallow_clone() };
+    // zeros to a whole last block (cat: one pass over x, where constant_pad_nd fills, then copies)
+    let xp = if nb * l != t {
+        Tensor::f_cat(&[x, &Tensor::f_zeros([rows, nb * l - t], (kind, device))?], 1)?
+    } else {
+        x.shallow_clone()
+    };
     let blocks = xp.f_reshape([rows * nb, l])?;
-    let r = blocks.f_mm(&plan.w)?;
-    let c = r.f_narrow(1, l, k)?.f_reshape([rows, nb, k])?;
+    // Two products rather than one with `w` whole: the outputs then come out contiguous, and the
+    // incoming states are added in place, with no copy of the (rows * T) outputs.
+    let c = blocks.f_mm(&plan.w.f_narrow(1, l, k)?)?.f_reshape([rows, nb, k])?;
     let s = solve_states(&c, &zi, &plan.a, kind, device)?;
     let incoming = Tensor::f_cat(&[zi.f_unsqueeze(1)?, s.f_narrow(1, 0, nb - 1)?], 1)?;
-    let y = r.f_narrow(1, 0, l)?.f_addmm(&incoming.f_reshape([rows * nb, k])?, &plan.ot)?;
+    let mut y = blocks.f_mm(&plan.w.f_narrow(1, 0, l)?)?;
+    let _ = y.f_addmm_(&incoming.f_reshape([rows * nb, k])?, &plan.ot)?;
     let y = y.f_reshape([rows, nb * l])?.f_narrow(1, 0, t)?;
     // The final state: the last block's incoming state advanced over its `rest` samples.
     let rest = t - (nb - 1) * l;
