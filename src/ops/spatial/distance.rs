@@ -257,9 +257,12 @@ fn condensed(full: &Tensor, m: i64) -> Result<Tensor> {
     if m < 2 {
         return zeros(&[0], full.device());
     }
-    let idx = Tensor::f_triu_indices(m, m, 1, (Kind::Int64, full.device()))?;
-    let flat = idx.f_select(0, 0)?.f_mul_scalar(m)?.f_add(&idx.f_select(0, 1)?)?;
-    Ok(full.f_reshape([-1i64].as_slice())?.f_index_select(0, &flat)?)
+    // each row's part right of the diagonal, concatenated: one copy of the result, where a gather
+    // by computed indices (triu_indices, index_select) or a masked_select costs several passes
+    let parts = (0..m - 1)
+        .map(|i| full.f_select(0, i)?.f_narrow(0, i + 1, m - 1 - i))
+        .collect::<std::result::Result<Vec<_>, _>>()?;
+    Ok(Tensor::f_cat(&parts, 0)?)
 }
 
 /// Python's tuple text of a shape: `(6,)`, `(2, 3)`.
