@@ -3,7 +3,9 @@
 //!
 //! The coefficients are SciPy's: the minimum-norm least-squares solution of
 //! the Vandermonde system (LAPACK's `gelsd` through libtorch, as
-//! `scipy.linalg.lstsq` calls it), in float64 on the host.
+//! `scipy.linalg.lstsq` calls it), in float64 on the host, its rows scaled
+//! to unit norm first (the same solution, better conditioned: for long
+//! windows and high orders SciPy's own result carries errors of up to 1e-8).
 //!
 //! The filter is `ndimage.convolve1d` with the coefficients along `axis`, the
 //! input extended by SciPy's `mode` (any distance: index arithmetic, not
@@ -18,6 +20,9 @@
 //! (the pseudo-inverse of the fit's Vandermonde matrix, columns scaled as
 //! `np.polyfit` scales them, times the derivative's evaluation) built in
 //! float64 on the host.
+//!
+//! Non-finite input takes a sum of shifted copies instead (one multiply-add
+//! per coefficient), so that a NaN or inf spreads only as far as SciPy's.
 //!
 //! float32 input is filtered in float64 and rounded once, as ndimage's
 //! double line buffers do; everything else but float32 gives float64.
@@ -140,9 +145,17 @@ pub fn savgol_coeffs(
         x.reverse();
     }
     let rows = (polyorder + 1) as usize;
-    let a: Vec<f64> = (0..rows).flat_map(|o| x.iter().map(move |&v| v.powf(o as f64))).collect();
+    let mut a: Vec<f64> = (0..rows).flat_map(|o| x.iter().map(move |&v| v.powf(o as f64))).collect();
     let mut y = vec![0.0; rows];
     y[deriv as usize] = factorial(deriv) / delta.powf(deriv as f64);
+    // each row (power) scaled to unit norm: the same solutions, better conditioned
+    for o in 0..rows {
+        let norm = a[o * w..(o + 1) * w].iter().map(|v| v * v).sum::<f64>().sqrt();
+        if norm > 0.0 {
+            a[o * w..(o + 1) * w].iter_mut().for_each(|v| *v /= norm);
+            y[o] /= norm;
+        }
+    }
     let a = host_tensor(&a, &[rows as i64, window_length])?;
     let y = host_tensor(&y, &[rows as i64, 1])?;
     Ok(lstsq(&a, &y)?.f_view([window_length])?)
@@ -229,6 +242,15 @@ fn convolve_last(x: &Tensor, coeffs: &[f64], mode: SavgolMode, cval: f64) -> Res
         ],
         -1,
     )?;
+    if !bool::try_from(&x.f_isfinite()?.f_all()?)? {
+        // the GEMM multiplies every sample of a block by the Toeplitz zeros, which
+        // would spread a NaN or inf over the block: a sum of shifted copies instead
+        let mut y = Tensor::f_zeros_like(x)?;
+        for (k, &c) in coeffs.iter().rev().enumerate() {
+            y = y.f_add(&ext.f_narrow(-1, k as i64, n)?.f_mul_scalar(c)?)?;
+        }
+        return Ok(y);
+    }
     let span = block + w - 1;
     let windows = ext.f_unfold(-1, span, block)?; // (..., blocks, span)
     let mut toeplitz = vec![0.0; (span * block) as usize];

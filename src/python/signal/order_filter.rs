@@ -14,11 +14,12 @@ macro_rules! order_note {
     () => {
         concat!(
             "torchbridge: the input zero-padded once, every footprint position a shifted\n\
-             view of it; up to 15 positions the rank is selected by a pruned sorting\n\
-             network (one elementwise ``minimum``/``maximum`` per comparator), larger\n\
-             footprints are stacked and sorted. Results equal SciPy's exactly for\n\
-             finite input. A NaN under the footprint gives NaN (SciPy's result then\n\
-             depends on the comparison order of its selection code); SciPy's\n\
+             view of it; the rank is selected by a pruned sorting network (elementwise\n\
+             ``minimum``/``maximum`` over the whole array per comparator), or for large\n\
+             footprints (past about 120 positions) by sorting the stacked views.\n\
+             Results equal SciPy's exactly for finite input. A NaN under the\n\
+             footprint gives NaN (SciPy's result then depends on the comparison\n\
+             order of its selection code); SciPy's\n\
              ``RuntimeError`` for a bad ``rank`` or footprint is a ``ValueError`` here.\n\n",
             signal_note!()
         )
