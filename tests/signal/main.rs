@@ -6,5 +6,7 @@
 //! named after the ops' files.
 
 mod convolve;
+mod order_filter;
+mod savitzky_golay;
 mod waveforms;
 mod windows;
