@@ -201,8 +201,8 @@ def cases() -> list[Case]:
              "signal", "medfilt", sizes=(10_000, 1_000_000), quick_sizes=(10_000,)),
         Case("signal", "medfilt2d", lambda n, rng: (rng.standard_normal((n, n)), 3), scipy.signal.medfilt2d,
              "signal", "medfilt2d", sizes=(128, 1000), quick_sizes=(128,)),
-        Case("signal", "savgol_filter", lambda n, rng: (rng.standard_normal(max(n, 64)), 31, 3), scipy.signal.savgol_filter,
-             "signal", "savgol_filter", sizes=(10_000, 1_000_000), quick_sizes=(10_000,)),
+        Case("signal", "savgol_filter", lambda n, rng: (rng.standard_normal(max(n, 64)), 31, 3),
+             scipy.signal.savgol_filter, "signal", "savgol_filter", sizes=(10_000, 1_000_000), quick_sizes=(10_000,)),
         # waveforms (scipy.signal._waveforms): elementwise, t in seconds
         Case("signal", "chirp", lambda n, rng: (np.sort(rng.uniform(0, 10, n)), 1.0, 10.0, 100.0),
              scipy.signal.chirp, "signal", "chirp", sizes=(1_000, 100_000, 1_000_000)),

@@ -32,7 +32,9 @@ __all__: list[str] = [*_signaltools.__all__, *_savitzky_golay.__all__, *_wavefor
 
 # Each routine's public face: the compiled function, plus the route for dask arrays
 # (before the call for the routines that take sizes only).
-_dispatch.expose(globals(), __all__, "signal", routed_first=("correlation_lags", "get_window", "savgol_coeffs", "unit_impulse"))
+_dispatch.expose(
+    globals(), __all__, "signal", routed_first=("correlation_lags", "get_window", "savgol_coeffs", "unit_impulse")
+)
 
 
 def __dir__() -> list[str]:

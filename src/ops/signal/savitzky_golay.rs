@@ -242,7 +242,10 @@ fn convolve_last(x: &Tensor, coeffs: &[f64], mode: SavgolMode, cval: f64) -> Res
         ],
         -1,
     )?;
-    if !bool::try_from(&x.f_isfinite()?.f_all()?)? {
+    // a finite sum means finite samples (a NaN or inf makes it non-finite; an overflow
+    // only sends finite input down the slower path): 0.3 ms for 1e6 samples, where
+    // `isfinite().all()` takes 4 ms
+    if !bool::try_from(&x.f_sum(Kind::Double)?.f_isfinite()?)? {
         // the GEMM multiplies every sample of a block by the Toeplitz zeros, which
         // would spread a NaN or inf over the block: a sum of shifted copies instead
         let mut y = Tensor::f_zeros_like(x)?;
@@ -316,7 +319,11 @@ pub fn savgol_filter(
                 .f_to_device(x.device())?;
             let head = xt.f_narrow(-1, 0, window_length)?.f_matmul(&first.f_transpose(0, 1)?)?;
             let tail = xt.f_narrow(-1, n - window_length, window_length)?.f_matmul(&last.f_transpose(0, 1)?)?;
-            y = Tensor::f_cat(&[head, y.f_narrow(-1, halflen, n - 2 * halflen)?, tail], -1)?;
+            // written into the fresh result, not concatenated (one copy of the signal less)
+            let y_own = y.f_contiguous()?;
+            y_own.f_narrow(-1, 0, halflen)?.f_copy_(&head)?;
+            y_own.f_narrow(-1, n - halflen, halflen)?.f_copy_(&tail)?;
+            y = y_own;
         }
     }
     Ok(y.f_movedim([-1], [axis])?.f_to_kind(out_kind)?.f_contiguous()?)
