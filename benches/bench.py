@@ -195,6 +195,14 @@ def cases() -> list[Case]:
              sizes=(10_000, 1_000_000), quick_sizes=(10_000,)),
         Case("signal", "sosfiltfilt", _iir_sos, scipy.signal.sosfiltfilt, "signal", "sosfiltfilt",
              sizes=(10_000, 1_000_000), quick_sizes=(10_000,)),
+        # the order filters and Savitzky-Golay; the floors: medfilt 1e6 kernel 5 >= 1x, savgol_filter
+        # 1e6 window 31 (polyorder 3, mode "interp")
+        Case("signal", "medfilt", lambda n, rng: (rng.standard_normal(n), 5), scipy.signal.medfilt,
+             "signal", "medfilt", sizes=(10_000, 1_000_000), quick_sizes=(10_000,)),
+        Case("signal", "medfilt2d", lambda n, rng: (rng.standard_normal((n, n)), 3), scipy.signal.medfilt2d,
+             "signal", "medfilt2d", sizes=(128, 1000), quick_sizes=(128,)),
+        Case("signal", "savgol_filter", lambda n, rng: (rng.standard_normal(max(n, 64)), 31, 3),
+             scipy.signal.savgol_filter, "signal", "savgol_filter", sizes=(10_000, 1_000_000), quick_sizes=(10_000,)),
         # waveforms (scipy.signal._waveforms): elementwise, t in seconds
         Case("signal", "chirp", lambda n, rng: (np.sort(rng.uniform(0, 10, n)), 1.0, 10.0, 100.0),
              scipy.signal.chirp, "signal", "chirp", sizes=(1_000, 100_000, 1_000_000)),

@@ -7,5 +7,7 @@
 
 mod convolve;
 mod lfilter;
+mod order_filter;
+mod savitzky_golay;
 mod waveforms;
 mod windows;

@@ -16,6 +16,11 @@ _COEFFICIENTS = Unsupported("works on filter coefficients (a few numbers): pass 
 # the kernel's depth) for a small in-memory kernel, which is not built yet.
 _STENCIL = "a convolution couples neighbouring chunks; its map_overlap path (the stencil class) is not built yet"
 
+_NEIGHBOURHOOD = (
+    "every output reads a window of its neighbours, which couples neighbouring chunks; its map_overlap "
+    "path (the stencil class) is not built yet"
+)
+
 #: ``name`` -> the chunking class of ``torchbridge.signal.{name}``.
 ROWS: dict[str, Chunking] = {
     **{
@@ -31,6 +36,16 @@ ROWS: dict[str, Chunking] = {
     "lfilter_zi": _COEFFICIENTS,
     "sosfilt_zi": _COEFFICIENTS,
     "lfiltic": _COEFFICIENTS,
+    # the order filters and wiener: stencils (a window around every sample, zero-padded at the edges)
+    **{name: Unsupported(_NEIGHBOURHOOD) for name in ("order_filter", "medfilt", "medfilt2d")},
+    "wiener": Unsupported(
+        _NEIGHBOURHOOD + "; and its default noise is the mean local variance over the whole array"
+    ),
+    "deconvolve": Unsupported("polynomial division of two 1-d arrays: a recurrence over the whole signal"),
+    "savgol_coeffs": NoArrays(),
+    "savgol_filter": Unsupported(
+        _NEIGHBOURHOOD + "; mode='interp' fits polynomials to the samples at either end of the axis"
+    ),
     # waveforms: elementwise in t (and their array-valued shape parameters)
     "chirp": Elementwise(("t", "phi")),
     "sawtooth": Elementwise(("t", "width")),
@@ -40,6 +55,11 @@ ROWS: dict[str, Chunking] = {
     "unit_impulse": NoArrays(),
     "get_window": NoArrays(),
 }
+
+_NEIGHBOURHOOD = (
+    "every output reads a window of its neighbours, which couples neighbouring chunks; its map_overlap "
+    "path (the stencil class) is not built yet"
+)
 
 #: ``name`` -> the chunking class of ``torchbridge.signal.windows.{name}``:
 #: windows take sizes and options only, but for ``general_cosine``'s coefficients.

@@ -1,4 +1,5 @@
-"""`scipy.signal._signaltools`: convolution and correlation, the linear filters.
+"""`scipy.signal._signaltools`: convolution and correlation, the linear filters,
+the order filters, ``wiener`` and ``deconvolve``.
 
 The compiled functions of ``torchbridge._core.signal``; ``torchbridge.signal``
 gives each its public face (see ``torchbridge._dispatch``).
@@ -13,15 +14,20 @@ from .._core.signal import (
     correlate,
     correlate2d,
     correlation_lags,
+    deconvolve,
     fftconvolve,
     filtfilt,
     lfilter,
     lfilter_zi,
     lfiltic,
+    medfilt,
+    medfilt2d,
     oaconvolve,
+    order_filter,
     sosfilt,
     sosfilt_zi,
     sosfiltfilt,
+    wiener,
 )
 
 __all__: list[str] = [
@@ -40,4 +46,9 @@ __all__: list[str] = [
     "sosfilt",
     "sosfilt_zi",
     "sosfiltfilt",
+    "order_filter",
+    "medfilt",
+    "medfilt2d",
+    "wiener",
+    "deconvolve",
 ]

@@ -8,6 +8,7 @@
 //! has no signal-processing kernels of its own besides convolution and the
 //! FFT, and nothing here goes through NumPy.
 
+pub mod savitzky_golay;
 pub mod signaltools;
 pub mod waveforms;
 pub mod windows;

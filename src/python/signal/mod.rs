@@ -31,6 +31,8 @@ macro_rules! signal_note {
 
 mod convolve;
 mod lfilter;
+mod order_filter;
+mod savitzky_golay;
 mod waveforms;
 mod windows;
 
@@ -81,6 +83,8 @@ pub(crate) fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     let module = super::submodule(parent, "signal")?;
     convolve::register(&module)?;
     lfilter::register(&module)?;
+    order_filter::register(&module)?;
+    savitzky_golay::register(&module)?;
     windows::register(&module)?;
     waveforms::register(&module)?;
     super::attach(parent, &module)

@@ -70,7 +70,7 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Length {
 }
 
 /// Where a window goes: numpy, or namespace `xp` (its dtype and `device`).
-struct Target<'py> {
+pub(super) struct Target<'py> {
     library: Library,
     kind: Kind,
     namespace: Option<Bound<'py, PyAny>>,
@@ -78,7 +78,7 @@ struct Target<'py> {
 }
 
 impl<'py> Target<'py> {
-    fn new(xp: Option<&Bound<'py, PyAny>>, device: Option<&Bound<'py, PyAny>>) -> PyResult<Target<'py>> {
+    pub(super) fn new(xp: Option<&Bound<'py, PyAny>>, device: Option<&Bound<'py, PyAny>>) -> PyResult<Target<'py>> {
         let device = device.filter(|d| !d.is_none()).cloned();
         let numpy = || Target { library: Library::NumPy, kind: Kind::Double, namespace: None, device: None };
         let Some(xp) = xp.filter(|xp| !xp.is_none()) else {
@@ -95,7 +95,7 @@ impl<'py> Target<'py> {
     }
 
     /// `window` (float64) as the target's array.
-    fn wrap(&self, py: Python<'py>, window: Tensor) -> PyResult<Py<PyAny>> {
+    pub(super) fn wrap(&self, py: Python<'py>, window: Tensor) -> PyResult<Py<PyAny>> {
         let window =
             if self.kind == Kind::Double { window } else { window.f_to_kind(self.kind).map_err(Error::from)? };
         let result = wrap(py, &self.library, window, false)?;
@@ -131,7 +131,7 @@ fn real_kind(xp: &Bound<'_, PyAny>) -> PyResult<Kind> {
 }
 
 /// Computes `window` (libtorch, CPU, a panic turned into an error) and hands it to `target`.
-fn window<'py>(
+pub(super) fn window<'py>(
     py: Python<'py>,
     xp: Option<&Bound<'py, PyAny>>,
     device: Option<&Bound<'py, PyAny>>,
