@@ -1,4 +1,5 @@
-"""`scipy.signal._signaltools`: convolution and correlation, the linear filters.
+"""`scipy.signal._signaltools`: convolution and correlation, the linear filters,
+detrend, hilbert and hilbert2.
 
 The compiled functions of ``torchbridge._core.signal``; ``torchbridge.signal``
 gives each its public face (see ``torchbridge._dispatch``).
@@ -13,8 +14,11 @@ from .._core.signal import (
     correlate,
     correlate2d,
     correlation_lags,
+    detrend,
     fftconvolve,
     filtfilt,
+    hilbert,
+    hilbert2,
     lfilter,
     lfilter_zi,
     lfiltic,
@@ -40,4 +44,7 @@ __all__: list[str] = [
     "sosfilt",
     "sosfilt_zi",
     "sosfiltfilt",
+    "detrend",
+    "hilbert",
+    "hilbert2",
 ]

@@ -30,7 +30,9 @@ macro_rules! signal_note {
 }
 
 mod convolve;
+mod hilbert;
 mod lfilter;
+mod spectral_py;
 mod waveforms;
 mod windows;
 
@@ -81,6 +83,8 @@ pub(crate) fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     let module = super::submodule(parent, "signal")?;
     convolve::register(&module)?;
     lfilter::register(&module)?;
+    hilbert::register(&module)?;
+    spectral_py::register(&module)?;
     windows::register(&module)?;
     waveforms::register(&module)?;
     super::attach(parent, &module)

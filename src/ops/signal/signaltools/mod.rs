@@ -1,4 +1,6 @@
 //! SciPy's `_signaltools.py`, one file per group of routines.
 
 pub mod convolve;
+pub mod detrend;
+pub mod hilbert;
 pub mod lfilter;
