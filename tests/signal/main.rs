@@ -6,5 +6,6 @@
 //! named after the ops' files.
 
 mod convolve;
+mod spectral;
 mod waveforms;
 mod windows;

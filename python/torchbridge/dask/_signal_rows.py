@@ -3,7 +3,7 @@ its own family ``signal.windows``."""
 
 from __future__ import annotations
 
-from ._chunking import Chunking, Elementwise, NoArrays, Unsupported
+from ._chunking import AlongAxis, Chunking, Elementwise, NoArrays, Unsupported
 
 _FILTER = Unsupported(
     "a recurrence along `axis`: every output depends on all earlier samples, and with `zi` "
@@ -15,6 +15,12 @@ _COEFFICIENTS = Unsupported("works on filter coefficients (a few numbers): pass 
 # A convolution couples neighbouring chunks: its dask path is the stencil class (``map_overlap`` with
 # the kernel's depth) for a small in-memory kernel, which is not built yet.
 _STENCIL = "a convolution couples neighbouring chunks; its map_overlap path (the stencil class) is not built yet"
+
+_SPECTRAL = (
+    "segments overlap across chunk borders along `axis`, and the result is a tuple (frequencies, "
+    "[times,] spectra) of other shapes; not wired up yet (rechunk `axis` to one chunk and use "
+    "map_blocks with the routine itself)"
+)
 
 #: ``name`` -> the chunking class of ``torchbridge.signal.{name}``.
 ROWS: dict[str, Chunking] = {
@@ -39,6 +45,13 @@ ROWS: dict[str, Chunking] = {
     "sweep_poly": Elementwise(("t", "phi")),
     "unit_impulse": NoArrays(),
     "get_window": NoArrays(),
+    # transforms along one axis (two for hilbert2), that axis in one chunk
+    "hilbert": AlongAxis("axis", "N"),
+    "hilbert2": AlongAxis("axes", "N"),
+    "detrend": AlongAxis("axis", "", array="data"),
+    # spectral estimators: segments along `axis` and a tuple of results (frequencies, times, spectra)
+    **{name: Unsupported(_SPECTRAL) for name in ("periodogram", "welch", "csd", "coherence", "spectrogram", "stft")},
+    "istft": Unsupported("an overlap-add along the time axis returning a (t, x) tuple; rechunk and use map_blocks"),
 }
 
 #: ``name`` -> the chunking class of ``torchbridge.signal.windows.{name}``:

@@ -184,6 +184,12 @@ fn welch_like(
         Some(y) => {
             let ys = shape_of(y)?;
             let ly = axis_len(&ys, axis, "y")?;
+            let outer = |shape: &[i64]| -> Vec<i64> {
+                let a = if axis < 0 { axis + shape.len() as i64 } else { axis } as usize;
+                shape.iter().enumerate().filter(|(i, _)| *i != a).map(|(_, &d)| d).collect()
+            };
+            crate::ops::numpy::broadcast_shapes(&[&outer(&xs), &outer(&ys)])
+                .map_err(|_| Error::InvalidArgument("x and y cannot be broadcast together.".into()))?;
             (lx.max(ly), xs.contains(&0) || ys.contains(&0))
         }
     };
@@ -443,10 +449,19 @@ fn legacy(
     boundary: Option<Boundary>,
     padded: bool,
     default_overlap: fn(i64) -> i64,
+    triage_first: bool,
     device: Device<'_, '_>,
 ) -> PyResult<Py<PyAny>> {
     let xs = shape_of(x)?;
     if xs.contains(&0) {
+        // spectrogram triages its window before the empty check (SciPy warns there)
+        if triage_first && is_named(window) {
+            let len = axis_len(&xs, axis, "x")?;
+            let n = nperseg.unwrap_or(256);
+            if n > len {
+                warn(py, &format!("nperseg = {n} is greater than input length  = {len}, using nperseg = {len}"))?;
+            }
+        }
         let s = Segments { fs, nperseg: 1, noverlap: 0, nfft: 1, detrend: None, onesided: true, scaling };
         let win = placeholder(py)?;
         return map_tuple(py, device, &[x, &win], move |t| {
@@ -522,7 +537,7 @@ pub(super) fn spectrogram(
         "spectrum" => Scaling::Spectrum,
         other => return Err(Error::InvalidArgument(format!("Unknown scaling: '{other}'")).into()),
     };
-    legacy(py, x, fs, window, nperseg, noverlap, nfft, detrend, return_onesided.0, scaling, axis, mode, None, false, |n| n / 8, device)
+    legacy(py, x, fs, window, nperseg, noverlap, nfft, detrend, return_onesided.0, scaling, axis, mode, None, false, |n| n / 8, true, device)
 }
 
 /// `stft`'s `boundary`: `None` or a name.
@@ -598,6 +613,7 @@ pub(super) fn stft(
         boundary,
         padded.0,
         |n| n / 2,
+        false,
         device,
     )
 }

@@ -75,7 +75,8 @@ pub fn detrend_last(x: &Tensor, trend: Trend) -> Result<Tensor> {
 
 /// SciPy's `detrend(data, axis, type, bp)`: `bp` break points (indices along
 /// `axis`; each piece between two is fitted on its own; only for
-/// [`Trend::Linear`]). Never writes into `data`.
+/// [`Trend::Linear`]; NaN or infinity in `data` raises, as SciPy's
+/// `lstsq`). Never writes into `data`.
 pub fn detrend(data: &Tensor, axis: i64, trend: Trend, bp: &[i64]) -> Result<Tensor> {
     let kind = detrend_kind(data.kind(), trend)?;
     if data.dim() == 0 {
@@ -87,6 +88,8 @@ pub fn detrend(data: &Tensor, axis: i64, trend: Trend, bp: &[i64]) -> Result<Ten
     let out = if trend == Trend::Constant {
         detrend_last(&x, trend)?
     } else {
+        // SciPy's lstsq refuses non-finite data (its `check_finite`)
+        crate::ops::numpy::check_finite(&x)?;
         let mut points: Vec<i64> = bp.to_vec();
         if points.iter().any(|&p| p > n) {
             return Err(Error::InvalidArgument("Breakpoints must be less than length of data along given axis.".into()));
