@@ -230,11 +230,15 @@ fn window_sums(win: &Tensor) -> Result<(f64, f64)> {
 /// LAST axis): `(..., nseg, nfreq)`. One strided view, one batched FFT.
 fn segment_fft(x: &Tensor, win: &Tensor, s: &Segments, onesided: bool) -> Result<Tensor> {
     let segments = x.f_unfold(-1, s.nperseg, s.hop())?;
-    let segments = match s.detrend {
-        Some(trend) => detrend_last(&segments, trend)?,
-        None => segments,
+    // one materialising pass: the detrended copy is windowed in place
+    let windowed = match s.detrend {
+        Some(trend) => {
+            let mut detrended = detrend_last(&segments, trend)?;
+            let _ = detrended.f_mul_(win)?;
+            detrended
+        }
+        None => segments.f_mul(win)?,
     };
-    let windowed = segments.f_mul(win)?;
     if onesided {
         let windowed = if is_complex(windowed.kind()) { windowed.f_real()? } else { windowed };
         Ok(windowed.f_fft_rfft(Some(s.nfft), -1, "backward")?)
@@ -359,10 +363,21 @@ pub fn csd(
         }
     };
     let xl = pad(xl)?;
+    let nseg = (n - s.noverlap) / s.hop();
+    let mean_power = y.is_none() && nseg > 1 && average == "mean";
     let spectra = match yl {
+        // the mean of |X|^2: squared in place, summed over segments and (re, im) in one reduction
+        None if mean_power => {
+            let fx = segment_fft(&xl, &win, s, onesided)?;
+            let mut parts = fx.f_view_as_real()?;
+            let _ = parts.f_square_()?;
+            parts.f_sum_dim_intlist(Some([-3i64, -1].as_slice()), false, None::<Kind>)?.f_div_scalar(nseg as f64)?
+        }
         None => {
             let fx = segment_fft(&xl, &win, s, onesided)?;
-            fx.f_view_as_real()?.f_square()?.f_sum_dim_intlist(Some([-1i64].as_slice()), false, None::<Kind>)?
+            let mut parts = fx.f_view_as_real()?;
+            let _ = parts.f_square_()?;
+            parts.f_sum_dim_intlist(Some([-1i64].as_slice()), false, None::<Kind>)?
         }
         Some(yl) => {
             let yl = pad(yl)?;
@@ -371,9 +386,10 @@ pub fn csd(
             fx.f_conj()?.f_mul(&fy)?
         }
     };
-    // spectra: (..., nseg, nfreq)
-    let nseg = spectra.size()[spectra.dim() - 2];
-    let averaged = if nseg > 1 {
+    // spectra: (..., nseg, nfreq), or (..., nfreq) already averaged
+    let averaged = if mean_power {
+        spectra
+    } else if nseg > 1 {
         match average.parse::<Average>()? {
             Average::Mean => spectra.f_mean_dim(Some([-2i64].as_slice()), false, None::<Kind>)?,
             Average::Median => {
@@ -538,7 +554,9 @@ pub fn spectral_helper(
     };
     let nfreq = spectra.size()[spectra.dim() - 1];
     let result = if mode == Mode::Psd {
-        let power = spectra.f_view_as_real()?.f_square()?.f_sum_dim_intlist(Some([-1i64].as_slice()), false, None::<Kind>)?;
+        let mut parts = spectra.f_view_as_real()?;
+        let _ = parts.f_square_()?;
+        let power = parts.f_sum_dim_intlist(Some([-1i64].as_slice()), false, None::<Kind>)?;
         power.f_mul(&doubling(nfreq, s.nfft, scale, onesided, real, device)?)?
     } else {
         scale = scale.sqrt();
