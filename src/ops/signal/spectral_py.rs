@@ -533,34 +533,39 @@ pub fn spectral_helper(
     let (sum_sq, sum) = window_sums(&win)?;
     let win = win.f_to_kind(real)?;
     let mut xl = working(x, real)?.f_movedim(&[ax], &[-1])?;
-    if let Some(b) = boundary {
-        xl = extend(&xl, s.nperseg / 2, b)?;
-    }
-    if padded {
-        let len = xl.size()[xl.dim() - 1];
-        let nadd = ((-(len - s.nperseg)).rem_euclid(s.hop())).rem_euclid(s.nperseg);
-        if nadd > 0 {
-            xl = xl.f_constant_pad_nd([0, nadd])?;
+    let half = s.nperseg / 2;
+    let extended = xl.size()[xl.dim() - 1] + if boundary.is_some() { 2 * half } else { 0 };
+    let nadd = if padded { ((-(extended - s.nperseg)).rem_euclid(s.hop())).rem_euclid(s.nperseg) } else { 0 };
+    match boundary {
+        // zeros at both ends and the padding: one copy
+        Some(Boundary::Zeros) => xl = xl.f_constant_pad_nd([half, half + nadd])?,
+        Some(b) => {
+            xl = extend(&xl, half, b)?;
+            if nadd > 0 {
+                xl = xl.f_constant_pad_nd([0, nadd])?;
+            }
         }
+        None if nadd > 0 => xl = xl.f_constant_pad_nd([0, nadd])?,
+        None => {}
     }
     let len = xl.size()[xl.dim() - 1];
     if len < s.nperseg {
         return Err(Error::InvalidArgument("window is longer than input signal".into()));
     }
-    let spectra = segment_fft(&xl, &win, s, onesided)?;
-    let mut scale = match s.scaling {
+    let scale = match s.scaling {
         Scaling::Density => 1.0 / (s.fs * sum_sq),
         Scaling::Spectrum => 1.0 / (sum * sum),
     };
+    // the STFT's scale folded into the window (no pass over the spectra)
+    let spectra = segment_fft(&xl, &win.f_mul_scalar(scale.sqrt())?, s, onesided)?;
     let nfreq = spectra.size()[spectra.dim() - 1];
     let result = if mode == Mode::Psd {
         let mut parts = spectra.f_view_as_real()?;
         let _ = parts.f_square_()?;
         let power = parts.f_sum_dim_intlist(Some([-1i64].as_slice()), false, None::<Kind>)?;
-        power.f_mul(&doubling(nfreq, s.nfft, scale, onesided, real, device)?)?
+        power.f_mul(&doubling(nfreq, s.nfft, 1.0, onesided, real, device)?)?
     } else {
-        scale = scale.sqrt();
-        spectra.f_mul_scalar(scale)?
+        spectra
     };
     let nseg = result.size()[result.dim() - 2];
     let step = s.hop() as f64;
@@ -593,7 +598,7 @@ pub fn spectral_helper(
     Ok(Spectrogram {
         freqs: frequencies(s.nfft, s.fs, onesided, device)?,
         time,
-        result: result.f_contiguous()?,
+        result,
         switched: s.onesided && complex_input,
     })
 }
