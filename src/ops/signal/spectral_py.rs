@@ -516,7 +516,12 @@ pub fn spectral_helper(
     let device = x.device();
     if x.numel() == 0 {
         let e = empty(&x.size(), device)?;
-        return Ok(Spectrogram { freqs: e.f_contiguous()?.f_detach_copy()?, time: e.f_contiguous()?.f_detach_copy()?, result: e, switched: false });
+        return Ok(Spectrogram {
+            freqs: e.f_contiguous()?.f_detach_copy()?,
+            time: e.f_contiguous()?.f_detach_copy()?,
+            result: e,
+            switched: false,
+        });
     }
     if x.dim() == 0 {
         return Err(Error::InvalidArgument("x must be at least a 1-D array".into()));

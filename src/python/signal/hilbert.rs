@@ -26,7 +26,8 @@ fn integers(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<i64>> {
             return Ok(v);
         }
     }
-    Err(Error::InvalidArgument(format!("{what} must be an integer or a 1-D sequence of integers, got {}", obj.repr()?)).into())
+    Err(Error::InvalidArgument(format!("{what} must be an integer or a 1-D sequence of integers, got {}", obj.repr()?))
+        .into())
 }
 
 /// Remove linear or constant trend along axis from data.

@@ -124,7 +124,9 @@ fn resolve_csd<'py>(
     let (win, nperseg) = if is_named(window) {
         let mut nperseg = nperseg.unwrap_or(256);
         if nperseg < 1 {
-            return Err(Error::InvalidArgument(format!("Parameter nperseg={nperseg} is not a positive integer!")).into());
+            return Err(
+                Error::InvalidArgument(format!("Parameter nperseg={nperseg} is not a positive integer!")).into()
+            );
         }
         if n < nperseg {
             warn(
@@ -143,7 +145,9 @@ fn resolve_csd<'py>(
         }
         let nperseg = nperseg.unwrap_or(shape[0]);
         if nperseg != shape[0] {
-            return Err(Error::InvalidArgument(format!("nperseg={nperseg} does not equal len(win)={}", shape[0])).into());
+            return Err(
+                Error::InvalidArgument(format!("nperseg={nperseg} does not equal len(win)={}", shape[0])).into()
+            );
         }
         (window.clone(), nperseg)
     };
@@ -194,15 +198,8 @@ fn welch_like(
         }
     };
     let (win, segments) = if empty {
-        let s = Segments {
-            fs,
-            nperseg: 1,
-            noverlap: 0,
-            nfft: 1,
-            detrend: None,
-            onesided: true,
-            scaling: Scaling::Density,
-        };
+        let s =
+            Segments { fs, nperseg: 1, noverlap: 0, nfft: 1, detrend: None, onesided: true, scaling: Scaling::Density };
         (placeholder(py)?, s)
     } else {
         let (win, nperseg, noverlap, nfft) = resolve_csd(py, window, nperseg, noverlap, nfft, n)?;
@@ -251,7 +248,22 @@ pub(super) fn welch(
 ) -> PyResult<Py<PyAny>> {
     let default = PyString::new(py, "hann_periodic").into_any();
     let window = window.unwrap_or(&default);
-    welch_like(py, x, None, fs, window, nperseg, noverlap, nfft, detrend, return_onesided.0, &scaling, axis, average, device)
+    welch_like(
+        py,
+        x,
+        None,
+        fs,
+        window,
+        nperseg,
+        noverlap,
+        nfft,
+        detrend,
+        return_onesided.0,
+        &scaling,
+        axis,
+        average,
+        device,
+    )
 }
 
 /// Estimate the cross power spectral density, Pxy, using Welch's method.
@@ -284,7 +296,22 @@ pub(super) fn csd(
     let default = PyString::new(py, "hann_periodic").into_any();
     let window = window.unwrap_or(&default);
     let y = if y.is(x) { None } else { Some(y) };
-    welch_like(py, x, y, fs, window, nperseg, noverlap, nfft, detrend, return_onesided.0, &scaling, axis, average, device)
+    welch_like(
+        py,
+        x,
+        y,
+        fs,
+        window,
+        nperseg,
+        noverlap,
+        nfft,
+        detrend,
+        return_onesided.0,
+        &scaling,
+        axis,
+        average,
+        device,
+    )
 }
 
 /// Estimate power spectral density using a periodogram.
@@ -315,7 +342,22 @@ pub(super) fn periodogram(
         _ => &default,
     };
     if xs.contains(&0) {
-        return welch_like(py, x, None, fs, window, None, Some(0), None, detrend, true, &scaling, axis, "mean".into(), device);
+        return welch_like(
+            py,
+            x,
+            None,
+            fs,
+            window,
+            None,
+            Some(0),
+            None,
+            detrend,
+            true,
+            &scaling,
+            axis,
+            "mean".into(),
+            device,
+        );
     }
     let len = axis_len(&xs, axis, "x")?;
     let (nperseg, nfft, truncate) = match nfft {
@@ -380,15 +422,7 @@ pub(super) fn coherence(
         return Err(Error::InvalidArgument("coherence of empty input: x and y must be non-empty".into()).into());
     }
     let (win, nperseg, noverlap, nfft) = resolve_csd(py, window, nperseg, noverlap, nfft, n)?;
-    let s = Segments {
-        fs,
-        nperseg,
-        noverlap,
-        nfft,
-        detrend: detrend.0,
-        onesided: true,
-        scaling: Scaling::Density,
-    };
+    let s = Segments { fs, nperseg, noverlap, nfft, detrend: detrend.0, onesided: true, scaling: Scaling::Density };
     map_tuple(py, device, &[x, y, &win], move |t| {
         let (f, c) = ops::coherence(&t[0], &t[1], &t[2], &s, axis)?;
         Ok(vec![f, c])
@@ -423,10 +457,10 @@ fn triage<'py>(
             return Err(Error::InvalidArgument("window is longer than input signal".into()).into());
         }
         match nperseg {
-            Some(n) if n != shape[0] => Err(Error::InvalidArgument(
-                "value specified for nperseg is different from length of window".into(),
-            )
-            .into()),
+            Some(n) if n != shape[0] => {
+                Err(Error::InvalidArgument("value specified for nperseg is different from length of window".into())
+                    .into())
+            }
             _ => Ok((window.clone(), shape[0])),
         }
     }
@@ -529,15 +563,34 @@ pub(super) fn spectrogram(
     device: Device<'_, '_>,
 ) -> PyResult<Py<PyAny>> {
     let mode: Mode = mode.parse()?;
-    let default = PyTuple::new(py, [PyString::new(py, "tukey_periodic").into_any(), PyFloat::new(py, 0.25).into_any()])?
-        .into_any();
+    let default =
+        PyTuple::new(py, [PyString::new(py, "tukey_periodic").into_any(), PyFloat::new(py, 0.25).into_any()])?
+            .into_any();
     let window = window.unwrap_or(&default);
     let scaling = match scaling.as_str() {
         "density" => Scaling::Density,
         "spectrum" => Scaling::Spectrum,
         other => return Err(Error::InvalidArgument(format!("Unknown scaling: '{other}'")).into()),
     };
-    legacy(py, x, fs, window, nperseg, noverlap, nfft, detrend, return_onesided.0, scaling, axis, mode, None, false, |n| n / 8, true, device)
+    legacy(
+        py,
+        x,
+        fs,
+        window,
+        nperseg,
+        noverlap,
+        nfft,
+        detrend,
+        return_onesided.0,
+        scaling,
+        axis,
+        mode,
+        None,
+        false,
+        |n| n / 8,
+        true,
+        device,
+    )
 }
 
 /// `stft`'s `boundary`: `None` or a name.
@@ -587,7 +640,9 @@ pub(super) fn stft(
         "psd" => Scaling::Density,
         "spectrum" => Scaling::Spectrum,
         other => {
-            return Err(Error::InvalidArgument(format!("Parameter scaling='{other}' not in ['spectrum', 'psd']!")).into())
+            return Err(
+                Error::InvalidArgument(format!("Parameter scaling='{other}' not in ['spectrum', 'psd']!")).into()
+            )
         }
     };
     // `boundary=None` passed explicitly means no extension; not given means "zeros"
@@ -691,7 +746,9 @@ pub(super) fn istft(
         "psd" => Scaling::Density,
         "spectrum" => Scaling::Spectrum,
         other => {
-            return Err(Error::InvalidArgument(format!("Parameter scaling='{other}' not in ['spectrum', 'psd']!")).into())
+            return Err(
+                Error::InvalidArgument(format!("Parameter scaling='{other}' not in ['spectrum', 'psd']!")).into()
+            )
         }
     };
     let p = Inverse {

@@ -37,7 +37,9 @@ fn detrend_kind(kind: Kind, trend: Trend) -> Result<Kind> {
         Kind::Float | Kind::Double | Kind::ComplexFloat | Kind::ComplexDouble => kind,
         Kind::Half if trend == Trend::Constant => Kind::Half,
         Kind::ComplexHalf => {
-            return Err(Error::NotImplemented("detrend does not accept complex32 input; accepted: real, complex64, complex128".into()))
+            return Err(Error::NotImplemented(
+                "detrend does not accept complex32 input; accepted: real, complex64, complex128".into(),
+            ))
         }
         _ => Kind::Double,
     })
@@ -92,7 +94,9 @@ pub fn detrend(data: &Tensor, axis: i64, trend: Trend, bp: &[i64]) -> Result<Ten
         crate::ops::numpy::check_finite(&x)?;
         let mut points: Vec<i64> = bp.to_vec();
         if points.iter().any(|&p| p > n) {
-            return Err(Error::InvalidArgument("Breakpoints must be less than length of data along given axis.".into()));
+            return Err(Error::InvalidArgument(
+                "Breakpoints must be less than length of data along given axis.".into(),
+            ));
         }
         if points.iter().any(|&p| p < 0) {
             return Err(Error::InvalidArgument(format!(

@@ -10,7 +10,9 @@ use crate::{Error, Result};
 /// `scipy.fft`; integers and bool -> complex128); complex input is refused.
 fn analytic_kind(x: &Tensor) -> Result<Kind> {
     match x.kind() {
-        Kind::ComplexHalf | Kind::ComplexFloat | Kind::ComplexDouble => Err(Error::InvalidArgument("x must be real.".into())),
+        Kind::ComplexHalf | Kind::ComplexFloat | Kind::ComplexDouble => {
+            Err(Error::InvalidArgument("x must be real.".into()))
+        }
         Kind::Float | Kind::Half | Kind::BFloat16 => Ok(Kind::Float),
         _ => Ok(Kind::Double),
     }
@@ -73,7 +75,17 @@ pub fn hilbert2(x: &Tensor, n: Option<(i64, i64)>, axes: (i64, i64)) -> Result<T
     // SciPy: 2 on 1..k (k = (n+1)//2), 0 from k on, 1 at 0 (the Nyquist bin of an even length is zeroed).
     let orthant = |n: i64, axis: usize| -> Result<Tensor> {
         let k = (n + 1) / 2;
-        let h: Vec<f64> = (0..n).map(|i| if i == 0 { 1.0 } else if i < k { 2.0 } else { 0.0 }).collect();
+        let h: Vec<f64> = (0..n)
+            .map(|i| {
+                if i == 0 {
+                    1.0
+                } else if i < k {
+                    2.0
+                } else {
+                    0.0
+                }
+            })
+            .collect();
         let mut shape = vec![1i64; x.dim()];
         shape[axis] = n;
         Ok(Tensor::f_from_slice(&h)?.f_to_kind(real)?.f_to_device(x.device())?.f_reshape(&shape)?)
