@@ -283,7 +283,7 @@ fn empty(shape: &[i64], device: Device) -> Result<Tensor> {
 /// Moves the last axis of `t` to `axis` (as NumPy's `moveaxis(t, -1, axis)`).
 fn last_to(t: &Tensor, axis: i64) -> Result<Tensor> {
     let to = normalize_axis(axis, t.dim())? as i64;
-    Ok(t.f_movedim(&[-1], &[to])?)
+    Ok(t.f_movedim([-1], [to])?)
 }
 
 /// SciPy's `csd(x, y)` (`y = None`: `welch(x)`, real): the frequencies and the
@@ -339,9 +339,9 @@ pub fn csd(
     }
     let (sum_sq, sum) = window_sums(&win)?;
     let win = win.f_to_kind(real)?;
-    let xl = working(x, real)?.f_movedim(&[ax as i64], &[-1])?;
+    let xl = working(x, real)?.f_movedim([ax as i64], [-1])?;
     let yl = match y {
-        Some(y) => Some(working(y, real)?.f_movedim(&[normalize_axis(axis, y.dim())? as i64], &[-1])?),
+        Some(y) => Some(working(y, real)?.f_movedim([normalize_axis(axis, y.dim())? as i64], [-1])?),
         None => None,
     };
     let n = match &yl {
@@ -537,7 +537,7 @@ pub fn spectral_helper(
     }
     let (sum_sq, sum) = window_sums(&win)?;
     let win = win.f_to_kind(real)?;
-    let mut xl = working(x, real)?.f_movedim(&[ax], &[-1])?;
+    let mut xl = working(x, real)?.f_movedim([ax], [-1])?;
     let half = s.nperseg / 2;
     let extended = xl.size()[xl.dim() - 1] + if boundary.is_some() { 2 * half } else { 0 };
     let nadd = if padded { ((-(extended - s.nperseg)).rem_euclid(s.hop())).rem_euclid(s.nperseg) } else { 0 };
@@ -591,7 +591,7 @@ pub fn spectral_helper(
     let result = result.f_transpose(-1, -2)?; // (..., nfreq, nseg)
     let result = {
         let to = normalize_axis(faxis, result.dim())? as i64;
-        result.f_movedim(&[result.dim() as i64 - 2], &[to])?
+        result.f_movedim([result.dim() as i64 - 2], [to])?
     };
     let to = normalize_axis(faxis, result.dim())? as i64;
     let result = match mode {
@@ -712,7 +712,7 @@ pub fn istft(zxx: &Tensor, win: &Tensor, p: &Inverse) -> Result<(Tensor, Tensor,
     }
     if x.dim() > 1 && ta != nd - 1 {
         let to = if fa < ta { ta - 1 } else { ta };
-        x = x.f_movedim(&[-1], &[to as i64])?;
+        x = x.f_movedim([-1], [to as i64])?;
     }
     let len0 = if x.dim() == 0 { 0 } else { x.size()[0] };
     let times: Vec<f64> = (0..len0).map(|i| i as f64 / p.fs).collect();

@@ -85,7 +85,7 @@ pub fn detrend(data: &Tensor, axis: i64, trend: Trend, bp: &[i64]) -> Result<Ten
         return Err(Error::InvalidArgument("detrend needs at least a 1-D array: data is 0-d".into()));
     }
     let ax = normalize_axis(axis, data.dim())? as i64;
-    let x = data.f_to_kind(kind)?.f_movedim(&[ax], &[-1])?;
+    let x = data.f_to_kind(kind)?.f_movedim([ax], [-1])?;
     let n = x.size()[x.dim() - 1];
     let out = if trend == Trend::Constant {
         detrend_last(&x, trend)?
@@ -117,5 +117,5 @@ pub fn detrend(data: &Tensor, axis: i64, trend: Trend, bp: &[i64]) -> Result<Ten
             Tensor::f_cat(&pieces, -1)?
         }
     };
-    Ok(out.f_movedim(&[-1], &[ax])?.f_contiguous()?)
+    Ok(out.f_movedim([-1], [ax])?.f_contiguous()?)
 }
