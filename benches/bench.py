@@ -206,6 +206,12 @@ def cases() -> list[Case]:
         # waveforms (scipy.signal._waveforms): elementwise, t in seconds
         Case("signal", "chirp", lambda n, rng: (np.sort(rng.uniform(0, 10, n)), 1.0, 10.0, 100.0),
              scipy.signal.chirp, "signal", "chirp", sizes=(1_000, 100_000, 1_000_000)),
+        # spectral analysis: the floor is welch on 1e7 float64 samples (nperseg 4096) >= 1.2x SciPy
+        Case("signal", "welch", lambda n, rng: (rng.standard_normal(n),), scipy.signal.welch, "signal", "welch",
+             kwargs={"nperseg": 4096}, pick=lambda out: out[1], sizes=(100_000, 10_000_000), quick_sizes=(100_000,)),
+        Case("signal", "stft", lambda n, rng: (rng.standard_normal(n),), scipy.signal.stft, "signal", "stft",
+             kwargs={"nperseg": 256}, pick=lambda out: out[2], sizes=(100_000, 1_000_000), quick_sizes=(100_000,),
+             tol=1e-6),
         Case("spatial", "cdist", _points, scipy.spatial.distance.cdist, "spatial.distance", "cdist",
              sizes=(200, 2000), quick_sizes=(200,)),
         Case("spatial", "pdist", lambda m, rng: _points(m, rng)[:1], scipy.spatial.distance.pdist,

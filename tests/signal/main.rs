@@ -9,5 +9,6 @@ mod convolve;
 mod lfilter;
 mod order_filter;
 mod savitzky_golay;
+mod spectral;
 mod waveforms;
 mod windows;

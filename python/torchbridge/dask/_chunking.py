@@ -258,6 +258,8 @@ class AlongAxis:
         elif isinstance(axes, int):
             axes = [axes]
         axes = [_normalize_axis(call, int(axis), x.ndim) for axis in axes]
+        if isinstance(given, int):  # one length for every axis (hilbert2's N)
+            given = [given] * len(axes)
         lengths = list(given) if given is not None else [None] * len(axes)
         return axes, lengths
 

@@ -3,7 +3,7 @@ its own family ``signal.windows``."""
 
 from __future__ import annotations
 
-from ._chunking import Chunking, Elementwise, NoArrays, Unsupported
+from ._chunking import AlongAxis, Chunking, Elementwise, NoArrays, Unsupported
 
 _FILTER = Unsupported(
     "a recurrence along `axis`: every output depends on all earlier samples, and with `zi` "
@@ -19,6 +19,11 @@ _STENCIL = "a convolution couples neighbouring chunks; its map_overlap path (the
 _NEIGHBOURHOOD = (
     "every output reads a window of its neighbours, which couples neighbouring chunks; its map_overlap "
     "path (the stencil class) is not built yet"
+)
+_SPECTRAL = (
+    "segments overlap across chunk borders along `axis`, and the result is a tuple (frequencies, "
+    "[times,] spectra) of other shapes; not wired up yet (rechunk `axis` to one chunk and use "
+    "map_blocks with the routine itself)"
 )
 
 #: ``name`` -> the chunking class of ``torchbridge.signal.{name}``.
@@ -54,12 +59,14 @@ ROWS: dict[str, Chunking] = {
     "sweep_poly": Elementwise(("t", "phi")),
     "unit_impulse": NoArrays(),
     "get_window": NoArrays(),
+    # transforms along one axis (two for hilbert2), that axis in one chunk
+    "hilbert": AlongAxis("axis", "N"),
+    "hilbert2": AlongAxis("axes", "N"),
+    "detrend": AlongAxis("axis", "", array="data"),
+    # spectral estimators: segments along `axis` and a tuple of results (frequencies, times, spectra)
+    **{name: Unsupported(_SPECTRAL) for name in ("periodogram", "welch", "csd", "coherence", "spectrogram", "stft")},
+    "istft": Unsupported("an overlap-add along the time axis returning a (t, x) tuple; rechunk and use map_blocks"),
 }
-
-_NEIGHBOURHOOD = (
-    "every output reads a window of its neighbours, which couples neighbouring chunks; its map_overlap "
-    "path (the stencil class) is not built yet"
-)
 
 #: ``name`` -> the chunking class of ``torchbridge.signal.windows.{name}``:
 #: windows take sizes and options only, but for ``general_cosine``'s coefficients.

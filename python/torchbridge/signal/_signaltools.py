@@ -1,5 +1,5 @@
 """`scipy.signal._signaltools`: convolution and correlation, the linear filters,
-the order filters, ``wiener`` and ``deconvolve``.
+the order filters, ``wiener``, ``deconvolve``, ``detrend``, ``hilbert`` and ``hilbert2``.
 
 The compiled functions of ``torchbridge._core.signal``; ``torchbridge.signal``
 gives each its public face (see ``torchbridge._dispatch``).
@@ -15,8 +15,11 @@ from .._core.signal import (
     correlate2d,
     correlation_lags,
     deconvolve,
+    detrend,
     fftconvolve,
     filtfilt,
+    hilbert,
+    hilbert2,
     lfilter,
     lfilter_zi,
     lfiltic,
@@ -51,4 +54,7 @@ __all__: list[str] = [
     "medfilt2d",
     "wiener",
     "deconvolve",
+    "detrend",
+    "hilbert",
+    "hilbert2",
 ]

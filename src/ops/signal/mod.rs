@@ -1,14 +1,16 @@
-//! `scipy.signal`: convolution, filtering, windows and waveforms on
-//! `tch::Tensor`s, with SciPy's semantics.
+//! `scipy.signal`: convolution, filtering, spectral analysis, windows and
+//! waveforms on `tch::Tensor`s, with SciPy's semantics.
 //!
 //! The files follow SciPy's private modules: [`signaltools`]
-//! (`_signaltools.py`: convolution and correlation, the linear filters),
-//! `windows` (`windows/_windows.py`), `waveforms` (`_waveforms.py`).
-//! Everything is a composite of libtorch ops on the input's device: libtorch
-//! has no signal-processing kernels of its own besides convolution and the
-//! FFT, and nothing here goes through NumPy.
+//! (`_signaltools.py`: convolution and correlation, the linear filters,
+//! detrend, hilbert), [`spectral_py`] (`_spectral_py.py`: welch, csd,
+//! spectrogram, stft, istft), `windows` (`windows/_windows.py`), `waveforms`
+//! (`_waveforms.py`). Everything is a composite of libtorch ops on the input's
+//! device: libtorch has no signal-processing kernels of its own besides
+//! convolution and the FFT, and nothing here goes through NumPy.
 
 pub mod savitzky_golay;
 pub mod signaltools;
+pub mod spectral_py;
 pub mod waveforms;
 pub mod windows;

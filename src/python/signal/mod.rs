@@ -30,9 +30,11 @@ macro_rules! signal_note {
 }
 
 mod convolve;
+mod hilbert;
 mod lfilter;
 mod order_filter;
 mod savitzky_golay;
+mod spectral_py;
 mod waveforms;
 mod windows;
 
@@ -85,6 +87,8 @@ pub(crate) fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     lfilter::register(&module)?;
     order_filter::register(&module)?;
     savitzky_golay::register(&module)?;
+    hilbert::register(&module)?;
+    spectral_py::register(&module)?;
     windows::register(&module)?;
     waveforms::register(&module)?;
     super::attach(parent, &module)

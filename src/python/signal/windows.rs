@@ -547,7 +547,7 @@ pub(super) fn dpss<'py>(
 }
 
 /// An argument as given, `None` included (`Given(None)`: not given).
-pub(super) struct Given<'py>(Option<Bound<'py, PyAny>>);
+pub(super) struct Given<'py>(pub(super) Option<Bound<'py, PyAny>>);
 
 impl<'a, 'py> FromPyObject<'a, 'py> for Given<'py> {
     type Error = PyErr;
@@ -786,4 +786,13 @@ pub(super) fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(get_window, module)?)?;
     module.add_function(wrap_pyfunction!(lanczos, module)?)?;
     Ok(())
+}
+
+/// `get_window(window, nx)` (periodic, a numpy array) as a Python list: a
+/// window named by a string or tuple for the spectral routines, imported
+/// with their arrays (a list follows the arrays' library and device).
+pub(super) fn window_list(py: Python<'_>, window: &Bound<'_, PyAny>, nx: i64) -> PyResult<Py<PyAny>> {
+    let nx = PyInt::new(py, nx).into_any();
+    let array = get_window(py, window, &nx, Given(None), None, None)?;
+    Ok(array.bind(py).call_method0("tolist")?.unbind())
 }

@@ -2,5 +2,7 @@
 
 pub mod convolve;
 pub mod deconvolve;
+pub mod detrend;
+pub mod hilbert;
 pub mod lfilter;
 pub mod order_filter;
