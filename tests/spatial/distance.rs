@@ -13,6 +13,9 @@ fn random(rows: i64, cols: i64) -> Tensor {
     Tensor::randn([rows, cols], (Kind::Double, Device::Cpu))
 }
 
+/// A distance between two rows, written out as a sum.
+type PairDistance = fn(&[f64], &[f64]) -> f64;
+
 fn rows_of(t: &Tensor) -> Vec<Vec<f64>> {
     let cols = t.size()[1] as usize;
     values(t).chunks(cols).map(<[f64]>::to_vec).collect()
@@ -22,7 +25,7 @@ fn rows_of(t: &Tensor) -> Vec<Vec<f64>> {
 fn cdist_is_the_sum_over_pairs() {
     let (a, b) = (random(7, 5), random(4, 5).f_mul_scalar(2.0).unwrap());
     let (ra, rb) = (rows_of(&a), rows_of(&b));
-    let metrics: [(Metric, fn(&[f64], &[f64]) -> f64); 4] = [
+    let metrics: [(Metric, PairDistance); 4] = [
         (Metric::Euclidean, |u, v| u.iter().zip(v).map(|(x, y)| (x - y).powi(2)).sum::<f64>().sqrt()),
         (Metric::Cityblock, |u, v| u.iter().zip(v).map(|(x, y)| (x - y).abs()).sum()),
         (Metric::Chebyshev, |u, v| u.iter().zip(v).map(|(x, y)| (x - y).abs()).fold(0.0, f64::max)),
