@@ -13,6 +13,7 @@ use std::str::FromStr;
 
 use tch::{Device, Kind, Tensor};
 
+use super::arraytools::{extend_last, Extension};
 use super::signaltools::detrend::{detrend_last, Trend};
 use crate::ops::numpy::normalize_axis;
 use crate::{Error, Result};
@@ -72,6 +73,17 @@ impl FromStr for Boundary {
             other => Err(Error::InvalidArgument(format!(
                 "Unknown boundary option '{other}', must be one of: ['even', 'odd', 'constant', 'zeros', None]"
             ))),
+        }
+    }
+}
+
+impl Boundary {
+    fn extension(self) -> Extension {
+        match self {
+            Boundary::Even => Extension::Even,
+            Boundary::Odd => Extension::Odd,
+            Boundary::Constant => Extension::Constant,
+            Boundary::Zeros => Extension::Zeros,
         }
     }
 }
@@ -431,42 +443,6 @@ pub fn coherence(x: &Tensor, y: &Tensor, win: &Tensor, s: &Segments, axis: i64) 
     Ok((freqs, cxy))
 }
 
-/// `x` (signal along the last axis) extended by `n` samples at both ends.
-fn extend(x: &Tensor, n: i64, boundary: Boundary) -> Result<Tensor> {
-    if n == 0 {
-        return Ok(x.shallow_clone());
-    }
-    let len = x.size()[x.dim() - 1];
-    if matches!(boundary, Boundary::Even | Boundary::Odd) && n > len - 1 {
-        return Err(Error::InvalidArgument(format!(
-            "The extension length n ({n}) is too big. It must not exceed x.shape[axis]-1 ({}).",
-            len - 1
-        )));
-    }
-    let (left, right) = match boundary {
-        Boundary::Zeros => {
-            return Ok(x.f_constant_pad_nd([n, n])?);
-        }
-        Boundary::Constant => {
-            let mut shape = x.size();
-            *shape.last_mut().unwrap_or(&mut 0) = n;
-            (x.f_narrow(-1, 0, 1)?.f_expand(&shape, false)?, x.f_narrow(-1, len - 1, 1)?.f_expand(&shape, false)?)
-        }
-        Boundary::Even | Boundary::Odd => {
-            let left = x.f_narrow(-1, 1, n)?.f_flip([-1])?;
-            let right = x.f_narrow(-1, len - 1 - n, n)?.f_flip([-1])?;
-            if boundary == Boundary::Even {
-                (left, right)
-            } else {
-                let first = x.f_narrow(-1, 0, 1)?.f_mul_scalar(2.0)?;
-                let last = x.f_narrow(-1, len - 1, 1)?.f_mul_scalar(2.0)?;
-                (first.f_sub(&left)?, last.f_sub(&right)?)
-            }
-        }
-    };
-    Ok(Tensor::f_cat(&[left, x.shallow_clone(), right], -1)?)
-}
-
 /// NumPy's `unwrap(p, axis=dim)` (discontinuity pi, period 2 pi).
 fn unwrap(p: &Tensor, dim: i64) -> Result<Tensor> {
     let n = p.size()[(p.dim() as i64 + dim) as usize % p.dim()];
@@ -545,7 +521,7 @@ pub fn spectral_helper(
         // zeros at both ends and the padding: one copy
         Some(Boundary::Zeros) => xl = xl.f_constant_pad_nd([half, half + nadd])?,
         Some(b) => {
-            xl = extend(&xl, half, b)?;
+            xl = extend_last(&xl, half, b.extension())?;
             if nadd > 0 {
                 xl = xl.f_constant_pad_nd([0, nadd])?;
             }

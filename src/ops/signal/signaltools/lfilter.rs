@@ -30,6 +30,7 @@ use std::ops::{Add, Mul, Neg, Sub};
 use tch::{Device, Kind, Tensor};
 
 use crate::ops::numpy::{normalize_axis, result_type};
+use crate::ops::signal::arraytools::{extend_last, Extension};
 use crate::{dlpack, DType, Error, Result};
 
 /// Samples per block of the first level (chosen by measurement: 32 beat 16
@@ -970,21 +971,12 @@ fn extend(x: &Tensor, padtype: Option<PadType>, padlen: Option<i64>, ntaps: i64)
     let Some(padtype) = padtype.filter(|_| edge > 0) else {
         return Ok((edge, x.shallow_clone()));
     };
-    let first = x.f_narrow(1, 0, 1)?;
-    let last = x.f_narrow(1, t - 1, 1)?;
-    let (left, right) = match padtype {
-        PadType::Constant => (first.f_expand([-1, edge], false)?, last.f_expand([-1, edge], false)?),
-        PadType::Even | PadType::Odd => {
-            let left = x.f_narrow(1, 1, edge)?.f_flip([1])?;
-            let right = x.f_narrow(1, t - 1 - edge, edge)?.f_flip([1])?;
-            if padtype == PadType::Odd {
-                (first.f_mul_scalar(2.0)?.f_sub(&left)?, last.f_mul_scalar(2.0)?.f_sub(&right)?)
-            } else {
-                (left, right)
-            }
-        }
+    let how = match padtype {
+        PadType::Odd => Extension::Odd,
+        PadType::Even => Extension::Even,
+        PadType::Constant => Extension::Constant,
     };
-    Ok((edge, Tensor::f_cat(&[left, x.shallow_clone(), right], 1)?))
+    Ok((edge, extend_last(x, edge, how)?))
 }
 
 /// Forward then backward through `sys` from `zi * edge value` each way, the edges cut off.
