@@ -162,3 +162,57 @@ fn hilbert_and_detrend_match_scipy() {
     assert_close(&c, &[-2.0, -1.0, 3.0], 1e-15);
     assert!(detrend(&x(), -1, Trend::Linear, &[9]).is_err());
 }
+
+// --- lombscargle -----------------------------------------------------------------------------
+
+fn lomb_xy() -> (Tensor, Tensor) {
+    (Tensor::from_slice(&[0.0, 0.7, 1.9, 2.4, 3.8, 5.1, 5.5, 7.2]), x())
+}
+
+fn lomb(normalize: sp::LombNormalize, floating_mean: bool) -> sp::Lomb {
+    sp::Lomb { precenter: false, normalize, floating_mean }
+}
+
+#[test]
+fn lombscargle_matches_scipy() {
+    let (t, y) = lomb_xy();
+    let f = Tensor::from_slice(&[0.5, 1.0, 2.0]);
+    let p = sp::lombscargle(&t, &y, &f, None, &lomb(sp::LombNormalize::Power, false)).unwrap();
+    assert_eq!(p.kind(), Kind::Double);
+    assert_close(&p, &[0.8022295336717986, 0.044210738928916166, 6.329246733370017], 1e-13);
+    let w = Tensor::from_slice(&[1.0, 2.0, 1.0, 0.5, 1.0, 1.0, 3.0, 1.0]);
+    let p = sp::lombscargle(&t, &y, &f, Some(&w), &lomb(sp::LombNormalize::Normalize, true)).unwrap();
+    assert_close(&p, &[0.302405681195142, 0.2028927213090164, 0.8109635151960914], 1e-13);
+    let a = sp::lombscargle(&t, &y, &f, None, &lomb(sp::LombNormalize::Amplitude, true)).unwrap();
+    assert_eq!(a.kind(), Kind::ComplexDouble);
+    assert_close(&a.real(), &[0.474844915474697, -0.1776403627292834, -0.034246199213421875], 1e-13);
+    assert_close(&a.imag(), &[-0.32603299978581585, -0.0009150028684423235, 1.5394022573785755], 1e-13);
+    // one frequency: 0-d, as SciPy's squeeze; integer input computes in float64
+    let one =
+        sp::lombscargle(&t, &y, &Tensor::from_slice(&[1.0]), None, &lomb(sp::LombNormalize::Power, false)).unwrap();
+    assert_eq!(one.dim(), 0);
+    assert_eq!(one.kind(), Kind::Double);
+    assert!((one.double_value(&[]) - 0.04421073892891603).abs() < 1e-14);
+    let ints = Tensor::from_slice(&[0i64, 1, 2, 3]);
+    let i = sp::lombscargle(&ints, &ints, &f, None, &lomb(sp::LombNormalize::Power, false)).unwrap();
+    assert_eq!(i.kind(), Kind::Double);
+}
+
+#[test]
+fn lombscargle_refusals() {
+    let (t, y) = lomb_xy();
+    let f = Tensor::from_slice(&[0.5, 1.0]);
+    let p = lomb(sp::LombNormalize::Power, false);
+    let invalid = |r: torchbridge::Result<Tensor>| matches!(r, Err(Error::InvalidArgument(_)));
+    assert!(invalid(sp::lombscargle(&t, &y.narrow(0, 0, 7), &f, None, &p)));
+    assert!(invalid(sp::lombscargle(&t, &y, &Tensor::from_slice::<f64>(&[]), None, &p)));
+    assert!(invalid(sp::lombscargle(&t, &y, &f.view([1, 2]), None, &p)));
+    assert!(invalid(sp::lombscargle(&t, &y, &f, Some(&Tensor::zeros([8], (Kind::Double, CPU))), &p)));
+    assert!(invalid(sp::lombscargle(&t, &y, &f, Some(&(-Tensor::ones([8], (Kind::Double, CPU)))), &p)));
+    assert!(matches!(
+        sp::lombscargle(&t, &y.to_kind(Kind::ComplexDouble), &f, None, &p),
+        Err(Error::NotImplemented(_))
+    ));
+    assert!("psd".parse::<sp::LombNormalize>().is_err());
+    assert_eq!("amplitude".parse::<sp::LombNormalize>().unwrap(), sp::LombNormalize::Amplitude);
+}

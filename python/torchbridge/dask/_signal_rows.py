@@ -66,6 +66,9 @@ ROWS: dict[str, Chunking] = {
     # spectral estimators: segments along `axis` and a tuple of results (frequencies, times, spectra)
     **{name: Unsupported(_SPECTRAL) for name in ("periodogram", "welch", "csd", "coherence", "spectrogram", "stft")},
     "istft": Unsupported("an overlap-add along the time axis returning a (t, x) tuple; rechunk and use map_blocks"),
+    "lombscargle": Unsupported(
+        "every frequency reduces over all samples of x, y and weights: pass those whole and map_blocks over freqs"
+    ),
 }
 
 #: ``name`` -> the chunking class of ``torchbridge.signal.windows.{name}``:

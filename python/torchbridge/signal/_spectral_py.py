@@ -1,5 +1,5 @@
 """`scipy.signal._spectral_py`: periodogram, welch, csd, coherence, spectrogram,
-stft and istft.
+stft, istft and lombscargle.
 
 The compiled functions of ``torchbridge._core.signal``; ``torchbridge.signal``
 gives each its public face (see ``torchbridge._dispatch``).
@@ -7,6 +7,6 @@ gives each its public face (see ``torchbridge._dispatch``).
 
 from __future__ import annotations
 
-from .._core.signal import coherence, csd, istft, periodogram, spectrogram, stft, welch
+from .._core.signal import coherence, csd, istft, lombscargle, periodogram, spectrogram, stft, welch
 
-__all__: list[str] = ["periodogram", "welch", "csd", "coherence", "spectrogram", "stft", "istft"]
+__all__: list[str] = ["periodogram", "welch", "csd", "coherence", "spectrogram", "stft", "istft", "lombscargle"]

@@ -1,5 +1,5 @@
 //! `scipy.signal._spectral_py`: `periodogram`, `welch`, `csd`, `coherence`,
-//! `spectrogram`, `stft`, `istft` (see `crate::ops::signal::spectral_py`).
+//! `spectrogram`, `stft`, `istft`, `lombscargle` (see `crate::ops::signal::spectral_py`).
 //!
 //! The bindings resolve SciPy's defaults and checks (which need the input's
 //! length: read from its `shape` before it is imported), build a named window
@@ -10,15 +10,15 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use pyo3::exceptions::{PyNotImplementedError, PyUserWarning};
+use pyo3::exceptions::{PyDeprecationWarning, PyNotImplementedError, PyUserWarning};
 use pyo3::prelude::*;
-use pyo3::types::{PyFloat, PyList, PyString, PyTuple};
+use pyo3::types::{PyBool, PyFloat, PyList, PyString, PyTuple};
 
 use super::super::container::classify;
 use super::windows::{window_list, Flag, Given};
-use super::{map_tuple, Device};
+use super::{map, map_tuple, Device};
 use crate::ops::signal::signaltools::detrend::Trend;
-use crate::ops::signal::spectral_py::{self as ops, Boundary, Inverse, Mode, Scaling, Segments};
+use crate::ops::signal::spectral_py::{self as ops, Boundary, Inverse, Lomb, LombNormalize, Mode, Scaling, Segments};
 use crate::Error;
 
 /// How the spectral routines compute, for their docstrings.
@@ -776,6 +776,82 @@ pub(super) fn istft(
     Ok(out)
 }
 
+// ---------------------------------------------------------------------------
+// lombscargle
+// ---------------------------------------------------------------------------
+
+/// SciPy's `normalize` of `lombscargle`: a bool (`False` "power", `True` "normalize") or a name.
+fn lomb_normalize(obj: &Given<'_>) -> PyResult<LombNormalize> {
+    let Some(obj) = &obj.0 else { return Ok(LombNormalize::Power) };
+    if let Ok(flag) = obj.cast::<PyBool>() {
+        return Ok(if flag.is_true() { LombNormalize::Normalize } else { LombNormalize::Power });
+    }
+    if let Ok(name) = obj.cast::<PyString>() {
+        return Ok(name.to_cow()?.parse::<LombNormalize>()?);
+    }
+    Err(Error::InvalidArgument("Normalize must be: False (or 'power'), True (or 'normalize'), or 'amplitude'.".into())
+        .into())
+}
+
+/// Compute the generalized Lomb-Scargle periodogram.
+///
+/// The weighted least-squares fit ``y(w) = a cos(w x) + b sin(w x) (+ c with
+/// floating_mean)`` of the samples ``y`` at times ``x`` at each angular
+/// frequency of ``freqs`` (Zechmeister and Kurster): ``normalize=False`` /
+/// ``"power"`` gives ``(A**2) N/4`` for a harmonic of amplitude ``A``;
+/// ``True`` / ``"normalize"`` the power over the residuals around the
+/// reference model, in [0, 1]; ``"amplitude"`` the complex amplitude and
+/// phase. ``weights`` (non-negative, positive sum) weight the samples;
+/// ``precenter`` (deprecated in SciPy 1.17, which warns when it is passed)
+/// subtracts ``y.mean()`` first. x, y, freqs, weights must be 1-D (x, y and
+/// weights of one non-zero length); results are float64 (complex128 for
+/// ``"amplitude"``), 0-d for one frequency.
+///
+/// torchbridge: the ``(len(x), len(freqs))`` phase matrix is built in chunks of
+/// frequencies (at most 2**22 elements each, so memory stays bounded) on the
+/// arrays' device, its cos and sin reduced over the samples by matrix-vector
+/// products, in float64 whatever the input's precision, as SciPy; results agree
+/// with SciPy to rounding (about 1e-12 of the largest output). Complex input
+/// raises ``UnsupportedParameterError`` (SciPy drops the imaginary part); the
+/// tunable keywords are keyword-only (SciPy 1.17 still takes them positionally,
+/// with a DeprecationWarning).
+///
+#[doc = device_note!()]
+#[pyfunction]
+#[pyo3(signature = (x, y, freqs, *, precenter = Given(None), normalize = Given(None), weights = None, floating_mean = Flag(false), device = None), text_signature = "(x, y, freqs, *, precenter=None, normalize=False, weights=None, floating_mean=False, device=None)")]
+pub(super) fn lombscargle(
+    py: Python<'_>,
+    x: &Bound<'_, PyAny>,
+    y: &Bound<'_, PyAny>,
+    freqs: &Bound<'_, PyAny>,
+    precenter: Given<'_>,
+    normalize: Given<'_>,
+    weights: Option<&Bound<'_, PyAny>>,
+    floating_mean: Flag,
+    device: Device<'_, '_>,
+) -> PyResult<Py<PyAny>> {
+    let normalize = lomb_normalize(&normalize)?;
+    let centre = match &precenter.0 {
+        Some(p) => p.is_truthy()?,
+        None => false,
+    };
+    let p = Lomb { precenter: centre, normalize, floating_mean: floating_mean.0 };
+    let out = match weights {
+        Some(w) => map(py, device, &[x, y, freqs, w], move |t| ops::lombscargle(&t[0], &t[1], &t[2], Some(&t[3]), &p)),
+        None => map(py, device, &[x, y, freqs], move |t| ops::lombscargle(&t[0], &t[1], &t[2], None, &p)),
+    }?;
+    if precenter.0.is_some() {
+        let category = py.get_type::<PyDeprecationWarning>();
+        PyErr::warn(
+            py,
+            &category,
+            c"Use of parameter 'precenter' is deprecated as of SciPy 1.17.0 and will be removed in 1.19.0. Please leave 'precenter' unspecified. Passing True to 'precenter' can be exactly substituted by passing 'y = (y - y.mean())' into the input. Consider setting `floating_mean` to True instead.",
+            2,
+        )?;
+    }
+    Ok(out)
+}
+
 /// Adds this file's functions to `module`.
 pub(super) fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(periodogram, module)?)?;
@@ -785,5 +861,6 @@ pub(super) fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(spectrogram, module)?)?;
     module.add_function(wrap_pyfunction!(stft, module)?)?;
     module.add_function(wrap_pyfunction!(istft, module)?)?;
+    module.add_function(wrap_pyfunction!(lombscargle, module)?)?;
     Ok(())
 }
