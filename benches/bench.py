@@ -212,6 +212,13 @@ def cases() -> list[Case]:
         Case("signal", "stft", lambda n, rng: (rng.standard_normal(n),), scipy.signal.stft, "signal", "stft",
              kwargs={"nperseg": 256}, pick=lambda out: out[2], sizes=(100_000, 1_000_000), quick_sizes=(100_000,),
              tol=1e-6),
+        # multirate (scipy.signal._upfirdn, resample, resample_poly): 1e6 samples, rates 3/2
+        Case("signal", "upfirdn", lambda n, rng: (rng.standard_normal(64), rng.standard_normal(n), 3, 2),
+             scipy.signal.upfirdn, "signal", "upfirdn", sizes=(100_000, 1_000_000), quick_sizes=(100_000,)),
+        Case("signal", "resample_poly", lambda n, rng: (rng.standard_normal(n), 3, 2), scipy.signal.resample_poly,
+             "signal", "resample_poly", sizes=(100_000, 1_000_000), quick_sizes=(100_000,)),
+        Case("signal", "resample", lambda n, rng: (rng.standard_normal(n), n * 3 // 2), scipy.signal.resample,
+             "signal", "resample", sizes=(100_000, 1_000_000), quick_sizes=(100_000,)),
         Case("spatial", "cdist", _points, scipy.spatial.distance.cdist, "spatial.distance", "cdist",
              sizes=(200, 2000), quick_sizes=(200,)),
         Case("spatial", "pdist", lambda m, rng: _points(m, rng)[:1], scipy.spatial.distance.pdist,

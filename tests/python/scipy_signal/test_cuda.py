@@ -33,6 +33,11 @@ def _cases(rng):
         ("chirp", (t, 1.0, 1.0, 50.0), {}),
         ("sawtooth", (t * 40,), {"width": 0.3}),
         ("square", (t * 40,), {}),
+        ("upfirdn", (h, x), {"up": 3, "down": 2, "mode": "wrap"}),
+        ("upfirdn", (rng.standard_normal(900), x), {"up": 2, "down": 3}),
+        ("resample", (x,), {"num": 7001}),
+        ("resample_poly", (x,), {"up": 3, "down": 2}),
+        ("resample_poly", (x,), {"up": 2, "down": 5, "padtype": "mean"}),
     ]
 
 
