@@ -3,7 +3,11 @@
 //!
 //! Polyphase, without per-sample loops: phase `p` of the output
 //! (`y[m up + p]`) is the signal convolved with the sub-filter
-//! `h[p::up]`, so all `up` phases are one `conv1d` of the (extended) signal
+//! `h[p::up]`. For sub-filters shorter than [`FFT_TAPS`] the kept outputs
+//! (every `down`-th) come from one GEMM of the signal's overlapping blocks
+//! with a banded Toeplitz matrix (`block_gemm`; measured here on 1e6
+//! float64 samples, 64 taps, 3/2: about 2x faster than the `conv1d` below);
+//! otherwise all `up` phases are one `conv1d` of the (extended) signal
 //! with `up` output channels (every other axis batched), interleaved by a
 //! reshape, then sliced with step `down`. Sub-filters longer than
 //! [`FFT_TAPS`] go through the FFT (`fftconvolve`, broadcast over the
@@ -181,6 +185,50 @@ fn phases_real(x: &Tensor, w: &Tensor) -> Result<Tensor> {
     Ok(x.f_unsqueeze(1)?.f_conv1d(&w.f_unsqueeze(1)?, None::<&Tensor>, [1], [0], [1], 1)?)
 }
 
+/// The most entries of the block Toeplitz matrix of [`block_gemm`].
+const GEMM_ENTRIES: i64 = 1 << 21;
+
+/// The outputs `out_len` (`(B, out_len)`) straight from the extended signal
+/// `xe` `(B, n_m + K - 1)` and the flipped sub-filters `w` `(up, K)`, every
+/// `down`-th of the interleaved phases: the signal cut into overlapping
+/// blocks of `Bm + K - 1` samples (`unfold`, step `Bm`, `Bm` a multiple of
+/// `down`), times one banded Toeplitz matrix whose columns are the kept
+/// outputs of a block (one GEMM; no interleaving copy, nothing computed
+/// twice). `None` when that matrix would exceed [`GEMM_ENTRIES`]. Finite
+/// input only: a NaN would spread through the matrix's zeros.
+fn block_gemm(xe: &Tensor, w: &Tensor, n_m: i64, down: i64, out_len: i64) -> Result<Option<Tensor>> {
+    let (up, k) = (w.size()[0], w.size()[1]);
+    let bm = down * ((k.max(32) + down - 1) / down);
+    let cols = bm * up / down;
+    let rows = bm + k - 1;
+    if rows * cols > GEMM_ENTRIES {
+        return Ok(None);
+    }
+    // T[j, c] = w[p, j - i] for the kept output c (full index c * down = i up + p), zero elsewhere
+    let zero = up * k;
+    let mut index = Vec::with_capacity((rows * cols) as usize);
+    for j in 0..rows {
+        for c in 0..cols {
+            let full = c * down;
+            let (i, p) = (full / up, full % up);
+            let q = j - i;
+            index.push(if (0..k).contains(&q) { p * k + q } else { zero });
+        }
+    }
+    let device = xe.device();
+    let flat = Tensor::f_cat(&[w.f_reshape([-1])?, Tensor::f_zeros([1], (w.kind(), device))?], 0)?;
+    let index = Tensor::f_from_slice(&index)?.f_to_device(device)?;
+    let t = flat.f_index_select(0, &index)?.f_view([rows, cols])?;
+    let nb = (n_m + bm - 1) / bm;
+    let batch = xe.size()[0];
+    let have = xe.size()[1];
+    let need = nb * bm + k - 1;
+    let xe = if need > have { xe.f_constant_pad_nd([0, need - have])? } else { xe.f_narrow(1, 0, need)? };
+    let blocks = xe.f_unfold(1, rows, bm)?; // (B, nb, rows)
+    let y = blocks.f_matmul(&t)?.f_reshape([batch, nb * cols])?;
+    Ok(Some(y.f_narrow(1, 0, out_len)?))
+}
+
 /// `scipy.signal.upfirdn`: `x` upsampled by `up` (zeros inserted), filtered
 /// by `h` and downsampled by `down` along `axis`, extended past its ends by
 /// `mode` (`cval` for `Constant`). SciPy's dtype: `result_type(h, x,
@@ -224,6 +272,13 @@ pub fn upfirdn(h: &Tensor, x: &Tensor, up: i64, down: i64, axis: i64, mode: Upfi
     let w = hp.f_view([k, up])?.f_transpose(0, 1)?.f_flip([1])?.f_contiguous()?; // (up, k)
     let xb = xm.f_reshape([batch, n])?;
     let xe = extend(&xb, k - 1, k - 1, mode, cval)?;
+    // NaN and inf spread through the GEMM's zero entries: non-finite input takes the conv1d
+    let finite = f64::try_from(&xe.f_isfinite()?.f_all()?.f_to_kind(Kind::Double)?)? != 0.0;
+    if k < FFT_TAPS && finite {
+        if let Some(out) = block_gemm(&xe, &w, n + k - 1, down, out_len)? {
+            return Ok(out.f_contiguous()?.f_reshape(&out_shape)?.f_movedim([-1], [ax as i64])?);
+        }
+    }
     let complex = kind == Kind::ComplexFloat || kind == Kind::ComplexDouble;
     let y = if complex {
         let real = if kind == Kind::ComplexFloat { Kind::Float } else { Kind::Double };

@@ -124,3 +124,16 @@ def test_upfirdn_errors():
         ts.upfirdn([1.0, 2.0], x, mode="antireflect")
     with pytest.raises((ValueError, IndexError)):
         ts.upfirdn([1.0], x, axis=1)
+
+
+@pytest.mark.parametrize(("taps", "up", "down"), [(400, 64, 1), (10_000, 50, 3), (9, 1, 40)])
+def test_upfirdn_paths(taps, up, down, rng):
+    """The block GEMM, the conv1d (a Toeplitz block too large) and many-down cases."""
+    x = rng.standard_normal((2, 300))
+    h = rng.standard_normal(taps)
+    assert rel(ts.upfirdn(h, x, up, down), ss.upfirdn(h, x, up, down)) < 1e-12
+    x[0, 7] = np.inf
+    ref = ss.upfirdn(h, x, up, down)
+    out = ts.upfirdn(h, x, up, down)
+    np.testing.assert_array_equal(np.isnan(out), np.isnan(ref))
+    np.testing.assert_array_equal(np.isinf(out), np.isinf(ref))
