@@ -69,6 +69,20 @@ ROWS: dict[str, Chunking] = {
     "lombscargle": Unsupported(
         "every frequency reduces over all samples of x, y and weights: pass those whole and map_blocks over freqs"
     ),
+    # FIR design (_fir_filter_design), upfirdn and the resamplers
+    **{name: NoArrays() for name in ("kaiser_beta", "kaiser_atten", "kaiserord", "firwin", "firwin2")},
+    "upfirdn": Unsupported(
+        "a polyphase convolution along `axis` changes its length (up/down) and couples neighbouring chunks; "
+        "not wired up yet (rechunk `axis` to one chunk and use map_blocks with the routine itself)"
+    ),
+    "resample": Unsupported(
+        "an FFT of the whole axis to `num` samples, and a (x, t) tuple with `t`; not wired up yet (rechunk "
+        "`axis` to one chunk and use map_blocks with the routine itself)"
+    ),
+    "resample_poly": Unsupported(
+        "a polyphase filter along `axis` to ceil(n up / down) samples, coupling neighbouring chunks "
+        "(and padtype='mean' etc. read the whole axis); rechunk `axis` to one chunk and use map_blocks"
+    ),
 }
 
 #: ``name`` -> the chunking class of ``torchbridge.signal.windows.{name}``:

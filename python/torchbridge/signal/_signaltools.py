@@ -1,5 +1,6 @@
 """`scipy.signal._signaltools`: convolution and correlation, the linear filters,
-the order filters, ``wiener``, ``deconvolve``, ``detrend``, ``hilbert`` and ``hilbert2``.
+the order filters, ``wiener``, ``deconvolve``, ``detrend``, ``hilbert``, ``hilbert2``,
+``resample`` and ``resample_poly``.
 
 The compiled functions of ``torchbridge._core.signal``; ``torchbridge.signal``
 gives each its public face (see ``torchbridge._dispatch``).
@@ -27,6 +28,8 @@ from .._core.signal import (
     medfilt2d,
     oaconvolve,
     order_filter,
+    resample,
+    resample_poly,
     sosfilt,
     sosfilt_zi,
     sosfiltfilt,
@@ -57,4 +60,6 @@ __all__: list[str] = [
     "detrend",
     "hilbert",
     "hilbert2",
+    "resample",
+    "resample_poly",
 ]

@@ -10,8 +10,10 @@
 //! convolution and the FFT, and nothing here goes through NumPy.
 
 mod arraytools;
+pub mod fir_filter_design;
 pub mod savitzky_golay;
 pub mod signaltools;
 pub mod spectral_py;
+pub mod upfirdn;
 pub mod waveforms;
 pub mod windows;

@@ -30,11 +30,14 @@ macro_rules! signal_note {
 }
 
 mod convolve;
+mod fir_filter_design;
 mod hilbert;
 mod lfilter;
 mod order_filter;
+mod resample;
 mod savitzky_golay;
 mod spectral_py;
+mod upfirdn;
 mod waveforms;
 mod windows;
 
@@ -91,5 +94,8 @@ pub(crate) fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     spectral_py::register(&module)?;
     windows::register(&module)?;
     waveforms::register(&module)?;
+    fir_filter_design::register(&module)?;
+    upfirdn::register(&module)?;
+    resample::register(&module)?;
     super::attach(parent, &module)
 }

@@ -35,6 +35,11 @@ def _cases(rng):
         ("square", (t * 40,), {}),
         ("lombscargle", (np.sort(t * 30), np.cos(t * 30) + x[:2000], np.linspace(0.1, 20, 3000)),
          {"floating_mean": True, "normalize": "amplitude"}),
+        ("upfirdn", (h, x), {"up": 3, "down": 2, "mode": "wrap"}),
+        ("upfirdn", (rng.standard_normal(900), x), {"up": 2, "down": 3}),
+        ("resample", (x,), {"num": 7001}),
+        ("resample_poly", (x,), {"up": 3, "down": 2}),
+        ("resample_poly", (x,), {"up": 2, "down": 5, "padtype": "mean"}),
     ]
 
 

@@ -6,3 +6,4 @@ pub mod detrend;
 pub mod hilbert;
 pub mod lfilter;
 pub mod order_filter;
+pub mod resample;

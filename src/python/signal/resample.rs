@@ -1,0 +1,172 @@
+//! `resample` and `resample_poly` of `scipy.signal._signaltools` (see
+//! `crate::ops::signal::signaltools::resample`).
+
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyInt, PyList, PyString};
+use tch::{Device as TchDevice, Kind, Tensor};
+
+use super::super::container::{compute, import_all, wrap, wrap_tuple, Library};
+use super::super::placement::on_device;
+use super::windows::{get_window, Given};
+use super::Device;
+use crate::ops::signal::signaltools::resample::{self as ops, Domain, Padtype, PolyFilter};
+use crate::Error;
+
+/// `get_window(window, nx, fftbins)` as a float64 host tensor.
+fn window_tensor(py: Python<'_>, window: &Bound<'_, PyAny>, nx: i64, fftbins: bool) -> PyResult<Tensor> {
+    let n = PyInt::new(py, nx).into_any();
+    let flag = Given(Some(PyBool::new(py, fftbins).to_owned().into_any()));
+    let w = get_window(py, window, &n, flag, None, None)?;
+    let (tensors, _) = import_all(&[w.bind(py)])?;
+    Ok(tensors.into_iter().next().ok_or_else(|| Error::InvalidArgument("no window".into()))?)
+}
+
+/// An integral number (`up`, `down`): SciPy's `up != int(up)` check.
+fn integral(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<i64> {
+    if let Ok(v) = obj.extract::<i64>() {
+        return Ok(v);
+    }
+    match obj.extract::<f64>() {
+        Ok(v) if v.fract() == 0.0 && v.is_finite() => Ok(v as i64),
+        _ => Err(Error::InvalidArgument(format!("{what} must be an integer")).into()),
+    }
+}
+
+/// Resample `x` to `num` samples using the Fourier method along the given `axis`.
+///
+/// The FFT of ``x`` (``rfft`` for real ``x`` in the time domain, else
+/// ``fft``; ``domain="freq"`` takes ``x`` as the FFT already) cut or
+/// zero-padded to ``num`` bins, the unpaired bin at ``min(num, n)/2`` of an
+/// even length split or joined as SciPy 1.17 does, and transformed back.
+/// ``window`` (``None``; an array of ``n`` values ``W`` in FFT order; a
+/// callable of ``fftfreq(n)``; or anything :func:`get_window` takes,
+/// ``fftshift``-ed) multiplies the spectrum first (folded for the one-sided
+/// FFT). With ``t``, also returns the ``num`` timestamps ``t[0] + (t[1] -
+/// t[0]) n/num k``. float32 stays float32 (complex64), integers give float64.
+///
+/// torchbridge: libtorch's ``rfft``/``irfft`` (``fft``/``ifft``) along the axis;
+/// the window is computed in float64 (SciPy casts it to the namespace's
+/// default dtype: float32 for torch); a callable ``window`` receives a numpy
+/// array, as SciPy's; the timestamps are float64.
+///
+#[doc = signal_note!()]
+#[pyfunction]
+#[pyo3(signature = (x, num, t = None, axis = 0, window = None, domain = "time", *, device = None), text_signature = "(x, num, t=None, axis=0, window=None, domain='time', *, device=None)")]
+#[allow(clippy::too_many_arguments)] // SciPy's parameters
+pub(super) fn resample<'py>(
+    py: Python<'py>,
+    x: &Bound<'py, PyAny>,
+    num: i64,
+    t: Option<&Bound<'py, PyAny>>,
+    axis: i64,
+    window: Option<&Bound<'py, PyAny>>,
+    domain: &str,
+    device: Device<'_, 'py>,
+) -> PyResult<Py<PyAny>> {
+    let domain: Domain = domain.parse()?;
+    let t = t.filter(|t| !t.is_none());
+    on_device(device, || {
+        let mut objs = vec![x];
+        if let Some(t) = t {
+            objs.push(t);
+        }
+        let (mut tensors, library) = import_all(&objs)?;
+        let t_tensor = if t.is_some() { tensors.pop() } else { None };
+        let xt = tensors.pop().ok_or_else(|| Error::InvalidArgument("x".into()))?;
+        if xt.dim() == 0 {
+            return Err(Error::InvalidArgument("resample: x must be at least 1-D".into()).into());
+        }
+        let ax = if xt.dim() > 1 { crate::ops::numpy::normalize_axis(axis, xt.dim())? } else { 0 };
+        let n_x = xt.size()[ax];
+        let w = match window.filter(|w| !w.is_none()) {
+            None => None,
+            Some(w) if w.is_callable() => {
+                let freqs = Tensor::f_fft_fftfreq(n_x, 1.0, (Kind::Double, TchDevice::Cpu)).map_err(Error::from)?;
+                let f = wrap(py, &Library::NumPy, freqs, false)?;
+                let result = w.call1((f,))?;
+                let (ts, _) = import_all(&[&result])?;
+                ts.into_iter().next()
+            }
+            Some(w) if w.hasattr("shape")? => {
+                let (ts, _) = import_all(&[w])?;
+                ts.into_iter().next()
+            }
+            Some(w) => Some(window_tensor(py, w, n_x, true)?.f_fft_fftshift(None::<&[i64]>).map_err(Error::from)?),
+        };
+        let elements = xt.numel();
+        let (x_r, t_r) =
+            compute(py, elements, move || ops::resample(&xt, num, t_tensor.as_ref(), axis, w.as_ref(), domain))?;
+        match t_r {
+            None => wrap(py, &library, x_r, false),
+            Some(t_r) => wrap_tuple(py, &library, vec![x_r, t_r]),
+        }
+    })
+}
+
+/// Resample `x` along the given axis using polyphase filtering.
+///
+/// ``x`` upsampled by ``up``, low-pass filtered and downsampled by ``down``
+/// (the rates first divided by their gcd): :func:`upfirdn` with the filter
+/// ``window`` when it is an array or list of coefficients, else with
+/// ``firwin(20 max(up, down) + 1, 1/max(up, down), window=window)`` (in
+/// ``x``'s dtype when ``x`` is floating); the output is centred on the
+/// filter and has ``ceil(n up / down)`` samples. ``padtype``: an
+/// :func:`upfirdn` mode (``"constant"`` with ``cval``, default 0), or
+/// ``"mean"``, ``"median"``, ``"maximum"``, ``"minimum"`` (that value along
+/// the axis removed before filtering and added back).
+///
+/// torchbridge: the filter designed in float64 on the host, the filtering
+/// :func:`upfirdn`'s one polyphase ``conv1d`` on the arrays' device.
+/// ``padtype="antireflect"`` raises ``UnsupportedParameterError``.
+///
+#[doc = signal_note!()]
+#[pyfunction]
+#[pyo3(signature = (x, up, down, axis = 0, window = None, padtype = "constant", cval = None, *, device = None), text_signature = "(x, up, down, axis=0, window=('kaiser', 5.0), padtype='constant', cval=None, *, device=None)")]
+#[allow(clippy::too_many_arguments)] // SciPy's parameters
+pub(super) fn resample_poly<'py>(
+    py: Python<'py>,
+    x: &Bound<'py, PyAny>,
+    up: &Bound<'py, PyAny>,
+    down: &Bound<'py, PyAny>,
+    axis: i64,
+    window: Option<&Bound<'py, PyAny>>,
+    padtype: &str,
+    cval: Option<f64>,
+    device: Device<'_, 'py>,
+) -> PyResult<Py<PyAny>> {
+    let up = integral(up, "up")?;
+    let down = integral(down, "down")?;
+    let taps = ops::design_taps(up, down)?;
+    if cval.is_some() && padtype != "constant" {
+        return Err(Error::InvalidArgument(format!("cval has no effect when padtype is {padtype}")).into());
+    }
+    let padtype: Padtype = padtype.parse()?;
+    let coefficients = window.filter(|w| {
+        w.is_instance_of::<PyList>()
+            || w.hasattr("__array_namespace__").unwrap_or(false)
+            || w.hasattr("__dlpack__").unwrap_or(false)
+    });
+    on_device(device, || {
+        let (mut tensors, library) = match coefficients {
+            Some(h) => import_all(&[x, h])?,
+            None => import_all(&[x])?,
+        };
+        let filter = if coefficients.is_some() {
+            PolyFilter::Taps(tensors.pop().ok_or_else(|| Error::InvalidArgument("window".into()))?)
+        } else {
+            let kaiser = (PyString::new(py, "kaiser"), 5.0f64).into_pyobject(py)?.into_any();
+            let spec = window.filter(|w| !w.is_none()).cloned().unwrap_or(kaiser);
+            PolyFilter::Window(window_tensor(py, &spec, taps, false)?)
+        };
+        let xt = tensors.pop().ok_or_else(|| Error::InvalidArgument("x".into()))?;
+        let elements = xt.numel();
+        let y = compute(py, elements, move || ops::resample_poly(&xt, up, down, axis, filter, padtype, cval))?;
+        wrap(py, &library, y, false)
+    })
+}
+
+/// Adds `resample` and `resample_poly` to `module`.
+pub(super) fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add_function(wrap_pyfunction!(resample, module)?)?;
+    module.add_function(wrap_pyfunction!(resample_poly, module)?)
+}
