@@ -168,3 +168,11 @@ def test_resample_poly_errors(rng):
         ts.resample_poly(x, 2, 1, padtype="nosuch")
     with pytest.raises(ValueError, match="window must be 1-D"):
         ts.resample_poly(x, 2, 1, window=np.ones((3, 3)))
+
+
+def test_resample_empty_lanes():
+    x = np.zeros((4, 0))
+    ref = ss.resample(x, 5, axis=0)
+    out = ts.resample(x, 5, axis=0)
+    assert out.shape == ref.shape and out.dtype == ref.dtype
+    assert ts.resample(x + 0j, 5, axis=0).dtype == ss.resample(x + 0j, 5, axis=0).dtype

@@ -85,7 +85,22 @@ pub fn resample(
         None => None,
     };
     let last = -1i64;
-    let x_r = if domain == Domain::Time && !is_complex(x.kind()) {
+    let real_path = domain == Domain::Time && !is_complex(x.kind());
+    if x.numel() == 0 {
+        // no lanes (another axis is empty): the FFT refuses an empty batch
+        let kind = match (real_path, x.kind()) {
+            (true, k) => fft_real_kind(k),
+            (false, Kind::ComplexFloat | Kind::ComplexHalf | Kind::Float | Kind::Half | Kind::BFloat16) => {
+                Kind::ComplexFloat
+            }
+            (false, _) => Kind::ComplexDouble,
+        };
+        let mut shape = x.size();
+        *shape.last_mut().unwrap_or(&mut 0) = num;
+        let x_r = Tensor::f_zeros(&shape, (kind, device))?.f_movedim([-1], [ax])?;
+        return Ok((x_r, resample_times(t, num, s_fac)?));
+    }
+    let x_r = if real_path {
         let mut big_x = x.f_to_kind(fft_real_kind(x.kind()))?.f_fft_rfft(None, last, "backward")?;
         let ckind = big_x.kind();
         let n_big = big_x.size()[big_x.dim() - 1];
@@ -143,19 +158,21 @@ pub fn resample(
         y.f_div_scalar(s_fac)?.f_fft_ifft(Some(num), last, "backward")?
     };
     let x_r = x_r.f_movedim([-1], [ax])?;
-    let t_r = match t {
-        None => None,
-        Some(t) => {
-            if t.dim() != 1 || t.size()[0] < 2 {
-                return Err(Error::InvalidArgument("t must hold at least the first two timestamps of x".into()));
-            }
-            let t = t.f_to_kind(Kind::Double)?;
-            let (t0, t1) = (t.f_narrow(0, 0, 1)?, t.f_narrow(0, 1, 1)?);
-            let k = Tensor::f_arange(num, (Kind::Double, t.device()))?;
-            Some(t0.f_add(&t1.f_sub(&t0)?.f_mul_scalar(s_fac)?.f_mul(&k)?)?)
-        }
+    Ok((x_r, resample_times(t, num, s_fac)?))
+}
+
+/// `resample`'s output timestamps `t[0] + (t[1] - t[0]) s_fac k` (float64).
+fn resample_times(t: Option<&Tensor>, num: i64, s_fac: f64) -> Result<Option<Tensor>> {
+    let Some(t) = t else {
+        return Ok(None);
     };
-    Ok((x_r, t_r))
+    if t.dim() != 1 || t.size()[0] < 2 {
+        return Err(Error::InvalidArgument("t must hold at least the first two timestamps of x".into()));
+    }
+    let t = t.f_to_kind(Kind::Double)?;
+    let (t0, t1) = (t.f_narrow(0, 0, 1)?, t.f_narrow(0, 1, 1)?);
+    let k = Tensor::f_arange(num, (Kind::Double, t.device()))?;
+    Ok(Some(t0.f_add(&t1.f_sub(&t0)?.f_mul_scalar(s_fac)?.f_mul(&k)?)?))
 }
 
 /// `resample_poly`'s `padtype`: an `upfirdn` mode, or a background removed first.
