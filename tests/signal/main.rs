@@ -6,6 +6,7 @@
 //! named after the ops' files.
 
 mod convolve;
+mod filter_design;
 mod lfilter;
 mod order_filter;
 mod savitzky_golay;

@@ -10,6 +10,7 @@
 //! convolution and the FFT, and nothing here goes through NumPy.
 
 mod arraytools;
+pub mod filter_design;
 pub mod savitzky_golay;
 pub mod signaltools;
 pub mod spectral_py;
