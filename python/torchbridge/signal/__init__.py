@@ -13,7 +13,8 @@ by default the computation runs where the arrays live, CUDA included.
 The routines are the compiled functions of ``torchbridge._core.signal``, each
 behind its public face (``torchbridge._dispatch``: one Python frame, and the
 route for dask arrays); the private modules follow SciPy's (``_signaltools``,
-``_filter_design``, ``_savitzky_golay``, ``_spectral_py``, ``_waveforms``, ``windows``), and ``__all__`` is built from theirs.
+``_filter_design``, ``_savitzky_golay``, ``_spectral_py``, ``_waveforms``, ``windows``), and
+``__all__`` is built from theirs.
 """
 
 from __future__ import annotations

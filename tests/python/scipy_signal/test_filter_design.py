@@ -85,8 +85,9 @@ def test_design_matches_scipy(name, btype, wn, order, analog):
 def test_high_orders_and_fs(name, order):
     args = (*design_args(name, order), [300.0, 1200.0])
     for output in ("ba", "sos"):
-        ours = ts.iirfilter(order, [300.0, 1200.0], rp=0.5, rs=40.0, btype="bandpass", ftype=name, output=output, fs=5000)
-        ref = ss.iirfilter(order, [300.0, 1200.0], rp=0.5, rs=40.0, btype="bandpass", ftype=name, output=output, fs=5000)
+        opts = {"rp": 0.5, "rs": 40.0, "btype": "bandpass", "ftype": name, "output": output, "fs": 5000}
+        ours = ts.iirfilter(order, [300.0, 1200.0], **opts)
+        ref = ss.iirfilter(order, [300.0, 1200.0], **opts)
         if output == "ba":
             assert rel(ours[0], ref[0]) <= 1e-10 and rel(ours[1], ref[1]) <= 1e-11
         else:
@@ -280,8 +281,8 @@ def test_tf2zpk_normalizes():
 @pytest.mark.parametrize("lib", LIBRARIES)
 @pytest.mark.parametrize(
     "kwargs",
-    [{}, {"worN": 100}, {"worN": 101, "whole": True}, {"worN": 64, "whole": True}, {"worN": 33, "include_nyquist": True},
-     {"worN": 20, "fs": 1000.0}],
+    [{}, {"worN": 100}, {"worN": 101, "whole": True}, {"worN": 64, "whole": True},
+     {"worN": 33, "include_nyquist": True}, {"worN": 20, "fs": 1000.0}],
 )
 def test_freqz_fir_and_iir(lib, kwargs):
     rng = np.random.default_rng(3)
