@@ -497,8 +497,10 @@ fn fs_value(fs: Fs) -> PyResult<f64> {
 ///
 /// torchbridge: libtorch ops on the coefficients' device: with an integer
 /// ``worN`` and a scalar ``a``, SciPy's FFT path (``rfft`` for real
-/// coefficients, ``fft`` otherwise, of ``n_fft`` points), else Horner's rule
-/// on ``exp(-jw)``. ``plot`` other than ``None`` raises
+/// coefficients, ``fft`` otherwise, of ``n_fft`` points); with an integer
+/// ``worN`` and a longer ``a``, the ratio of the two polynomials' FFTs at the
+/// same frequencies (SciPy evaluates both by Horner's rule: equal to
+/// rounding, about 2e-12 of the peak); else Horner's rule on ``exp(-jw)``. ``plot`` other than ``None`` raises
 /// ``UnsupportedParameterError``; so does a multi-dimensional ``b`` outside
 /// the FFT path.
 ///
