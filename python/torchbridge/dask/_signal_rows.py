@@ -51,7 +51,7 @@ ROWS: dict[str, Chunking] = {
     **{name: _COEFFICIENTS for name in ("zpk2tf", "tf2zpk", "zpk2sos", "tf2sos", "sos2tf", "sos2zpk")},
     **{
         name: Unsupported("a frequency response of a filter's few coefficients: pass numpy or torch arrays")
-        for name in ("freqz", "freqz_zpk", "freqz_sos")
+        for name in ("freqz", "freqz_zpk", "freqz_sos", "sosfreqz")
     },
     "savgol_coeffs": NoArrays(),
     "savgol_filter": Unsupported(

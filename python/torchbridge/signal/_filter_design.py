@@ -8,6 +8,8 @@ gives each its public face (see ``torchbridge._dispatch``).
 
 from __future__ import annotations
 
+from typing import Any
+
 from .._core.signal import (
     bessel,
     butter,
@@ -27,5 +29,18 @@ from .._core.signal import (
 
 __all__: list[str] = [
     "bessel", "butter", "cheby1", "cheby2", "freqz", "freqz_sos", "freqz_zpk", "iirfilter",
-    "sos2tf", "sos2zpk", "tf2sos", "tf2zpk", "zpk2sos", "zpk2tf",
+    "sos2tf", "sos2zpk", "sosfreqz", "tf2sos", "tf2zpk", "zpk2sos", "zpk2tf",
 ]
+
+
+def sosfreqz(*args: Any, device: Any = None, **kwargs: Any) -> Any:
+    """Compute the frequency response of a digital filter in SOS format (legacy).
+
+    SciPy's alias of :func:`freqz_sos`, kept for backward compatibility:
+    ``sosfreqz(sos, worN=512, whole=False, fs=2*pi)``.
+
+    torchbridge: :func:`freqz_sos` itself (libtorch ops on the array's device);
+    ``device=None`` (keyword-only) as there: where to compute, by default where
+    the array lives.
+    """
+    return freqz_sos(*args, device=device, **kwargs)

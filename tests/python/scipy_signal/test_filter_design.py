@@ -349,6 +349,13 @@ def test_freqz_zpk_and_sos(lib, kwargs):
     assert rel(h, rh) <= 1e-11
 
 
+def test_sosfreqz_is_freqz_sos():
+    sos = ss.butter(5, 0.3, output="sos")
+    w, h = ts.sosfreqz(sos, worN=64, whole=True)
+    rw, rh = ss.sosfreqz(sos, worN=64, whole=True)
+    assert rel(w, rw) <= 1e-14 and rel(h, rh) <= 1e-11
+
+
 def test_freqz_sos_errors():
     with pytest.raises(ValueError, match=r"sos array must be shape \(n_sections, 6\)"):
         ts.freqz_sos(np.ones((2, 5)))
