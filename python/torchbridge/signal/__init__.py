@@ -41,7 +41,7 @@ __all__: list[str] = [
 _dispatch.expose(
     globals(), __all__, "signal", routed_first=(
         "correlation_lags", "get_window", "savgol_coeffs", "unit_impulse",
-        "bessel", "butter", "cheby1", "cheby2", "iirfilter",
+        "bessel", "butter", "cheby1", "cheby2", "iirfilter", "besselap", "buttap", "cheb1ap", "cheb2ap",
     ),
 )
 

@@ -12,7 +12,11 @@ from typing import Any
 
 from .._core.signal import (
     bessel,
+    besselap,
+    buttap,
     butter,
+    cheb1ap,
+    cheb2ap,
     cheby1,
     cheby2,
     freqz,
@@ -28,7 +32,8 @@ from .._core.signal import (
 )
 
 __all__: list[str] = [
-    "bessel", "butter", "cheby1", "cheby2", "freqz", "freqz_sos", "freqz_zpk", "iirfilter",
+    "bessel", "besselap", "buttap", "butter", "cheb1ap", "cheb2ap", "cheby1", "cheby2",
+    "freqz", "freqz_sos", "freqz_zpk", "iirfilter",
     "sos2tf", "sos2zpk", "sosfreqz", "tf2sos", "tf2zpk", "zpk2sos", "zpk2tf",
 ]
 

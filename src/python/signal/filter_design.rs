@@ -13,7 +13,7 @@ use pyo3::types::{PyFloat, PyInt, PyString, PyTuple};
 use tch::Tensor;
 
 use super::super::container::{wrap, Library};
-use super::windows::Flag;
+use super::windows::{Flag, Target};
 use super::{map_tuple, Device};
 use crate::ops::signal::filter_design::{self as ops, Pairing, WorN, C};
 use crate::Error;
@@ -469,6 +469,116 @@ pub(super) fn bessel(
     design(py, N.0, Wn, None, None, btype.unwrap_or(&low), analog.0, &ftype, output.unwrap_or(&ba), fs)
 }
 
+/// The prototype's `(z, p, k)`: `xp` arrays (numpy by default) on `device`, `k` a float.
+fn prototype<'py>(
+    py: Python<'py>,
+    xp: Option<&Bound<'py, PyAny>>,
+    device: Option<&Bound<'py, PyAny>>,
+    f: crate::Result<ops::Zpk>,
+) -> PyResult<Py<PyAny>> {
+    let target = Target::new(xp, device)?;
+    let f = f?;
+    let z = target.wrap(py, ops::to_tensor(&f.z, f.z_real)?)?;
+    let p = target.wrap(py, ops::to_tensor(&f.p, f.p_real)?)?;
+    let k = PyFloat::new(py, f.k).into_any().unbind();
+    Ok(PyTuple::new(py, [z, p, k])?.into_any().unbind())
+}
+
+/// The prototypes' closing paragraph.
+macro_rules! prototype_note {
+    () => {
+        "torchbridge: computed in float64 on the host as SciPy computes it; ``z``\n\
+         and ``p`` are numpy arrays (``z`` float64 or complex128 as SciPy's, ``p``\n\
+         complex128), or ``xp`` arrays on ``device`` (SciPy's keyword-only ``xp``\n\
+         and ``device``); ``k`` is a float."
+    };
+}
+
+/// Return (z,p,k) for analog prototype of Nth-order Butterworth filter.
+///
+/// The poles lie evenly on the unit circle in the left half-plane; no zeros, ``k = 1``.
+///
+#[doc = prototype_note!()]
+#[pyfunction]
+#[pyo3(signature = (N, *, xp = None, device = None), text_signature = "(N, *, xp=None, device=None)")]
+pub(super) fn buttap<'py>(
+    py: Python<'py>,
+    N: Order,
+    xp: Option<&Bound<'py, PyAny>>,
+    device: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    prototype(py, xp, device, ops::buttap(N.0))
+}
+
+/// Return (z,p,k) for Nth-order Chebyshev type I analog lowpass filter.
+///
+/// ``rp`` dB of ripple in the passband, the poles on an ellipse; no zeros.
+///
+#[doc = prototype_note!()]
+#[pyfunction]
+#[pyo3(signature = (N, rp, *, xp = None, device = None), text_signature = "(N, rp, *, xp=None, device=None)")]
+pub(super) fn cheb1ap<'py>(
+    py: Python<'py>,
+    N: Order,
+    rp: f64,
+    xp: Option<&Bound<'py, PyAny>>,
+    device: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    prototype(py, xp, device, ops::cheb1ap(N.0, rp))
+}
+
+/// Return (z,p,k) for Nth-order Chebyshev type II analog lowpass filter.
+///
+/// ``rs`` dB of attenuation in the stopband, the zeros on the imaginary axis.
+///
+#[doc = prototype_note!()]
+#[pyfunction]
+#[pyo3(signature = (N, rs, *, xp = None, device = None), text_signature = "(N, rs, *, xp=None, device=None)")]
+pub(super) fn cheb2ap<'py>(
+    py: Python<'py>,
+    N: Order,
+    rs: f64,
+    xp: Option<&Bound<'py, PyAny>>,
+    device: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    prototype(py, xp, device, ops::cheb2ap(N.0, rs))
+}
+
+/// Return (z,p,k) for analog prototype of an Nth-order Bessel filter.
+///
+/// ``norm``: ``'phase'`` (the default), ``'delay'`` or ``'mag'``; no zeros.
+/// The poles are the roots of the reverse Bessel polynomial (libtorch's
+/// ``linalg_eigvals`` of the companion matrix, polished by Newton's method;
+/// SciPy: Aberth's iteration), scaled as ``norm`` says.
+///
+#[doc = prototype_note!()]
+#[pyfunction]
+#[pyo3(signature = (N, norm = None, *, xp = None, device = None), text_signature = "(N, norm='phase', *, xp=None, device=None)")]
+pub(super) fn besselap<'py>(
+    py: Python<'py>,
+    N: Order,
+    norm: Option<&Bound<'py, PyAny>>,
+    xp: Option<&Bound<'py, PyAny>>,
+    device: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    let norm = match norm {
+        Some(n) => n.str()?.to_cow()?.into_owned(),
+        None => "phase".into(),
+    };
+    let norm = match norm.as_str() {
+        "phase" => Ok(ops::BesselNorm::Phase),
+        "delay" => Ok(ops::BesselNorm::Delay),
+        "mag" => Ok(ops::BesselNorm::Mag),
+        _ => Err(Error::InvalidArgument("normalization not understood".into())),
+    };
+    let f = match norm {
+        Ok(norm) => ops::besselap(N.0, norm),
+        // SciPy checks the order first, and an order 0 never reads `norm`
+        Err(e) => ops::buttap(N.0).and_then(|f| if f.p.is_empty() { Ok(f) } else { Err(e) }),
+    };
+    prototype(py, xp, device, f)
+}
+
 /// `worN`: an integer (`operator.index` on a 0-d value), `None` (512) or frequencies.
 fn worn_count(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<i64>> {
     let Some(obj) = obj.filter(|o| !o.is_none()) else {
@@ -624,6 +734,10 @@ pub(super) fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(cheby1, module)?)?;
     module.add_function(wrap_pyfunction!(cheby2, module)?)?;
     module.add_function(wrap_pyfunction!(bessel, module)?)?;
+    module.add_function(wrap_pyfunction!(buttap, module)?)?;
+    module.add_function(wrap_pyfunction!(cheb1ap, module)?)?;
+    module.add_function(wrap_pyfunction!(cheb2ap, module)?)?;
+    module.add_function(wrap_pyfunction!(besselap, module)?)?;
     module.add_function(wrap_pyfunction!(freqz, module)?)?;
     module.add_function(wrap_pyfunction!(freqz_zpk, module)?)?;
     module.add_function(wrap_pyfunction!(freqz_sos, module)?)

@@ -184,6 +184,35 @@ def test_bessel_bad_norm_and_iirfilter_names():
         assert rel(ours[0], ref[0]) <= 1e-10 and rel(ours[1], ref[1]) <= 1e-10
 
 
+@pytest.mark.parametrize("order", [0, 1, 2, 3, 4, 7, 10])
+def test_analog_prototypes(order):
+    cases = [("buttap", (), {}), ("cheb1ap", (0.7,), {}), ("cheb2ap", (35.0,), {})]
+    cases += [("besselap", (), {"norm": norm}) for norm in ("phase", "delay", "mag")]
+    for name, args, kwargs in cases:
+        z, p, k = getattr(ts, name)(order, *args, **kwargs)
+        rz, rp, rk = getattr(ss, name)(order, *args, **kwargs)
+        assert isinstance(z, np.ndarray) and z.dtype == rz.dtype and p.dtype == rp.dtype, name
+        same_roots(z, rz)
+        same_roots(p, rp)
+        # 'mag': k = a_last / w**N of the -3 dB frequency w, which SciPy finds by the secant
+        # method to 1.48e-8 (its last step much smaller): k agrees to a few 1e-12 at order 10
+        tol = 1e-10 if name == "besselap" else TOL
+        assert isinstance(k, float) and abs(k - rk) <= tol * abs(rk), name
+
+
+def test_prototype_xp_and_errors():
+    import torch
+
+    z, p, k = ts.buttap(3, xp=torch)
+    assert isinstance(p, torch.Tensor) and p.dtype == torch.complex128
+    same_roots(p, ss.buttap(3)[1])
+    with pytest.raises(ValueError, match="normalization not understood"):
+        ts.besselap(3, norm="foo")
+    assert ts.besselap(0, norm="foo")[2] == 1.0
+    with pytest.raises(ValueError, match="Filter order must be a nonnegative integer"):
+        ts.cheb2ap(-1, 30)
+
+
 # --- the conversions --------------------------------------------------------------------------------
 
 
