@@ -203,6 +203,9 @@ def cases() -> list[Case]:
              "signal", "medfilt2d", sizes=(128, 1000), quick_sizes=(128,)),
         Case("signal", "savgol_filter", lambda n, rng: (rng.standard_normal(max(n, 64)), 31, 3),
              scipy.signal.savgol_filter, "signal", "savgol_filter", sizes=(10_000, 1_000_000), quick_sizes=(10_000,)),
+        # IIR frequency response: an order-8 Butterworth (b, a) at worN frequencies (Horner's rule)
+        Case("signal", "freqz", lambda n, rng: (*scipy.signal.butter(8, 0.2), n), scipy.signal.freqz,
+             "signal", "freqz", pick=lambda out: out[1], sizes=(8192,), quick_sizes=(8192,)),
         # waveforms (scipy.signal._waveforms): elementwise, t in seconds
         Case("signal", "chirp", lambda n, rng: (np.sort(rng.uniform(0, 10, n)), 1.0, 10.0, 100.0),
              scipy.signal.chirp, "signal", "chirp", sizes=(1_000, 100_000, 1_000_000)),

@@ -7,6 +7,7 @@
 
 mod convolve;
 mod fir_filter_design;
+mod filter_design;
 mod lfilter;
 mod order_filter;
 mod savitzky_golay;

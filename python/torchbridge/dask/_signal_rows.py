@@ -47,6 +47,15 @@ ROWS: dict[str, Chunking] = {
         _NEIGHBOURHOOD + "; and its default noise is the mean local variance over the whole array"
     ),
     "deconvolve": Unsupported("polynomial division of two 1-d arrays: a recurrence over the whole signal"),
+    **{
+        name: NoArrays()
+        for name in ("bessel", "butter", "cheby1", "cheby2", "iirfilter", "besselap", "buttap", "cheb1ap", "cheb2ap")
+    },
+    **{name: _COEFFICIENTS for name in ("zpk2tf", "tf2zpk", "zpk2sos", "tf2sos", "sos2tf", "sos2zpk")},
+    **{
+        name: Unsupported("a frequency response of a filter's few coefficients: pass numpy or torch arrays")
+        for name in ("freqz", "freqz_zpk", "freqz_sos", "sosfreqz")
+    },
     "savgol_coeffs": NoArrays(),
     "savgol_filter": Unsupported(
         _NEIGHBOURHOOD + "; mode='interp' fits polynomials to the samples at either end of the axis"

@@ -11,6 +11,7 @@
 
 mod arraytools;
 pub mod fir_filter_design;
+pub mod filter_design;
 pub mod savitzky_golay;
 pub mod signaltools;
 pub mod spectral_py;

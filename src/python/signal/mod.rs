@@ -31,6 +31,7 @@ macro_rules! signal_note {
 
 mod convolve;
 mod fir_filter_design;
+mod filter_design;
 mod hilbert;
 mod lfilter;
 mod order_filter;
@@ -90,6 +91,7 @@ pub(crate) fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     lfilter::register(&module)?;
     order_filter::register(&module)?;
     savitzky_golay::register(&module)?;
+    filter_design::register(&module)?;
     hilbert::register(&module)?;
     spectral_py::register(&module)?;
     windows::register(&module)?;

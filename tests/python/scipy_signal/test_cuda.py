@@ -95,3 +95,28 @@ def test_lombscargle_on_cuda_chunks_and_matches_scipy(rng):
         # phases up to 1e4 rad: cos/sin of each differ by ~1e-12 between libms
         scale = np.abs(want).max()
         np.testing.assert_allclose(got.cpu().numpy(), want, rtol=0, atol=1e-10 * scale, err_msg=str(normalize))
+def test_filter_design_routines_on_cuda_tensors():
+    """The conversions and frequency responses return CUDA tensors equal to SciPy's."""
+    require_cuda()
+    import torch
+
+    z, p, k = ss.butter(8, [0.1, 0.3], btype="band", output="zpk")
+    b, a = ss.butter(8, 0.2)
+    sos = ss.zpk2sos(z, p, k)
+    cases = [
+        ("freqz", (b, a), {"worN": 8192}),
+        ("freqz", (b,), {"worN": 1000, "whole": True}),
+        ("freqz_zpk", (z, p), {"worN": 300}),
+        ("freqz_sos", (sos,), {"worN": 300}),
+        ("zpk2sos", (z, p), {}),
+        ("sos2tf", (sos,), {}),
+    ]
+    for name, arrays, options in cases:
+        extra = (k,) if name in ("freqz_zpk", "zpk2sos") else ()
+        cuda = [torch.from_numpy(np.ascontiguousarray(arr)).cuda() for arr in arrays]
+        got = getattr(ts, name)(*cuda, *extra, **options)
+        want = getattr(ss, name)(*arrays, *extra, **options)
+        got, want = (got, want) if isinstance(got, tuple) else ((got,), (want,))
+        for g, w in zip(got, want):
+            assert isinstance(g, torch.Tensor) and g.is_cuda, name
+            np.testing.assert_allclose(g.cpu().numpy(), w, rtol=0, atol=1e-10 * np.abs(w).max(), err_msg=name)
