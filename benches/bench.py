@@ -221,11 +221,13 @@ def cases() -> list[Case]:
              lambda n, rng: (np.sort(rng.uniform(0, 100, n)), rng.standard_normal(n), np.linspace(0.01, 10, n)),
              scipy.signal.lombscargle, "signal", "lombscargle", kwargs={"floating_mean": True},
              sizes=(1_000, 3_000), quick_sizes=(1_000,)),
-        # multirate (scipy.signal._upfirdn, resample, resample_poly): 1e6 samples, rates 3/2
+        # multirate (scipy.signal._upfirdn, resample, resample_poly, decimate): 1e6 samples, rates 3/2 (decimate: q 4)
         Case("signal", "upfirdn", lambda n, rng: (rng.standard_normal(64), rng.standard_normal(n), 3, 2),
              scipy.signal.upfirdn, "signal", "upfirdn", sizes=(100_000, 1_000_000), quick_sizes=(100_000,)),
         Case("signal", "resample_poly", lambda n, rng: (rng.standard_normal(n), 3, 2), scipy.signal.resample_poly,
              "signal", "resample_poly", sizes=(100_000, 1_000_000), quick_sizes=(100_000,)),
+        Case("signal", "decimate", lambda n, rng: (rng.standard_normal(n), 4), scipy.signal.decimate,
+             "signal", "decimate", sizes=(100_000, 1_000_000), quick_sizes=(100_000,)),
         Case("signal", "resample", lambda n, rng: (rng.standard_normal(n), n * 3 // 2), scipy.signal.resample,
              "signal", "resample", sizes=(100_000, 1_000_000), quick_sizes=(100_000,)),
         Case("spatial", "cdist", _points, scipy.spatial.distance.cdist, "spatial.distance", "cdist",

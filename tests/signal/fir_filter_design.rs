@@ -1,12 +1,15 @@
 //! FIR design (`ops::signal::fir_filter_design`), `upfirdn` and the
-//! resamplers (`ops::signal::signaltools::resample`): values quoted from
+//! resamplers (`ops::signal::signaltools::resample`: resample, resample_poly,
+//! decimate): values quoted from
 //! SciPy 1.17.1, closed forms, errors.
 
 use std::f64::consts::FRAC_1_PI;
 
 use tch::{Device, Kind, Tensor};
 use torchbridge::ops::signal::fir_filter_design::{firwin, firwin2, kaiser_atten, kaiser_beta, kaiserord, PassZero};
-use torchbridge::ops::signal::signaltools::resample::{resample, resample_poly, Domain, Padtype, PolyFilter};
+use torchbridge::ops::signal::signaltools::resample::{
+    decimate, resample, resample_poly, DecimateFilter, Domain, Padtype, PolyFilter,
+};
 use torchbridge::ops::signal::upfirdn::{output_len, upfirdn, UpfirdnMode};
 use torchbridge::ops::signal::windows::{boxcar, kaiser};
 
@@ -120,4 +123,41 @@ fn resample_values() {
         1e-13,
     );
     assert!(resample(&x, 0, None, 0, None, Domain::Time).is_err());
+}
+
+#[test]
+fn decimate_matches_scipy() {
+    let x = |n: i64| Tensor::arange(n, (Kind::Double, Device::Cpu)).remainder(7);
+    // scipy.signal.decimate(np.arange(40.) % 7, 4, ftype='fir')
+    let y = decimate(&x(40), 4, None, DecimateFilter::Fir, -1, true).unwrap();
+    assert_close(
+        &values(&y),
+        &[
+            0.48147159786811056,
+            3.721993350945831,
+            2.5890243921084366,
+            3.2743077832225267,
+            2.8310822950875734,
+            3.1013365290316286,
+            2.973096082173356,
+            2.976834135215295,
+            3.080721920443973,
+            2.921123547322911,
+        ],
+        1e-13,
+    );
+    // scipy.signal.decimate(np.arange(60.) % 7, 3, n=4, zero_phase=False)[:6]
+    let y = decimate(&x(60), 3, Some(4), DecimateFilter::Iir, 0, false).unwrap();
+    assert_eq!(y.size(), [20]);
+    assert_close(
+        &values(&y)[..6],
+        &[0.0, 0.47522909925783535, 3.3461995154442747, 3.961999598624904, 1.261054656740944, 5.067995674561085],
+        1e-12,
+    );
+    // scipy.signal.decimate(np.arange(60.) % 7, 3)[:3]: the order-8 sections forward and backward
+    let y = decimate(&x(60), 3, None, DecimateFilter::Iir, -1, true).unwrap();
+    assert_close(&values(&y)[..3], &[-0.08902485814622321, 3.9423744979436623, 2.752048621605877], 1e-12);
+    assert!(decimate(&x(60), 0, None, DecimateFilter::Iir, -1, true).is_err());
+    assert!(decimate(&x(60), 1, None, DecimateFilter::Fir, -1, true).is_err()); // cutoff 1/q at Nyquist
+    assert!("cheby".parse::<DecimateFilter>().is_err());
 }

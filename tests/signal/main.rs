@@ -6,8 +6,8 @@
 //! named after the ops' files.
 
 mod convolve;
-mod fir_filter_design;
 mod filter_design;
+mod fir_filter_design;
 mod lfilter;
 mod order_filter;
 mod savitzky_golay;

@@ -88,6 +88,10 @@ ROWS: dict[str, Chunking] = {
         "an FFT of the whole axis to `num` samples, and a (x, t) tuple with `t`; not wired up yet (rechunk "
         "`axis` to one chunk and use map_blocks with the routine itself)"
     ),
+    "decimate": Unsupported(
+        "an IIR filter (sosfiltfilt) or polyphase FIR along `axis`, coupling every chunk, then every q-th "
+        "sample; rechunk `axis` to one chunk and use map_blocks"
+    ),
     "resample_poly": Unsupported(
         "a polyphase filter along `axis` to ceil(n up / down) samples, coupling neighbouring chunks "
         "(and padtype='mean' etc. read the whole axis); rechunk `axis` to one chunk and use map_blocks"

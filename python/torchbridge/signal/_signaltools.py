@@ -1,6 +1,6 @@
 """`scipy.signal._signaltools`: convolution and correlation, the linear filters,
 the order filters, ``wiener``, ``deconvolve``, ``detrend``, ``hilbert``, ``hilbert2``,
-``resample`` and ``resample_poly``.
+``resample``, ``resample_poly`` and ``decimate``.
 
 The compiled functions of ``torchbridge._core.signal``; ``torchbridge.signal``
 gives each its public face (see ``torchbridge._dispatch``).
@@ -15,6 +15,7 @@ from .._core.signal import (
     correlate,
     correlate2d,
     correlation_lags,
+    decimate,
     deconvolve,
     detrend,
     fftconvolve,
@@ -62,4 +63,5 @@ __all__: list[str] = [
     "hilbert2",
     "resample",
     "resample_poly",
+    "decimate",
 ]

@@ -30,8 +30,8 @@ macro_rules! signal_note {
 }
 
 mod convolve;
-mod fir_filter_design;
 mod filter_design;
+mod fir_filter_design;
 mod hilbert;
 mod lfilter;
 mod order_filter;

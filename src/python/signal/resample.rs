@@ -1,4 +1,4 @@
-//! `resample` and `resample_poly` of `scipy.signal._signaltools` (see
+//! `resample`, `resample_poly` and `decimate` of `scipy.signal._signaltools` (see
 //! `crate::ops::signal::signaltools::resample`).
 
 use pyo3::prelude::*;
@@ -8,8 +8,8 @@ use tch::{Device as TchDevice, Kind, Tensor};
 use super::super::container::{compute, import_all, wrap, wrap_tuple, Library};
 use super::super::placement::on_device;
 use super::windows::{get_window, Given};
-use super::Device;
-use crate::ops::signal::signaltools::resample::{self as ops, Domain, Padtype, PolyFilter};
+use super::{map, Device};
+use crate::ops::signal::signaltools::resample::{self as ops, DecimateFilter, Domain, Padtype, PolyFilter};
 use crate::Error;
 
 /// `get_window(window, nx, fftbins)` as a float64 host tensor.
@@ -165,8 +165,65 @@ pub(super) fn resample_poly<'py>(
     })
 }
 
-/// Adds `resample` and `resample_poly` to `module`.
+/// Downsample the signal after applying an anti-aliasing filter.
+///
+/// ``x`` low-pass filtered and every ``q``-th sample kept along ``axis``.
+/// ``ftype="iir"`` (the default): a Chebyshev type I filter of order ``n``
+/// (default 8), 0.05 dB ripple, cutoff ``0.8 / q``, as second-order
+/// sections; ``ftype="fir"``: a Hamming-windowed :func:`firwin` of ``n + 1``
+/// taps (default ``n = 20 q``), cutoff ``1 / q``. ``zero_phase=True`` (the
+/// default) filters forward and backward (:func:`sosfiltfilt`, or
+/// :func:`resample_poly` with the FIR taps), else once (:func:`sosfilt`, or
+/// :func:`upfirdn` with ``down=q``). float32 and complex stay as they are;
+/// integers and float16 give float64.
+///
+/// torchbridge: the filter is designed in float64 on the host and cast to
+/// ``x``'s dtype, as SciPy casts it; the filtering runs on the arrays'
+/// device. A ``dlti`` system as ``ftype`` raises ``UnsupportedParameterError``.
+///
+#[doc = signal_note!()]
+#[pyfunction]
+#[pyo3(signature = (x, q, n = None, ftype = None, axis = -1, zero_phase = true, *, device = None), text_signature = "(x, q, n=None, ftype='iir', axis=-1, zero_phase=True, *, device=None)")]
+#[allow(clippy::too_many_arguments)] // SciPy's parameters
+pub(super) fn decimate(
+    py: Python<'_>,
+    x: &Bound<'_, PyAny>,
+    q: &Bound<'_, PyAny>,
+    n: Option<&Bound<'_, PyAny>>,
+    ftype: Option<&Bound<'_, PyAny>>,
+    axis: i64,
+    zero_phase: bool,
+    device: Device<'_, '_>,
+) -> PyResult<Py<PyAny>> {
+    let q = index(q, "q")?;
+    let n = n.filter(|n| !n.is_none()).map(|n| index(n, "n")).transpose()?;
+    let ftype = match ftype.filter(|f| !f.is_none()) {
+        None => DecimateFilter::Iir,
+        Some(f) => match f.cast::<PyString>() {
+            Ok(name) => name.to_cow()?.parse()?,
+            Err(_) if f.hasattr("to_zpk")? => {
+                return Err(Error::NotImplemented(
+                    "decimate: a dlti system as ftype is not supported; accepted: 'iir' or 'fir'".into(),
+                )
+                .into())
+            }
+            Err(_) => return Err(Error::InvalidArgument("invalid ftype".into()).into()),
+        },
+    };
+    map(py, device, &[x], move |t| ops::decimate(&t[0], q, n, ftype, axis, zero_phase))
+}
+
+/// A Python integer (`operator.index`: not a float, not a bool-like string).
+fn index(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<i64> {
+    if obj.is_instance_of::<PyInt>() || obj.hasattr("__index__")? {
+        return obj.call_method0("__index__")?.extract::<i64>();
+    }
+    Err(Error::InvalidArgument(format!("{what} must be an integer, got {}", obj.get_type().name()?)).into())
+}
+
+/// Adds `resample`, `resample_poly` and `decimate` to `module`.
 pub(super) fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(resample, module)?)?;
-    module.add_function(wrap_pyfunction!(resample_poly, module)?)
+    module.add_function(wrap_pyfunction!(resample_poly, module)?)?;
+    module.add_function(wrap_pyfunction!(decimate, module)?)
 }

@@ -40,6 +40,8 @@ def _cases(rng):
         ("resample", (x,), {"num": 7001}),
         ("resample_poly", (x,), {"up": 3, "down": 2}),
         ("resample_poly", (x,), {"up": 2, "down": 5, "padtype": "mean"}),
+        ("decimate", (x,), {"q": 4}),
+        ("decimate", (x,), {"q": 3, "ftype": "fir", "zero_phase": False}),
     ]
 
 

@@ -1,4 +1,4 @@
-"""resample and resample_poly (SciPy's ``_signaltools.py``;
+"""resample, resample_poly and decimate (SciPy's ``_signaltools.py``;
 src/ops/signal/signaltools/resample.rs), against scipy.signal."""
 
 from __future__ import annotations
@@ -176,3 +176,71 @@ def test_resample_empty_lanes():
     out = ts.resample(x, 5, axis=0)
     assert out.shape == ref.shape and out.dtype == ref.dtype
     assert ts.resample(x + 0j, 5, axis=0).dtype == ss.resample(x + 0j, 5, axis=0).dtype
+
+
+# --- decimate ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lib", LIBRARIES)
+@pytest.mark.parametrize("ftype", ["iir", "fir"])
+@pytest.mark.parametrize("zero_phase", [True, False])
+def test_decimate_matches_scipy(lib, ftype, zero_phase, rng):
+    x = rng.standard_normal((3, 1001))
+    # an order-31 Chebyshev filter (poles crowding the unit circle) is ill-conditioned in either library:
+    # the IIR cases stay at the orders decimate is meant for
+    extra = [(1, None), (5, 6)] if ftype == "iir" else [(5, 31)]
+    for q, n in [(2, None), (3, None), (7, None), (3, 4), *extra]:
+        ref = ss.decimate(x, q, n=n, ftype=ftype, zero_phase=zero_phase)
+        out = ts.decimate(to_library(lib, x), q, n=n, ftype=ftype, zero_phase=zero_phase)
+        assert isinstance(out, library_type(lib)) and dtype_name(out) == "float64"
+        # the order-8 Chebyshev sections at q = 7 have poles near the unit circle: 1e-13, not 1e-15
+        assert rel(out, ref) < 1e-12, (q, n)
+
+
+@pytest.mark.parametrize("ftype", ["iir", "fir"])
+def test_decimate_axis_dtypes_and_edges(ftype, rng):
+    x = rng.standard_normal((40, 31, 33))
+    for axis in (0, 1, -1):
+        assert rel(ts.decimate(x, 2, ftype=ftype, axis=axis), ss.decimate(x, 2, ftype=ftype, axis=axis)) < 1e-12
+    # float32 keeps its dtype (the filter is cast to it, as SciPy casts it); integers give float64
+    x32 = rng.standard_normal(500).astype(np.float32)
+    out = ts.decimate(torch.from_numpy(x32), 4, ftype=ftype)
+    assert out.dtype == torch.float32
+    assert rel(out, ss.decimate(x32, 4, ftype=ftype)) < 1e-5
+    ints = np.arange(300) % 17
+    out = ts.decimate(ints, 3, ftype=ftype)
+    assert out.dtype == np.float64 and rel(out, ss.decimate(ints, 3, ftype=ftype)) < 1e-12
+    z = x[:, 0, 0] + 1j * x[:, 1, 0]
+    assert rel(ts.decimate(z, 2, ftype="fir"), ss.decimate(z, 2, ftype="fir")) < 1e-12
+    # the caller's data is left as it was
+    before = x.copy()
+    ts.decimate(x, 3, ftype=ftype, axis=0)
+    np.testing.assert_array_equal(x, before)
+
+
+def test_decimate_nan_stays_local_to_fir_and_spreads_with_iir(rng):
+    x = rng.standard_normal(400)
+    x[200] = np.nan
+    for ftype in ("fir", "iir"):
+        ours, ref = ts.decimate(x, 4, ftype=ftype), ss.decimate(x, 4, ftype=ftype)
+        np.testing.assert_array_equal(np.isnan(ours), np.isnan(ref))
+
+
+def test_decimate_errors(rng):
+    x = rng.standard_normal(100)
+    with pytest.raises(ValueError, match="q must be a positive integer"):
+        ts.decimate(x, 0)
+    with pytest.raises(ValueError, match="q must be an integer"):
+        ts.decimate(x, 2.0)
+    with pytest.raises(ValueError, match="invalid ftype"):
+        ts.decimate(x, 2, ftype="cheby")
+    with pytest.raises(ValueError, match="Invalid cutoff frequency"):
+        ts.decimate(x, 1, ftype="fir")  # firwin's cutoff 1/q must lie below Nyquist, as in SciPy
+    with pytest.raises(ValueError, match="greater than padlen"):
+        ts.decimate(x[:20], 2)  # sosfiltfilt's padding needs 27 samples, as in SciPy
+    with pytest.raises(ValueError, match="n must be a positive integer"):
+        ts.decimate(x, 2, n=0)
+    with pytest.raises(NotImplementedError, match="dlti"):
+        ts.decimate(x, 2, ftype=ss.dlti([1.0], [1.0, -0.5]))
+    with pytest.raises(ValueError, match="at least 1-D"):
+        ts.decimate(np.float64(1.0), 2)

@@ -1,13 +1,17 @@
-//! `resample` (the Fourier method) and `resample_poly` (polyphase, a
-//! `firwin` low-pass and `upfirdn`) from SciPy's `_signaltools.py`.
+//! `resample` (the Fourier method), `resample_poly` (polyphase, a `firwin`
+//! low-pass and `upfirdn`) and `decimate` (an anti-aliasing low-pass, then
+//! every `q`-th sample) from SciPy's `_signaltools.py`.
 
 use std::str::FromStr;
 
-use tch::{Kind, Tensor};
+use tch::{Device, Kind, Tensor};
 
+use super::lfilter::{sosfilt, sosfiltfilt, PadType};
 use crate::ops::numpy::normalize_axis;
+use crate::ops::signal::filter_design::{iirfilter, zpk2sos};
 use crate::ops::signal::fir_filter_design::{firwin, PassZero};
 use crate::ops::signal::upfirdn::{output_len, upfirdn, UpfirdnMode};
+use crate::ops::signal::windows::hamming;
 use crate::{Error, Result};
 
 /// The real dtype `scipy.fft` computes a real `x` in (float16 -> float32, integers -> float64).
@@ -344,5 +348,91 @@ pub fn resample_poly(
     match background {
         Some(b) => Ok(kept.f_add(&b)?.f_to_kind(kept.kind())?),
         None => Ok(kept),
+    }
+}
+
+/// `decimate`'s anti-aliasing filter, SciPy's `ftype` (a `dlti` system is
+/// not accepted).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DecimateFilter {
+    /// A Chebyshev type I low-pass of order `n` (default 8), 0.05 dB ripple,
+    /// cutoff `0.8 / q` (the default), applied as second-order sections.
+    Iir,
+    /// A Hamming-windowed `firwin` low-pass of `n + 1` taps (default
+    /// `n = 20 q`), cutoff `1 / q`.
+    Fir,
+}
+
+impl FromStr for DecimateFilter {
+    type Err = Error;
+
+    fn from_str(name: &str) -> Result<DecimateFilter> {
+        match name {
+            "iir" => Ok(DecimateFilter::Iir),
+            "fir" => Ok(DecimateFilter::Fir),
+            _ => Err(Error::InvalidArgument("invalid ftype".into())),
+        }
+    }
+}
+
+/// `scipy.signal.decimate`: `x` low-pass filtered by `ftype`'s filter and
+/// every `q`-th sample kept along `axis`; `zero_phase` filters forward and
+/// backward ([`sosfiltfilt`], or [`resample_poly`] with the FIR taps), else
+/// once ([`sosfilt`], or [`upfirdn`]'s polyphase `down = q`). The filter
+/// is in `x`'s dtype where that is inexact (float16 and integers: float64),
+/// as SciPy casts it.
+pub fn decimate(
+    x: &Tensor,
+    q: i64,
+    n: Option<i64>,
+    ftype: DecimateFilter,
+    axis: i64,
+    zero_phase: bool,
+) -> Result<Tensor> {
+    if q < 1 {
+        return Err(Error::InvalidArgument(format!("q must be a positive integer, got {q}")));
+    }
+    if let Some(n) = n.filter(|&n| n < 1) {
+        return Err(Error::InvalidArgument(format!("n must be a positive integer, got {n}")));
+    }
+    if x.dim() == 0 {
+        return Err(Error::InvalidArgument("decimate: x must be at least 1-D".into()));
+    }
+    let ax = normalize_axis(axis, x.dim())? as i64;
+    let kind = match x.kind() {
+        k @ (Kind::Float | Kind::Double | Kind::ComplexFloat | Kind::ComplexDouble) => k,
+        Kind::ComplexHalf => Kind::ComplexDouble,
+        _ => Kind::Double,
+    };
+    let x = &x.f_to_kind(kind)?;
+    match ftype {
+        DecimateFilter::Fir => {
+            let n = n.unwrap_or(20 * q);
+            let window = hamming(n + 1, true, Device::Cpu)?;
+            let taps = firwin(n + 1, &[1.0 / q as f64], &window, PassZero::Bool(true), true, 2.0)?;
+            let taps = taps.f_to_kind(kind)?.f_to_device(x.device())?;
+            if zero_phase {
+                resample_poly(x, 1, q, ax, PolyFilter::Taps(taps), Padtype::Mode(UpfirdnMode::Constant), None)
+            } else {
+                let kept = (x.size()[ax as usize] + q - 1) / q;
+                Ok(upfirdn(&taps, x, 1, q, ax, UpfirdnMode::Constant, 0.0)?.f_narrow(ax, 0, kept)?)
+            }
+        }
+        DecimateFilter::Iir => {
+            let n = n.unwrap_or(8);
+            let design =
+                iirfilter(n as f64, &[0.8 / q as f64], Some(0.05), None, "lowpass", false, "cheby1", "sos", None)?;
+            let sections = zpk2sos(&design.z, &design.p, design.k, None, false)?;
+            let sos = Tensor::f_from_slice(sections.as_flattened())?
+                .f_reshape([-1, 6])?
+                .f_to_kind(kind)?
+                .f_to_device(x.device())?;
+            let y = if zero_phase {
+                sosfiltfilt(&sos, x, ax, Some(PadType::Odd), None)?
+            } else {
+                sosfilt(&sos, x, ax, None)?.0
+            };
+            Ok(y.f_slice(ax, 0, None, q)?)
+        }
     }
 }
