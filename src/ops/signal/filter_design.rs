@@ -186,6 +186,13 @@ pub fn roots(coef: &[C]) -> Result<(Vec<C>, bool)> {
             re[j] = v.re;
             im[j] = v.im;
         }
+        // LAPACK's balancing crashes the process on a NaN (MKL's ZGEBAL): refuse it
+        // as np.linalg.eigvals does, including a ratio that overflowed
+        if re.iter().chain(&im).any(|v| !v.is_finite()) {
+            return Err(Error::InvalidArgument(
+                "roots: the coefficients must be finite (the companion matrix must not contain infs or NaNs)".into(),
+            ));
+        }
         for i in 1..m {
             re[i * m + i - 1] = 1.0;
         }
@@ -503,6 +510,10 @@ pub fn zpk2tf(z: &[C], p: &[C], k: C) -> (Poly, Poly) {
 /// `normalize(b, a)` for 1-d `b`: leading zeros of `a` trimmed, both divided
 /// by `a[0]`, numerator columns of magnitude at most 1e-14 trimmed (keeping one).
 pub fn normalize(b: &[C], a: &[C]) -> Result<(Vec<C>, Vec<C>)> {
+    if b.is_empty() {
+        // SciPy fails on it with an IndexError
+        return Err(Error::InvalidArgument("The numerator must have at least one element.".into()));
+    }
     if a.is_empty() || a.iter().all(|&v| v == C::real(0.0)) {
         return Err(Error::InvalidArgument("Denominator must have at least on nonzero element.".into()));
     }
@@ -1033,6 +1044,10 @@ pub fn freqz(
     let a = if is_int_kind(a.kind()) { a.f_to_kind(Kind::Double)? } else { a };
     let b = if b.dim() == 0 { b.f_reshape([1])? } else { b.shallow_clone() };
     let a = if a.dim() == 0 { a.f_reshape([1])? } else { a };
+    if b.size()[0] == 0 || a.size()[0] == 0 {
+        // SciPy fails on them with an IndexError
+        return Err(Error::InvalidArgument("freqz: b and a must not be empty".into()));
+    }
     let res = result_kind(b.kind(), a.kind());
     let real = real_kind(res);
     let mut h = None;

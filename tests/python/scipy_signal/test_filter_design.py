@@ -392,3 +392,20 @@ def test_freqz_sos_errors():
         ts.freqz_sos(np.zeros((2, 6)))
     with pytest.raises(ValueError, match="Cannot compute frequencies with no sections"):
         ts.freqz_sos(np.zeros((0, 6)))
+
+
+def test_bad_coefficients_raise_not_crash():
+    # a NaN in the companion matrix crashed the process inside LAPACK's balancing (MKL ZGEBAL);
+    # np.roots refuses it with a ValueError (LinAlgError), and so does torchbridge
+    for b, a in [([1.0, np.nan, 2.0], [1.0]), ([1.0], [1.0, np.inf, 1.0]), ([1.0, 2.0], [1e-300, 1e300])]:
+        with pytest.raises(ValueError, match="finite"):
+            ts.tf2zpk(b, a)
+        with pytest.raises(ValueError, match="finite"):
+            ts.tf2sos(b, a)
+    # empty coefficients: SciPy fails with an IndexError; torchbridge names them
+    with pytest.raises(ValueError, match="numerator"):
+        ts.tf2zpk(np.array([]), [1.0])
+    with pytest.raises(ValueError, match="must not be empty"):
+        ts.freqz(np.array([]))
+    with pytest.raises(ValueError, match="must not be empty"):
+        ts.freqz([1.0], np.array([]))

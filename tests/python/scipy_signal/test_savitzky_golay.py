@@ -135,8 +135,13 @@ def test_savgol_filter_dtypes(dtype, rng):
     ref = ss.savgol_filter(x, 7, 3)
     out = ts.savgol_filter(x, 7, 3)
     assert out.dtype == ref.dtype
-    tol = 1e-6 if dtype == "float32" else 1e-12
-    assert rel(out, ref) < tol
+    if dtype == "float32":
+        # torchbridge filters in float64 and rounds once; SciPy fits the "interp" edges in float32
+        # (errors of a few float32 ulps there): ours is within one rounding of the float64 result
+        assert rel(out, ss.savgol_filter(x.astype(np.float64), 7, 3)) < 1.2e-7
+        assert rel(out, ref) < 1e-5
+    else:
+        assert rel(out, ref) < 1e-12
 
 
 def test_savgol_filter_values_and_edges():
