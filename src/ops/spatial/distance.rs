@@ -564,8 +564,13 @@ fn sq_euclidean_pairs(raw_a: &Tensor, raw_b: &Tensor, s: Option<&Tensor>, self_p
         max_value(&norms.f_where_self(good, &norms.f_zeros_like()?)?)
     };
     let bound = (finite_max(&na, &ga)? + finite_max(&nb, &gb)?) * threshold;
-    let mut flag = if min_value(&d2)? <= bound {
-        let candidates = d2.f_le(bound)?.f_nonzero()?;
+    // (not `min(d2) <= bound`: a NaN pair, of a non-finite row, would make the minimum NaN and
+    // hide every cancelling pair of finite rows)
+    let close = d2.f_le(bound)?;
+    let mut flag = if all_true(&close.f_logical_not()?)? {
+        None
+    } else {
+        let candidates = close.f_nonzero()?;
         let (i, j) = (candidates.f_select(1, 0)?, candidates.f_select(1, 1)?);
         let own = na.f_index_select(0, &i)?.f_add(&nb.f_index_select(0, &j)?)?.f_mul_scalar(threshold)?;
         let values = d2.f_index(&[Some(i.shallow_clone()), Some(j.shallow_clone())])?;
@@ -573,8 +578,6 @@ fn sq_euclidean_pairs(raw_a: &Tensor, raw_b: &Tensor, s: Option<&Tensor>, self_p
         let mut flag = Tensor::f_zeros([ma, mb].as_slice(), (Kind::Bool, a.device()))?;
         let _ = flag.f_index_put_(&[Some(i), Some(j)], &keep, false)?;
         Some(flag)
-    } else {
-        None
     };
     if !all_true(&ga)? || !all_true(&gb)? {
         let rows_bad = ga.f_logical_not()?.f_unsqueeze(1)?.f_logical_or(&gb.f_logical_not()?.f_unsqueeze(0)?)?;
@@ -597,10 +600,6 @@ fn sq_euclidean_pairs(raw_a: &Tensor, raw_b: &Tensor, s: Option<&Tensor>, self_p
 
 fn max_value(t: &Tensor) -> Result<f64> {
     Ok(t.f_max()?.f_double_value(&[])?)
-}
-
-fn min_value(t: &Tensor) -> Result<f64> {
-    Ok(t.f_min()?.f_double_value(&[])?)
 }
 
 fn all_true(t: &Tensor) -> Result<bool> {
