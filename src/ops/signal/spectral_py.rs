@@ -241,11 +241,15 @@ fn window_sums(win: &Tensor) -> Result<(f64, f64)> {
 /// The FFTs of the detrended, windowed segments of `x` (segments along its
 /// LAST axis): `(..., nseg, nfreq)`. One strided view, one batched FFT.
 fn segment_fft(x: &Tensor, win: &Tensor, s: &Segments, onesided: bool) -> Result<Tensor> {
-    let segments = x.f_unfold(-1, s.nperseg, s.hop())?;
+    windowed_fft(&x.f_unfold(-1, s.nperseg, s.hop())?, win, s, onesided)
+}
+
+/// [`segment_fft`] of the segments already cut (`(..., nseg, nperseg)`).
+fn windowed_fft(segments: &Tensor, win: &Tensor, s: &Segments, onesided: bool) -> Result<Tensor> {
     // one materialising pass: the detrended copy is windowed in place
     let windowed = match s.detrend {
         Some(trend) => {
-            let mut detrended = detrend_last(&segments, trend)?;
+            let mut detrended = detrend_last(segments, trend)?;
             let _ = detrended.f_mul_(win)?;
             detrended
         }
@@ -256,6 +260,46 @@ fn segment_fft(x: &Tensor, win: &Tensor, s: &Segments, onesided: bool) -> Result
         Ok(windowed.f_fft_rfft(Some(s.nfft), -1, "backward")?)
     } else {
         Ok(windowed.f_fft_fft(Some(s.nfft), -1, "backward")?)
+    }
+}
+
+/// Segments per block of [`averaged_power`] on the CPU: about 4 MB of float64 each.
+const POWER_BLOCK_ELEMENTS: i64 = 1 << 19;
+
+/// The mean over segments of `|FFT|^2` (Welch's average): `(..., nfreq)`.
+///
+/// On the CPU the segments go through in blocks of about 4 MB, each block's
+/// FFTs reduced to one 2-norm over (segments, re/im) and squared: the
+/// buffers stay in cache and are reused by the allocator, where one pass
+/// over every segment pays the page faults of two fresh copies of the
+/// signal. Measured at 1e7 samples, nperseg 4096: 97 ms in blocks of 128
+/// segments, 210 ms in one. On CUDA, one batch (launches cost more there).
+fn averaged_power(x: &Tensor, win: &Tensor, s: &Segments, onesided: bool, nseg: i64) -> Result<Tensor> {
+    let segments = x.f_unfold(-1, s.nperseg, s.hop())?;
+    let rows: i64 = segments.size()[..segments.dim() - 2].iter().product();
+    let block = match x.device() {
+        Device::Cpu => (POWER_BLOCK_ELEMENTS / (rows.max(1) * s.nfft.max(s.nperseg))).max(1),
+        _ => nseg,
+    };
+    let mut total: Option<Tensor> = None;
+    let mut start = 0;
+    while start < nseg {
+        let len = block.min(nseg - start);
+        let fx = windowed_fft(&segments.f_narrow(-2, start, len)?, win, s, onesided)?;
+        let norm = fx.f_view_as_real()?.f_norm_scalaropt_dim(2.0, [-3i64, -1], false)?;
+        let power = norm.f_square()?;
+        total = Some(match total {
+            None => power,
+            Some(mut sum) => {
+                let _ = sum.f_add_(&power)?;
+                sum
+            }
+        });
+        start += len;
+    }
+    match total {
+        Some(sum) => Ok(sum.f_div_scalar(nseg as f64)?),
+        None => Err(Error::InvalidArgument("no segments to average".into())),
     }
 }
 
@@ -378,13 +422,7 @@ pub fn csd(
     let nseg = (n - s.noverlap) / s.hop();
     let mean_power = y.is_none() && nseg > 1 && average == "mean";
     let spectra = match yl {
-        // the mean of |X|^2: squared in place, summed over segments and (re, im) in one reduction
-        None if mean_power => {
-            let fx = segment_fft(&xl, &win, s, onesided)?;
-            let mut parts = fx.f_view_as_real()?;
-            let _ = parts.f_square_()?;
-            parts.f_sum_dim_intlist(Some([-3i64, -1].as_slice()), false, None::<Kind>)?.f_div_scalar(nseg as f64)?
-        }
+        None if mean_power => averaged_power(&xl, &win, s, onesided, nseg)?,
         None => {
             let fx = segment_fft(&xl, &win, s, onesided)?;
             let mut parts = fx.f_view_as_real()?;
