@@ -236,9 +236,20 @@ pub fn to_tensor(values: &[C], real: bool) -> Result<Tensor> {
     Ok(Tensor::f_complex(&re, &Tensor::f_from_slice(&im)?)?)
 }
 
+/// The highest filter order the designs accept: far beyond any filter that is
+/// meaningful in these forms (SciPy's own `bessel` stops converging near 100),
+/// and it keeps a huge `N` a clear error rather than an allocation that
+/// aborts or a polynomial product that runs for hours.
+pub const MAX_ORDER: usize = 1024;
+
 fn check_order(n: f64) -> Result<usize> {
     if n.trunc().abs() != n || !n.is_finite() {
         return Err(Error::InvalidArgument("Filter order must be a nonnegative integer".into()));
+    }
+    if n > MAX_ORDER as f64 {
+        return Err(Error::InvalidArgument(format!(
+            "Filter order N={n} is above the {MAX_ORDER} torchbridge designs; accepted: 0 <= N <= {MAX_ORDER}"
+        )));
     }
     Ok(n as usize)
 }

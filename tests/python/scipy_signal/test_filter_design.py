@@ -409,3 +409,13 @@ def test_bad_coefficients_raise_not_crash():
         ts.freqz(np.array([]))
     with pytest.raises(ValueError, match="must not be empty"):
         ts.freqz([1.0], np.array([]))
+
+
+def test_huge_orders_are_refused_not_allocated():
+    # N = 2**62 made the prototypes' allocations abort the call (a Rust capacity overflow)
+    for design in (lambda n: ts.butter(n, 0.1), lambda n: ts.cheby1(n, 1, 0.1), lambda n: ts.bessel(n, 0.1),
+                   lambda n: ts.iirfilter(n, 0.1, btype="low"), ts.buttap):
+        for n in (1025, 2**62, 10**30):
+            with pytest.raises(ValueError, match="above the 1024"):
+                design(n)
+    assert ts.butter(1024, 0.1, output="sos").shape == (512, 6)
