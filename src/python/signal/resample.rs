@@ -213,10 +213,10 @@ pub(super) fn decimate(
     map(py, device, &[x], move |t| ops::decimate(&t[0], q, n, ftype, axis, zero_phase))
 }
 
-/// A Python integer (`operator.index`: not a float, not a bool-like string).
+/// A Python integer, as `operator.index` takes it (an integral float is refused).
 fn index(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<i64> {
-    if obj.is_instance_of::<PyInt>() || obj.hasattr("__index__")? {
-        return obj.call_method0("__index__")?.extract::<i64>();
+    if obj.hasattr("__index__")? {
+        return obj.extract::<i64>();
     }
     Err(Error::InvalidArgument(format!("{what} must be an integer, got {}", obj.get_type().name()?)).into())
 }

@@ -228,7 +228,7 @@ fn freq_conv_axes(
 
 /// The dtype `scipy.fft` transforms `x` in: integers and bool as float64,
 /// float16 (and bfloat16) as float32, the rest as they are.
-fn fft_input(x: &Tensor) -> Result<Tensor> {
+pub(super) fn fft_input(x: &Tensor) -> Result<Tensor> {
     let dtype = dlpack::dtype_of(x)?;
     let target = if dtype.is_complex() || matches!(dtype, DType::Float32 | DType::Float64) {
         dtype

@@ -6,6 +6,7 @@ use std::str::FromStr;
 
 use tch::{Device, Kind, Tensor};
 
+use super::convolve::fft_input;
 use super::lfilter::{sosfilt, sosfiltfilt, PadType};
 use crate::ops::numpy::normalize_axis;
 use crate::ops::signal::filter_design::{iirfilter, zpk2sos};
@@ -13,18 +14,6 @@ use crate::ops::signal::fir_filter_design::{firwin, PassZero};
 use crate::ops::signal::upfirdn::{output_len, upfirdn, UpfirdnMode};
 use crate::ops::signal::windows::hamming;
 use crate::{Error, Result};
-
-/// The real dtype `scipy.fft` computes a real `x` in (float16 -> float32, integers -> float64).
-fn fft_real_kind(kind: Kind) -> Kind {
-    match kind {
-        Kind::Float | Kind::Half | Kind::BFloat16 => Kind::Float,
-        _ => Kind::Double,
-    }
-}
-
-fn is_complex(kind: Kind) -> bool {
-    matches!(kind, Kind::ComplexHalf | Kind::ComplexFloat | Kind::ComplexDouble)
-}
 
 /// `resample`'s `domain`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -89,11 +78,11 @@ pub fn resample(
         None => None,
     };
     let last = -1i64;
-    let real_path = domain == Domain::Time && !is_complex(x.kind());
+    let real_path = domain == Domain::Time && !x.is_complex();
     if x.numel() == 0 {
         // no lanes (another axis is empty): the FFT refuses an empty batch
         let kind = match (real_path, x.kind()) {
-            (true, k) => fft_real_kind(k),
+            (true, _) => fft_input(&x)?.kind(),
             (false, Kind::ComplexFloat | Kind::ComplexHalf | Kind::Float | Kind::Half | Kind::BFloat16) => {
                 Kind::ComplexFloat
             }
@@ -105,7 +94,7 @@ pub fn resample(
         return Ok((x_r, resample_times(t, num, s_fac)?));
     }
     let x_r = if real_path {
-        let mut big_x = x.f_to_kind(fft_real_kind(x.kind()))?.f_fft_rfft(None, last, "backward")?;
+        let mut big_x = fft_input(&x)?.f_fft_rfft(None, last, "backward")?;
         let ckind = big_x.kind();
         let n_big = big_x.size()[big_x.dim() - 1];
         if let Some(w) = &w {
@@ -130,10 +119,10 @@ pub fn resample(
     } else {
         let mut big_x = if domain == Domain::Time {
             x.f_fft_fft(None, last, "backward")?
-        } else if is_complex(x.kind()) {
+        } else if x.is_complex() {
             x.shallow_clone()
         } else {
-            x.f_to_kind(fft_real_kind(x.kind()))?
+            fft_input(&x)?
         };
         if let Some(w) = &w {
             big_x = big_x.f_mul(w)?;
@@ -302,16 +291,13 @@ pub fn resample_poly(
     let (x, background) = match padtype {
         Padtype::Mode(_) => (x.shallow_clone(), None),
         Padtype::Mean => {
-            let xf = if is_complex(x.kind()) || x.is_floating_point() {
-                x.shallow_clone()
-            } else {
-                x.f_to_kind(Kind::Double)?
-            };
+            let xf =
+                if x.is_complex() || x.is_floating_point() { x.shallow_clone() } else { x.f_to_kind(Kind::Double)? };
             let b = xf.f_mean_dim(Some([ax as i64].as_slice()), true, None::<Kind>)?;
             (xf.f_sub(&b)?, Some(b))
         }
         Padtype::Median => {
-            if is_complex(x.kind()) {
+            if x.is_complex() {
                 return Err(Error::NotImplemented("resample_poly: padtype='median' of complex input".into()));
             }
             let xf = if x.is_floating_point() { x.shallow_clone() } else { x.f_to_kind(Kind::Double)? };
@@ -331,7 +317,7 @@ pub fn resample_poly(
             (xf.f_sub(&b)?, Some(b))
         }
         Padtype::Maximum | Padtype::Minimum => {
-            if is_complex(x.kind()) {
+            if x.is_complex() {
                 return Err(Error::InvalidArgument("resample_poly: the maximum/minimum of complex input".into()));
             }
             let b =
