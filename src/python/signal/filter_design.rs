@@ -14,7 +14,7 @@ use tch::Tensor;
 
 use super::super::container::{wrap, Library};
 use super::windows::{Flag, Target};
-use super::{map_tuple, Device};
+use super::{map_tuple, Device, Fs};
 use crate::ops::signal::filter_design::{self as ops, Pairing, WorN, C};
 use crate::Error;
 
@@ -260,23 +260,6 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Frequencies {
         match list {
             Ok(v) => Ok(Frequencies(v)),
             Err(_) => Err(Error::InvalidArgument("Wn must be a number or a sequence of two numbers".into()).into()),
-        }
-    }
-}
-
-/// `fs`: `None` or a scalar (SciPy's `_validate_fs`).
-pub(super) struct Fs(Option<f64>);
-
-impl<'a, 'py> FromPyObject<'a, 'py> for Fs {
-    type Error = PyErr;
-
-    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Fs> {
-        if obj.is_none() {
-            return Ok(Fs(None));
-        }
-        match obj.extract::<f64>() {
-            Ok(v) if !obj.is_instance_of::<PyString>() => Ok(Fs(Some(v))),
-            _ => Err(Error::InvalidArgument("Sampling frequency fs must be a single scalar.".into()).into()),
         }
     }
 }

@@ -8,6 +8,7 @@ use tch::{Device, Kind, Tensor};
 
 use super::super::container::{compute, import_all, wrap, Library};
 use super::windows::{get_window, Given};
+use super::Fs;
 use crate::ops::signal::fir_filter_design::{self as ops, PassZero};
 use crate::ops::signal::windows::kaiser;
 use crate::Error;
@@ -89,16 +90,6 @@ fn floats(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<(Vec<f64>, Follow)> {
         .into())
 }
 
-/// `fs`: `None` (2) or a scalar (SciPy's `_validate_fs`).
-fn sampling(fs: Option<&Bound<'_, PyAny>>) -> PyResult<f64> {
-    match fs.filter(|f| !f.is_none()) {
-        None => Ok(2.0),
-        Some(f) => f
-            .extract::<f64>()
-            .map_err(|_| Error::InvalidArgument("Sampling frequency fs must be a single scalar.".into()).into()),
-    }
-}
-
 /// SciPy's `get_window(window, numtaps, fftbins=False)` as a float64 host tensor.
 fn symmetric_window(py: Python<'_>, window: &Bound<'_, PyAny>, numtaps: i64) -> PyResult<Tensor> {
     let nx = PyInt::new(py, numtaps).into_any();
@@ -133,7 +124,7 @@ fn design_result(py: Python<'_>, h: Tensor, follow: Follow) -> PyResult<Py<PyAny
 /// another library, that library's array on its device (SciPy's
 /// ``array_namespace(cutoff)``). Agrees with SciPy to about 1e-15.
 #[pyfunction]
-#[pyo3(signature = (numtaps, cutoff, *, width = None, window = None, pass_zero = None, scale = true, fs = None), text_signature = "(numtaps, cutoff, *, width=None, window='hamming', pass_zero=True, scale=True, fs=None)")]
+#[pyo3(signature = (numtaps, cutoff, *, width = None, window = None, pass_zero = None, scale = true, fs = Fs(None)), text_signature = "(numtaps, cutoff, *, width=None, window='hamming', pass_zero=True, scale=True, fs=None)")]
 #[allow(clippy::too_many_arguments)] // SciPy's parameters
 pub(super) fn firwin<'py>(
     py: Python<'py>,
@@ -143,9 +134,9 @@ pub(super) fn firwin<'py>(
     window: Option<&Bound<'py, PyAny>>,
     pass_zero: Option<&Bound<'py, PyAny>>,
     scale: bool,
-    fs: Option<&Bound<'py, PyAny>>,
+    fs: Fs,
 ) -> PyResult<Py<PyAny>> {
-    let fs = sampling(fs)?;
+    let fs = fs.0.unwrap_or(2.0);
     let (cutoff, follow) = floats(cutoff, "cutoff")?;
     let pass_zero = match pass_zero {
         None => PassZero::Bool(true),
@@ -202,7 +193,7 @@ pub(super) fn firwin<'py>(
 /// another library, that library's array on its device. Agrees with SciPy to
 /// about 1e-15.
 #[pyfunction]
-#[pyo3(signature = (numtaps, freq, gain, *, nfreqs = None, window = Given(None), antisymmetric = false, fs = None), text_signature = "(numtaps, freq, gain, *, nfreqs=None, window='hamming', antisymmetric=False, fs=None)")]
+#[pyo3(signature = (numtaps, freq, gain, *, nfreqs = None, window = Given(None), antisymmetric = false, fs = Fs(None)), text_signature = "(numtaps, freq, gain, *, nfreqs=None, window='hamming', antisymmetric=False, fs=None)")]
 #[allow(clippy::too_many_arguments)] // SciPy's parameters
 pub(super) fn firwin2<'py>(
     py: Python<'py>,
@@ -212,9 +203,9 @@ pub(super) fn firwin2<'py>(
     nfreqs: Option<i64>,
     window: Given<'py>,
     antisymmetric: bool,
-    fs: Option<&Bound<'py, PyAny>>,
+    fs: Fs,
 ) -> PyResult<Py<PyAny>> {
-    let fs = sampling(fs)?;
+    let fs = fs.0.unwrap_or(2.0);
     let (freq, follow) = floats(freq, "freq")?;
     let (gain, follow_gain) = floats(gain, "gain")?;
     let follow = follow.or(follow_gain);

@@ -43,14 +43,32 @@ mod waveforms;
 mod windows;
 
 use pyo3::prelude::*;
+use pyo3::types::PyString;
 use tch::Tensor;
 
 use super::container::{compute, import_all, wrap, wrap_tuple};
 use super::placement::on_device;
-use crate::Result;
+use crate::{Error, Result};
 
 /// The `device=` keyword's argument (`None` or Python `None`: where the data is).
 pub(super) type Device<'a, 'py> = Option<&'a Bound<'py, PyAny>>;
+
+/// `fs`: `None` or a scalar (SciPy's `_validate_fs`), for the filter designs and responses.
+pub(super) struct Fs(pub(super) Option<f64>);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Fs {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Fs> {
+        if obj.is_none() {
+            return Ok(Fs(None));
+        }
+        match obj.extract::<f64>() {
+            Ok(v) if !obj.is_instance_of::<PyString>() => Ok(Fs(Some(v))),
+            _ => Err(Error::InvalidArgument("Sampling frequency fs must be a single scalar.".into()).into()),
+        }
+    }
+}
 
 /// Imports `arrays` (one library; Python scalars and lists follow it),
 /// computes `op` on them where `device` says (the GIL released for large
