@@ -3,11 +3,11 @@
 //! `crate::ops::signal::fir_filter_design`).
 
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyInt, PyString};
+use pyo3::types::{PyBool, PyString};
 use tch::{Device, Kind, Tensor};
 
 use super::super::container::{compute, import_all, wrap, Library};
-use super::windows::{get_window, Given};
+use super::windows::{window_tensor, Given};
 use super::Fs;
 use crate::ops::signal::fir_filter_design::{self as ops, PassZero};
 use crate::ops::signal::windows::kaiser;
@@ -90,15 +90,6 @@ fn floats(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<(Vec<f64>, Follow)> {
         .into())
 }
 
-/// SciPy's `get_window(window, numtaps, fftbins=False)` as a float64 host tensor.
-fn symmetric_window(py: Python<'_>, window: &Bound<'_, PyAny>, numtaps: i64) -> PyResult<Tensor> {
-    let nx = PyInt::new(py, numtaps).into_any();
-    let fftbins = Given(Some(PyBool::new(py, false).to_owned().into_any()));
-    let w = get_window(py, window, &nx, fftbins, None, None)?;
-    let (tensors, _) = import_all(&[w.bind(py)])?;
-    Ok(tensors.into_iter().next().ok_or_else(|| Error::InvalidArgument("no window".into()))?)
-}
-
 /// The design (float64, host) as numpy, or as the given array's library on its device.
 fn design_result(py: Python<'_>, h: Tensor, follow: Follow) -> PyResult<Py<PyAny>> {
     match follow {
@@ -170,8 +161,8 @@ pub(super) fn firwin<'py>(
             kaiser(numtaps, beta, true, Device::Cpu)?
         }
         None => match window {
-            Some(w) => symmetric_window(py, w, numtaps)?,
-            None => symmetric_window(py, PyString::new(py, "hamming").as_any(), numtaps)?,
+            Some(w) => window_tensor(py, w, numtaps, false)?,
+            None => window_tensor(py, PyString::new(py, "hamming").as_any(), numtaps, false)?,
         },
     };
     let h = compute(py, 0, move || ops::firwin(numtaps, &cutoff, &win, pass_zero, scale, fs))?;
@@ -213,9 +204,9 @@ pub(super) fn firwin2<'py>(
         return Err(Error::InvalidArgument(format!("numtaps must be a positive integer, got {numtaps}")).into());
     }
     let win = match window.0 {
-        None => Some(symmetric_window(py, PyString::new(py, "hamming").as_any(), numtaps)?),
+        None => Some(window_tensor(py, PyString::new(py, "hamming").as_any(), numtaps, false)?),
         Some(w) if w.is_none() => None,
-        Some(w) => Some(symmetric_window(py, &w, numtaps)?),
+        Some(w) => Some(window_tensor(py, &w, numtaps, false)?),
     };
     let h = compute(py, 0, move || ops::firwin2(numtaps, &freq, &gain, nfreqs, win.as_ref(), antisymmetric, fs))?;
     design_result(py, h, follow)

@@ -2,24 +2,15 @@
 //! `crate::ops::signal::signaltools::resample`).
 
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyInt, PyList, PyString};
+use pyo3::types::{PyList, PyString};
 use tch::{Device as TchDevice, Kind, Tensor};
 
 use super::super::container::{compute, import_all, wrap, wrap_tuple, Library};
 use super::super::placement::on_device;
-use super::windows::{get_window, Given};
+use super::windows::window_tensor;
 use super::{map, Device};
 use crate::ops::signal::signaltools::resample::{self as ops, DecimateFilter, Domain, Padtype, PolyFilter};
 use crate::Error;
-
-/// `get_window(window, nx, fftbins)` as a float64 host tensor.
-fn window_tensor(py: Python<'_>, window: &Bound<'_, PyAny>, nx: i64, fftbins: bool) -> PyResult<Tensor> {
-    let n = PyInt::new(py, nx).into_any();
-    let flag = Given(Some(PyBool::new(py, fftbins).to_owned().into_any()));
-    let w = get_window(py, window, &n, flag, None, None)?;
-    let (tensors, _) = import_all(&[w.bind(py)])?;
-    Ok(tensors.into_iter().next().ok_or_else(|| Error::InvalidArgument("no window".into()))?)
-}
 
 /// An integral number (`up`, `down`): SciPy's `up != int(up)` check.
 fn integral(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<i64> {

@@ -15,7 +15,7 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyString, PyTuple, PyType};
 use tch::{Device, Kind, Tensor};
 
-use super::super::container::{classify, compute, wrap, Library};
+use super::super::container::{classify, compute, import_all, wrap, Library};
 use crate::ops::signal::windows::{self as ops, DpssNorm, Parameters, Window};
 use crate::Error;
 
@@ -795,4 +795,14 @@ pub(super) fn window_list(py: Python<'_>, window: &Bound<'_, PyAny>, nx: i64) ->
     let nx = PyInt::new(py, nx).into_any();
     let array = get_window(py, window, &nx, Given(None), None, None)?;
     Ok(array.bind(py).call_method0("tolist")?.unbind())
+}
+
+/// SciPy's `get_window(window, nx, fftbins)` as a float64 host tensor (for the
+/// designs and resamplers that take a window specification).
+pub(super) fn window_tensor(py: Python<'_>, window: &Bound<'_, PyAny>, nx: i64, fftbins: bool) -> PyResult<Tensor> {
+    let n = PyInt::new(py, nx).into_any();
+    let flag = Given(Some(PyBool::new(py, fftbins).to_owned().into_any()));
+    let w = get_window(py, window, &n, flag, None, None)?;
+    let (tensors, _) = import_all(&[w.bind(py)])?;
+    Ok(tensors.into_iter().next().ok_or_else(|| Error::InvalidArgument("no window".into()))?)
 }
