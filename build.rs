@@ -1,5 +1,6 @@
 //! Build script: compiles the C++ shim (`csrc/dlpack.cpp`: DLPack and
-//! streams; `csrc/aten.cpp`: operators by name) against the
+//! streams; `csrc/aten.cpp`: operators by name; `csrc/iir.cpp`: SciPy's
+//! recurrent filter loops) against the
 //! libtorch that `torch-sys` found, and emits rpaths so that tests, examples,
 //! benches and the installed Python extension find libtorch at run time.
 //!
@@ -50,10 +51,13 @@ fn main() {
         .flag("-std=c++17")
         .flag("-D_GLIBCXX_USE_CXX11_ABI=1")
         .flag("-DGLOG_USE_GLOG_EXPORT")
+        // No fused multiply-adds: iir.cpp rounds as SciPy's loops do.
+        .flag("-ffp-contract=off")
         .include(&include)
         .include(include.join("torch/csrc/api/include"))
         .file("csrc/dlpack.cpp")
         .file("csrc/aten.cpp")
+        .file("csrc/iir.cpp")
         .compile("torchbridge_shim");
 
     // libtorch_cuda is not referenced by any symbol we use, but a Rust binary

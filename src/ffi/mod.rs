@@ -5,12 +5,15 @@
 //!   the DLPack layer (`crate::dlpack`) is its only caller.
 //! - [`aten`] declares `csrc/aten.cpp` (operators by name) and wraps it in
 //!   safe handles, so that `crate::aten` holds no `unsafe` code.
+//! - [`iir`] declares `csrc/iir.cpp` (SciPy's `lfilter` and `sosfilt` loops
+//!   as CPU kernels) and wraps it in safe functions for `crate::ops::signal`.
 //!
 //! Every shim function catches C++ exceptions and returns them as a
 //! `malloc`ed C string (null on success), freed by `tb_free_error`.
 
 pub(crate) mod aten;
 pub(crate) mod dlpack;
+pub(crate) mod iir;
 
 use std::ffi::{c_char, CStr};
 

@@ -15,14 +15,20 @@ use crate::Error;
 macro_rules! iir_note {
     () => {
         concat!(
-            "torchbridge: a blocked linear-recurrence scan on libtorch ops on the arrays'\n\
-             device (blocks of 32 samples solved from zero state by one GEMM, the block\n\
-             states propagated by a second level of blocking, then corrected by one\n\
-             more GEMM), never one op per sample; the small matrices are built on the\n\
-             host in double-double precision. Results agree with SciPy to rounding\n\
-             (about 1e-13 of max |y| in float64 on well-conditioned filters), not\n\
-             bit for bit; on badly conditioned high-order ``(b, a)`` filters SciPy's\n\
-             own direct form is not more accurate than that either.\n\n",
+            "torchbridge: on the CPU, SciPy's own loop (direct form II transposed; the\n\
+             biquad cascade for ``sos``) as a kernel on the tensors, in SciPy's order of\n\
+             operations: float32 and float64 ``lfilter`` and ``sosfilt`` results equal\n\
+             SciPy's bit for bit (``len(a) == 1``, which SciPy convolves, and complex\n\
+             data: to rounding; the zero-phase filters: to rounding, their steady states\n\
+             being solved in double-double where SciPy solves in float64); the rows\n\
+             (every other axis) run on ``torch.get_num_threads()`` threads, eight rows\n\
+             interleaved per thread. On CUDA, and for a torch input that requires grad\n\
+             (from Rust: the Python routines return detached results), a blocked\n\
+             linear-recurrence scan on libtorch ops on the arrays' device: blocks of 32\n\
+             samples solved from zero state by one GEMM, the block states propagated by\n\
+             a second level of blocking, then corrected by one more GEMM, the small\n\
+             matrices built on the host in double-double precision; it agrees with\n\
+             SciPy to about 1e-13 of max |y| in float64 on well-conditioned filters.\n\n",
             signal_note!()
         )
     };

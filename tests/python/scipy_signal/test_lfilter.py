@@ -314,3 +314,39 @@ def test_random_stable_filters_and_shapes(case, seed):
     y, zf = ts.lfilter(b, a, x, axis=axis, zi=zi)
     ry, rzf = ss.lfilter(b, a, x, axis=axis, zi=zi)
     assert rel(y, ry) < 1e-11 and rel(zf, rzf) < 1e-11
+
+
+#: Shapes for the CPU kernel: one row; rows in lanes of eight plus a remainder, with
+#: a tile tail (257 = 64 tiles of 4 + 1); enough samples for two threads, the second
+#: holding a partial lane group.
+KERNEL_SHAPES = [(1001,), (11, 257), (21, 20_000)]
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape", KERNEL_SHAPES)
+def test_cpu_kernel_is_scipys_loop_bit_for_bit(shape, dtype, threads, rng):
+    """On the CPU the filters run SciPy's own loops in SciPy's operation order: the
+    same bits as SciPy for IIR (b, a) filters and every sos filter, zf included."""
+    x = rng.standard_normal(shape).astype(dtype)
+    before = torch.get_num_threads()
+    torch.set_num_threads(threads)
+    try:
+        for name in ("butter4", "cheby1_6", "a0_not_1"):
+            b, a = (c.astype(dtype) for c in BA[name])
+            zi = rng.standard_normal((*shape[:-1], max(len(a), len(b)) - 1)).astype(dtype)
+            np.testing.assert_array_equal(to_numpy(ts.lfilter(b, a, x)), ss.lfilter(b, a, x))
+            y, zf = ts.lfilter(b, a, x, zi=zi)
+            ry, rzf = ss.lfilter(b, a, x, zi=zi)
+            np.testing.assert_array_equal(to_numpy(y), ry)
+            np.testing.assert_array_equal(to_numpy(zf), rzf)
+        for name in ("butter8", "poles_0999", "butter5_odd"):
+            sos = SOS[name].astype(dtype)
+            zi = rng.standard_normal((len(sos), *shape[:-1], 2)).astype(dtype)
+            y, zf = ts.sosfilt(sos, x, zi=zi)
+            ry, rzf = ss.sosfilt(sos, x, zi=zi)
+            np.testing.assert_array_equal(to_numpy(y), ry)
+            np.testing.assert_array_equal(to_numpy(zf), rzf)
+    finally:
+        torch.set_num_threads(before)
+

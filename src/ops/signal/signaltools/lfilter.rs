@@ -1,6 +1,8 @@
 //! SciPy's linear filters (`lfilter`, `lfilter_zi`, `lfiltic`, `sosfilt`,
-//! `sosfilt_zi`, `filtfilt`, `sosfiltfilt`) as a blocked linear-recurrence
-//! scan on libtorch ops: no op per sample.
+//! `sosfilt_zi`, `filtfilt`, `sosfiltfilt`), two ways (see [`run`]): on the
+//! CPU, without autograd, SciPy's own loops as kernels (`csrc/iir.cpp`, rows
+//! over libtorch's threads); on CUDA or for autograd, a blocked
+//! linear-recurrence scan on libtorch ops, no op per sample:
 //!
 //! A filter is a state-space system of dimension `K` in SciPy's direct form
 //! II transposed (DF2T) state, `z[n+1] = F z[n] + g x[n]`,
@@ -29,12 +31,14 @@ use std::ops::{Add, Mul, Neg, Sub};
 
 use tch::{Device, Kind, Tensor};
 
+use crate::ffi::iir;
 use crate::ops::numpy::{normalize_axis, result_type};
 use crate::ops::signal::arraytools::{extend_last, Extension};
 use crate::{dlpack, DType, Error, Result};
 
-/// Samples per block of the first level (chosen by measurement: 32 beat 16
-/// and 64 on 1e6 and (64, 1e5) float64 inputs on the 2-core CPU).
+/// Samples per block of the first level (chosen by measurement, when the
+/// scan also ran on the CPU: 32 beat 16 and 64 on 1e6 and (64, 1e5) float64
+/// inputs on the 2-core CPU).
 pub const BLOCK: i64 = 32;
 
 // ---------------------------------------------------------------------------
@@ -411,10 +415,63 @@ fn solve_states(c: &Tensor, s0: &Tensor, a: &Mat, kind: Kind, device: Device) ->
     Ok(local.f_reshape([rows, groups * l2i, k])?.f_narrow(1, 0, n)?)
 }
 
+/// A filter as the two implementations take it: SciPy's coefficients for the
+/// CPU kernels (`crate::ffi::iir`, SciPy's own loops) and the state-space
+/// system for the scan.
+struct Filter {
+    sys: System,
+    coefficients: Coefficients,
+}
+
+/// SciPy's coefficients in the result dtype, on the CPU, as given (not normalised).
+enum Coefficients {
+    /// `lfilter`'s `b` and `a`.
+    Ba(Tensor, Tensor),
+    /// `sosfilt`'s `(n_sections, 6)` array.
+    Sos(Tensor),
+}
+
+impl Filter {
+    /// `b / a` in SciPy's DF2T form.
+    fn ba(b: &Tensor, a: &Tensor, kind: Kind) -> Result<Filter> {
+        let (bv, av) = ba(b, a, kind)?;
+        let host = |t: &Tensor| t.f_detach()?.f_to_kind(kind)?.f_to_device(Device::Cpu)?.f_contiguous();
+        Ok(Filter { sys: System::df2t(&bv, &av), coefficients: Coefficients::Ba(host(b)?, host(a)?) })
+    }
+
+    /// The cascade of `sos`'s sections (checked by [`sections`]; at least one).
+    fn sos(sos: &Tensor, kind: Kind) -> Result<Filter> {
+        let secs = sections(sos, kind)?;
+        let coefs = sos.f_detach()?.f_reshape([-1, 6])?.f_to_kind(kind)?.f_to_device(Device::Cpu)?.f_contiguous()?;
+        Ok(Filter { sys: System::cascade(&secs), coefficients: Coefficients::Sos(coefs) })
+    }
+}
+
 /// Filters the rows of `x` (`(rows, T)`, contiguous, of the result kind)
-/// through `sys` from the states `zi` (`(rows, K)`; zeros when `None`):
+/// through `filter` from the states `zi` (`(rows, K)`; zeros when `None`):
 /// returns `y` (`(rows, T)`) and the final states (`(rows, K)`).
-fn run(sys: &System, x: &Tensor, zi: Option<&Tensor>) -> Result<(Tensor, Tensor)> {
+///
+/// On the CPU, where autograd need not record the computation, this is
+/// SciPy's own loop (`crate::ffi::iir`: rows in parallel, rounding as
+/// SciPy's); otherwise the blocked scan ([`scan`]), on the data's device and
+/// differentiable.
+fn run(filter: &Filter, x: &Tensor, zi: Option<&Tensor>) -> Result<(Tensor, Tensor)> {
+    let needs_graph = x.requires_grad() || zi.is_some_and(Tensor::requires_grad);
+    if x.device() != Device::Cpu || needs_graph {
+        return scan(&filter.sys, x, zi);
+    }
+    let zi = match zi {
+        Some(z) => z.shallow_clone(),
+        None => Tensor::f_zeros([x.size()[0], filter.sys.order() as i64], (x.kind(), Device::Cpu))?,
+    };
+    match &filter.coefficients {
+        Coefficients::Ba(b, a) => iir::lfilter_cpu(b, a, x, &zi),
+        Coefficients::Sos(sos) => iir::sosfilt_cpu(sos, x, &zi),
+    }
+}
+
+/// [`run`] as the blocked scan of the module docs.
+fn scan(sys: &System, x: &Tensor, zi: Option<&Tensor>) -> Result<(Tensor, Tensor)> {
     if x.numel() == 0 || sys.order() == 0 {
         return run_finite(sys, x, zi);
     }
@@ -462,7 +519,7 @@ fn run(sys: &System, x: &Tensor, zi: Option<&Tensor>) -> Result<(Tensor, Tensor)
     Ok((y, zf))
 }
 
-/// [`run`] on finite data.
+/// [`scan`] on finite data.
 fn run_finite(sys: &System, x: &Tensor, zi: Option<&Tensor>) -> Result<(Tensor, Tensor)> {
     let (kind, device) = (x.kind(), x.device());
     let size = x.size();
@@ -657,12 +714,11 @@ pub fn lfilter(b: &Tensor, a: &Tensor, x: &Tensor, axis: i64, zi: Option<&Tensor
         all.push(z);
     }
     let kind = filter_kind(&all)?;
-    let (bv, av) = ba(b, a, kind)?;
-    let sys = System::df2t(&bv, &av);
-    let k = sys.order() as i64;
+    let filter = Filter::ba(b, a, kind)?;
+    let k = filter.sys.order() as i64;
     let (rows, moved) = rows_of(x, axis, kind)?;
     let zi = zi.map(|z| zi_rows(z, &x.size(), axis, k, kind)).transpose()?;
-    let (y, zf) = run(&sys, &rows, zi.as_ref())?;
+    let (y, zf) = run(&filter, &rows, zi.as_ref())?;
     let y = unrows(&y, &moved, axis)?;
     let zf = match zi {
         Some(_) => {
@@ -836,9 +892,8 @@ pub fn sosfilt(sos: &Tensor, x: &Tensor, axis: i64, zi: Option<&Tensor>) -> Resu
         all.push(z);
     }
     let kind = filter_kind(&all)?;
-    let secs = sections(sos, kind)?;
+    let ns = sections(sos, kind)?.len() as i64;
     let axis = axis_of(axis, x.dim())?;
-    let ns = secs.len() as i64;
     let (rows, moved) = rows_of(x, axis, kind)?;
     let zi_rows = match zi {
         Some(z) => {
@@ -862,7 +917,7 @@ pub fn sosfilt(sos: &Tensor, x: &Tensor, axis: i64, zi: Option<&Tensor>) -> Resu
         }
         None => None,
     };
-    let (y, zf) = if secs.is_empty() {
+    let (y, zf) = if ns == 0 {
         (
             rows.f_detach_copy()?,
             zi_rows
@@ -872,7 +927,7 @@ pub fn sosfilt(sos: &Tensor, x: &Tensor, axis: i64, zi: Option<&Tensor>) -> Resu
                 .unwrap_or(Tensor::f_zeros([0], (kind, x.device()))?),
         )
     } else {
-        run(&System::cascade(&secs), &rows, zi_rows.as_ref())?
+        run(&Filter::sos(sos, kind)?, &rows, zi_rows.as_ref())?
     };
     let y = unrows(&y, &moved, axis)?;
     let zf = match zi {
@@ -979,13 +1034,13 @@ fn extend(x: &Tensor, padtype: Option<PadType>, padlen: Option<i64>, ntaps: i64)
     Ok((edge, extend_last(x, edge, how)?))
 }
 
-/// Forward then backward through `sys` from `zi * edge value` each way, the edges cut off.
-fn forward_backward(sys: &System, zi: &Tensor, ext: &Tensor, edge: i64, t: i64) -> Result<Tensor> {
+/// Forward then backward through `filter` from `zi * edge value` each way, the edges cut off.
+fn forward_backward(filter: &Filter, zi: &Tensor, ext: &Tensor, edge: i64, t: i64) -> Result<Tensor> {
     let n = ext.size()[1];
     let x0 = ext.f_narrow(1, 0, 1)?;
-    let (y, _) = run(sys, &ext.f_contiguous()?, Some(&x0.f_mul(zi)?))?;
+    let (y, _) = run(filter, &ext.f_contiguous()?, Some(&x0.f_mul(zi)?))?;
     let y0 = y.f_narrow(1, n - 1, 1)?;
-    let (y, _) = run(sys, &y.f_flip([1])?, Some(&y0.f_mul(zi)?))?;
+    let (y, _) = run(filter, &y.f_flip([1])?.f_contiguous()?, Some(&y0.f_mul(zi)?))?;
     Ok(y.f_flip([1])?.f_narrow(1, edge, t)?)
 }
 
@@ -1008,11 +1063,10 @@ pub fn filtfilt(
     let (rows, moved) = rows_of(x, axis, kind)?;
     let t = rows.size()[1];
     let (edge, ext) = extend(&rows, padtype, padlen, ntaps)?;
-    let (bv, av) = ba(b, a, kind)?;
-    let sys = System::df2t(&bv, &av);
-    let zi = steady_state(&sys)?;
+    let filter = Filter::ba(b, a, kind)?;
+    let zi = steady_state(&filter.sys)?;
     let zi = transpose(&zi).tensor(kind, x.device())?;
-    let y = forward_backward(&sys, &zi, &ext, edge, t)?;
+    let y = forward_backward(&filter, &zi, &ext, edge, t)?;
     unrows(&y.f_contiguous()?, &moved, axis)
 }
 
@@ -1026,7 +1080,7 @@ pub fn sosfiltfilt(
 ) -> Result<Tensor> {
     let x = &extended_input(x, padtype, padlen)?;
     let kind = float_coefficients_kind(&[sos], x)?;
-    let secs = sections(sos, kind)?;
+    let ns = sections(sos, kind)?.len();
     check_x(x)?;
     let axis = axis_of(axis, x.dim())?;
     // SciPy's default padlen: 3 * (2 * n_sections + 1 - trailing zeros at the origin).
@@ -1038,10 +1092,10 @@ pub fn sosfiltfilt(
     let t = rows.size()[1];
     let (edge, ext) = extend(&rows, padtype, padlen, ntaps)?;
     let zi = sosfilt_zi(&sos.f_to_kind(kind)?)?.f_to_kind(kind)?.f_reshape([1, -1])?.f_to_device(x.device())?;
-    let y = if secs.is_empty() {
+    let y = if ns == 0 {
         ext.f_narrow(1, edge, t)?
     } else {
-        forward_backward(&System::cascade(&secs), &zi, &ext, edge, t)?
+        forward_backward(&Filter::sos(sos, kind)?, &zi, &ext, edge, t)?
     };
     unrows(&y.f_contiguous()?, &moved, axis)
 }

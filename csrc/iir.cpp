@@ -1,0 +1,365 @@
+// torchbridge's C++ shim, recurrent-filter half: SciPy's IIR loops as CPU
+// kernels on libtorch tensors, declared in Rust in src/ffi/iir.rs.
+//
+// libtorch has no recurrence op. On CUDA, and wherever autograd must see the
+// computation, src/ops/signal/signaltools/lfilter.rs runs a blocked scan of
+// GEMMs; on CPU that scan spends 32 multiply-adds a sample on an order-4
+// filter where the recurrence itself spends 9. These kernels run the
+// recurrence: SciPy's own loops (`_lfilter.cc`'s direct form II transposed,
+// `_sosfilt.pyx`'s biquad cascade) in SciPy's operation order, so that the
+// results round as SciPy's do, with the rows split over libtorch's intra-op
+// threads (as many as `torch.get_num_threads()`) and `kLanes` rows
+// interleaved within a thread, so that their independent dependency chains
+// overlap in the pipeline.
+//
+// Every entry point checks its tensors (CPU, dtype, contiguity, shapes) with
+// TORCH_CHECK and catches every C++ exception (see error.h).
+
+#include "error.h"
+
+#include <ATen/ATen.h>
+#include <ATen/Dispatch.h>
+#include <ATen/Parallel.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <type_traits>
+#include <vector>
+
+using tb_shim::describe_current_exception;
+
+namespace {
+
+// Rows filtered together by one thread: their independent dependency chains
+// overlap in the pipeline (one row's recurrence is latency-bound), and with
+// the rows innermost the compiler vectorises across them.
+constexpr int64_t kLanes = 8;
+
+// Samples per tile: each lane's next `kTile` samples are read into a
+// (kTile x lanes) tile, filtered, and written back as a tile.
+constexpr int64_t kTile = 4;
+
+// Samples (rows times length) per thread below which a call stays on fewer threads.
+constexpr int64_t kSamplesPerThread = 1 << 16;
+
+// Filter orders (states per row) with a kernel of their own, whose states
+// can live in registers; longer filters keep theirs on the heap.
+constexpr int64_t kFixedStates = 8;
+
+// `step(r, x)` (lane `r`'s output for input `x`) over `L` rows of `len`
+// samples (`x`, `y`: rows `len` apart), a tile at a time.
+template <typename T, int64_t L, typename Step>
+void over_time(const T* x, T* y, int64_t len, const Step& step) {
+  int64_t t0 = 0;
+  for (; t0 + kTile <= len; t0 += kTile) {
+    T in[kTile][L];
+    T out[kTile][L];
+    for (int64_t r = 0; r < L; ++r) {
+      for (int64_t j = 0; j < kTile; ++j) {
+        in[j][r] = x[r * len + t0 + j];
+      }
+    }
+    for (int64_t j = 0; j < kTile; ++j) {
+      for (int64_t r = 0; r < L; ++r) {
+        out[j][r] = step(r, in[j][r]);
+      }
+    }
+    for (int64_t r = 0; r < L; ++r) {
+      for (int64_t j = 0; j < kTile; ++j) {
+        y[r * len + t0 + j] = out[j][r];
+      }
+    }
+  }
+  for (; t0 < len; ++t0) {
+    for (int64_t r = 0; r < L; ++r) {
+      y[r * len + t0] = step(r, x[r * len + t0]);
+    }
+  }
+}
+
+// `L` rows through SciPy's `_lfilter.cc` loop, `k` states a row (`z`, rows
+// `k` apart, read and updated; `K`: `k` when fixed, else 0). `b` and `a`
+// hold `k + 1` coefficients normalised by `a[0]`. `Fir` (SciPy's
+// `len(a) == 1`) leaves out the `a` terms, as SciPy's convolution does.
+template <typename T, int64_t L, int64_t K, bool Fir>
+void lfilter_lanes(const T* bp, const T* ap, int64_t k, const T* x, T* y, T* z, int64_t len) {
+  // Fixed sizes in local arrays (registers, once unrolled; and the compiler
+  // then knows that the stores to `y` leave the coefficients alone).
+  constexpr int64_t kFixed = K > 0 ? K : 1;
+  T fixed[kFixed][L];
+  T fb[kFixed + 1];
+  T fa[kFixed + 1];
+  std::vector<T> heap(K > 0 ? 0 : k * L);
+  const int64_t n = K > 0 ? K : k;
+  if constexpr (K > 0) {
+    std::copy_n(bp, K + 1, fb);
+    std::copy_n(ap, K + 1, fa);
+  }
+  const T* b = K > 0 ? fb : bp;
+  const T* a = K > 0 ? fa : ap;
+  auto state = [&](int64_t i, int64_t r) -> T& {
+    if constexpr (K > 0) {
+      return fixed[i][r];
+    } else {
+      return heap[i * L + r];
+    }
+  };
+  for (int64_t r = 0; r < L; ++r) {
+    for (int64_t i = 0; i < n; ++i) {
+      state(i, r) = z[r * n + i];
+    }
+  }
+  over_time<T, L>(x, y, len, [&](int64_t r, T xn) {
+    const T yn = state(0, r) + b[0] * xn;
+    for (int64_t i = 0; i + 1 < n; ++i) {
+      if constexpr (Fir) {
+        state(i, r) = state(i + 1, r) + xn * b[i + 1];
+      } else {
+        state(i, r) = state(i + 1, r) + xn * b[i + 1] - yn * a[i + 1];
+      }
+    }
+    if constexpr (Fir) {
+      state(n - 1, r) = xn * b[n];
+    } else {
+      state(n - 1, r) = xn * b[n] - yn * a[n];
+    }
+    return yn;
+  });
+  for (int64_t r = 0; r < L; ++r) {
+    for (int64_t i = 0; i < n; ++i) {
+      z[r * n + i] = state(i, r);
+    }
+  }
+}
+
+// `L` rows through SciPy's `_sosfilt.pyx` loop: `sos` holds `ns` rows of
+// six coefficients (`sos[s, 3] == 1`), `z` `L` rows of `2 * ns` states
+// (`NS`: `ns` when fixed, else 0).
+template <typename T, int64_t L, int64_t NS>
+void sosfilt_lanes(const T* coefs, int64_t ns, const T* x, T* y, T* z, int64_t len) {
+  constexpr int64_t kFixed = NS > 0 ? NS : 1;  // as in lfilter_lanes
+  T fixed[2 * kFixed][L];
+  T fc[6 * kFixed];
+  std::vector<T> heap(NS > 0 ? 0 : 2 * ns * L);
+  const int64_t m = NS > 0 ? NS : ns;
+  if constexpr (NS > 0) {
+    std::copy_n(coefs, 6 * NS, fc);
+  }
+  const T* sos = NS > 0 ? fc : coefs;
+  auto state = [&](int64_t i, int64_t r) -> T& {
+    if constexpr (NS > 0) {
+      return fixed[i][r];
+    } else {
+      return heap[i * L + r];
+    }
+  };
+  for (int64_t r = 0; r < L; ++r) {
+    for (int64_t i = 0; i < 2 * m; ++i) {
+      state(i, r) = z[r * 2 * m + i];
+    }
+  }
+  over_time<T, L>(x, y, len, [&](int64_t r, T cur) {
+    for (int64_t j = 0; j < m; ++j) {
+      const T* c = sos + 6 * j;
+      const T next = c[0] * cur + state(2 * j, r);
+      state(2 * j, r) = c[1] * cur - c[4] * next + state(2 * j + 1, r);
+      state(2 * j + 1, r) = c[2] * cur - c[5] * next;
+      cur = next;
+    }
+    return cur;
+  });
+  for (int64_t r = 0; r < L; ++r) {
+    for (int64_t i = 0; i < 2 * m; ++i) {
+      z[r * 2 * m + i] = state(i, r);
+    }
+  }
+}
+
+// Calls `f(std::integral_constant<int64_t, N>)` for `N == n` when
+// `1 <= n <= kFixedStates`, else for `N == 0` (the run-time loop).
+template <typename F>
+void with_fixed(int64_t n, const F& f) {
+  switch (n) {
+    case 1: f(std::integral_constant<int64_t, 1>{}); break;
+    case 2: f(std::integral_constant<int64_t, 2>{}); break;
+    case 3: f(std::integral_constant<int64_t, 3>{}); break;
+    case 4: f(std::integral_constant<int64_t, 4>{}); break;
+    case 5: f(std::integral_constant<int64_t, 5>{}); break;
+    case 6: f(std::integral_constant<int64_t, 6>{}); break;
+    case 7: f(std::integral_constant<int64_t, 7>{}); break;
+    case 8: f(std::integral_constant<int64_t, 8>{}); break;
+    default: f(std::integral_constant<int64_t, 0>{}); break;
+  }
+  static_assert(kFixedStates == 8, "with_fixed's cases end at kFixedStates");
+}
+
+// Runs `body(first_row, lanes)` over all rows of a `(rows, len)` problem:
+// `kLanes` rows at a time, then the rest one by one, the rows split into
+// contiguous ranges over up to `at::get_num_threads()` threads (so that
+// `torch.set_num_threads` governs these kernels as it does libtorch's).
+// Threads of its own rather than `at::parallel_for`: with libtorch's
+// OpenMP backend that is an inline `#pragma omp`, serial in this shim
+// (built without OpenMP, whose runtime must stay libtorch's own).
+template <typename Body>
+void for_row_groups(int64_t rows, int64_t len, const Body& body) {
+  const auto run = [&](int64_t begin, int64_t end) {
+    int64_t r = begin;
+    for (; r + kLanes <= end; r += kLanes) {
+      body(r, std::integral_constant<int64_t, kLanes>{});
+    }
+    for (; r < end; ++r) {
+      body(r, std::integral_constant<int64_t, 1>{});
+    }
+  };
+  const int64_t groups = (rows + kLanes - 1) / kLanes;
+  const int64_t by_size = rows * len / kSamplesPerThread;
+  const int64_t threads = std::max<int64_t>(
+      1, std::min<int64_t>({static_cast<int64_t>(at::get_num_threads()), groups, by_size}));
+  if (threads == 1) {
+    run(0, rows);
+    return;
+  }
+  // Whole lane groups per thread, the remainder rows to the last.
+  const int64_t per = (groups + threads - 1) / threads * kLanes;
+  std::vector<std::thread> pool;
+  std::exception_ptr failure;
+  std::mutex failure_lock;
+  for (int64_t begin = per; begin < rows; begin += per) {
+    pool.emplace_back([&, begin] {
+      try {
+        run(begin, std::min(rows, begin + per));
+      } catch (...) {
+        std::lock_guard<std::mutex> guard(failure_lock);
+        failure = std::current_exception();
+      }
+    });
+  }
+  run(0, std::min(rows, per));
+  for (auto& thread : pool) {
+    thread.join();
+  }
+  if (failure) {
+    std::rethrow_exception(failure);
+  }
+}
+void check_rows(const at::Tensor& x, const at::Tensor& zi, int64_t states, const char* what) {
+  TORCH_CHECK(x.device().is_cpu() && zi.device().is_cpu(), what, ": tensors must be on the CPU");
+  TORCH_CHECK(x.dim() == 2 && x.is_contiguous(), what, ": x must be a contiguous (rows, T) tensor");
+  TORCH_CHECK(zi.dim() == 2 && zi.size(0) == x.size(0) && zi.size(1) == states,
+              what, ": zi must be (rows, ", states, "), got ", zi.sizes());
+  TORCH_CHECK(zi.scalar_type() == x.scalar_type(), what, ": zi must have x's dtype");
+}
+
+}  // namespace
+
+extern "C" {
+
+// `scipy.signal.lfilter` on the rows of `x` (`(rows, T)`, contiguous, float
+// or complex) from the states `zi` (`(rows, max(len(a), len(b)) - 1)`):
+// new tensors `*y` (x's shape) and `*zf` (zi's shape). `b` and `a` are 1-D
+// of x's dtype, `a[0] != 0`; they are padded and normalised here as SciPy
+// does (division by `a[0]` in x's dtype).
+char* tb_lfilter_cpu(const at::Tensor* b, const at::Tensor* a, const at::Tensor* x,
+                     const at::Tensor* zi, at::Tensor** y, at::Tensor** zf) noexcept {
+  *y = nullptr;
+  *zf = nullptr;
+  try {
+    TORCH_CHECK(b->dim() == 1 && a->dim() == 1 && b->numel() > 0 && a->numel() > 0,
+                "lfilter: b and a must be non-empty 1-D tensors");
+    TORCH_CHECK(b->scalar_type() == x->scalar_type() && a->scalar_type() == x->scalar_type(),
+                "lfilter: b and a must have x's dtype");
+    const int64_t n = std::max(b->numel(), a->numel());
+    check_rows(*x, *zi, n - 1, "lfilter");
+    const bool fir = a->numel() == 1;
+    at::Tensor out = at::empty_like(*x);
+    at::Tensor state = zi->contiguous().clone();
+    const int64_t rows = x->size(0);
+    const int64_t len = x->size(1);
+    AT_DISPATCH_FLOATING_AND_COMPLEX_TYPES(x->scalar_type(), "tb_lfilter_cpu", [&] {
+      // Padded to `n` and normalised by a[0], in SciPy's order (b first, then a).
+      at::Tensor bc = b->to(at::kCPU).contiguous();
+      at::Tensor ac = a->to(at::kCPU).contiguous();
+      std::vector<scalar_t> bn(n, scalar_t(0));
+      std::vector<scalar_t> an(n, scalar_t(0));
+      std::copy_n(bc.const_data_ptr<scalar_t>(), bc.numel(), bn.begin());
+      std::copy_n(ac.const_data_ptr<scalar_t>(), ac.numel(), an.begin());
+      const scalar_t a0 = an[0];
+      TORCH_CHECK(a0 != scalar_t(0), "lfilter: a[0] must be nonzero");
+      for (int64_t i = 0; i < n; ++i) {
+        bn[i] /= a0;
+        an[i] /= a0;
+      }
+      const scalar_t* xp = x->const_data_ptr<scalar_t>();
+      scalar_t* yp = out.mutable_data_ptr<scalar_t>();
+      scalar_t* zp = state.mutable_data_ptr<scalar_t>();
+      const int64_t k = n - 1;
+      if (k == 0) {  // a gain: SciPy's `y = x * b[0]`
+        out.copy_(x->mul(c10::Scalar(bn[0])));
+        return;
+      }
+      with_fixed(k, [&](auto fixed) {
+        constexpr int64_t K = decltype(fixed)::value;
+        for_row_groups(rows, len, [&](int64_t r, auto lanes) {
+          constexpr int64_t L = decltype(lanes)::value;
+          const scalar_t* xr = xp + r * len;
+          scalar_t* yr = yp + r * len;
+          if (fir) {
+            lfilter_lanes<scalar_t, L, K, true>(bn.data(), an.data(), k, xr, yr, zp + r * k, len);
+          } else {
+            lfilter_lanes<scalar_t, L, K, false>(bn.data(), an.data(), k, xr, yr, zp + r * k, len);
+          }
+        });
+      });
+    });
+    *y = new at::Tensor(std::move(out));
+    *zf = new at::Tensor(std::move(state));
+    return nullptr;
+  } catch (...) {
+    return describe_current_exception();
+  }
+}
+
+// `scipy.signal.sosfilt` on the rows of `x` (`(rows, T)`, contiguous) from
+// the states `zi` (`(rows, 2 * n_sections)`, sections major): new tensors
+// `*y` and `*zf`. `sos` is `(n_sections, 6)` of x's dtype with `sos[:, 3] == 1`
+// (SciPy's `_validate_sos`, checked by the caller; not normalised, as SciPy
+// does not).
+char* tb_sosfilt_cpu(const at::Tensor* sos, const at::Tensor* x, const at::Tensor* zi,
+                     at::Tensor** y, at::Tensor** zf) noexcept {
+  *y = nullptr;
+  *zf = nullptr;
+  try {
+    TORCH_CHECK(sos->dim() == 2 && sos->size(1) == 6, "sosfilt: sos must be (n_sections, 6)");
+    TORCH_CHECK(sos->scalar_type() == x->scalar_type(), "sosfilt: sos must have x's dtype");
+    const int64_t ns = sos->size(0);
+    check_rows(*x, *zi, 2 * ns, "sosfilt");
+    at::Tensor out = at::empty_like(*x);
+    at::Tensor state = zi->contiguous().clone();
+    at::Tensor coefs = sos->to(at::kCPU).contiguous();
+    const int64_t rows = x->size(0);
+    const int64_t len = x->size(1);
+    AT_DISPATCH_FLOATING_AND_COMPLEX_TYPES(x->scalar_type(), "tb_sosfilt_cpu", [&] {
+      const scalar_t* cp = coefs.const_data_ptr<scalar_t>();
+      const scalar_t* xp = x->const_data_ptr<scalar_t>();
+      scalar_t* yp = out.mutable_data_ptr<scalar_t>();
+      scalar_t* zp = state.mutable_data_ptr<scalar_t>();
+      with_fixed(ns, [&](auto fixed) {
+        constexpr int64_t NS = decltype(fixed)::value;
+        for_row_groups(rows, len, [&](int64_t r, auto lanes) {
+          constexpr int64_t L = decltype(lanes)::value;
+          sosfilt_lanes<scalar_t, L, NS>(cp, ns, xp + r * len, yp + r * len, zp + r * 2 * ns, len);
+        });
+      });
+    });
+    *y = new at::Tensor(std::move(out));
+    *zf = new at::Tensor(std::move(state));
+    return nullptr;
+  } catch (...) {
+    return describe_current_exception();
+  }
+}
+
+}  // extern "C"

@@ -1,0 +1,69 @@
+//! Declarations of `csrc/iir.cpp` (SciPy's recurrent filter loops as CPU
+//! kernels) and their safe wrappers, for `crate::ops::signal`'s `lfilter`.
+//!
+//! The shim checks every tensor it is given (device, dtype, contiguity,
+//! shapes) and returns new tensors; nothing here writes the caller's memory.
+
+use std::ptr;
+
+use tch::Tensor;
+use torch_sys::C_tensor;
+
+use super::check;
+use crate::Result;
+
+extern "C" {
+    fn tb_lfilter_cpu(
+        b: *const C_tensor,
+        a: *const C_tensor,
+        x: *const C_tensor,
+        zi: *const C_tensor,
+        y: *mut *mut C_tensor,
+        zf: *mut *mut C_tensor,
+    ) -> *mut std::ffi::c_char;
+    fn tb_sosfilt_cpu(
+        sos: *const C_tensor,
+        x: *const C_tensor,
+        zi: *const C_tensor,
+        y: *mut *mut C_tensor,
+        zf: *mut *mut C_tensor,
+    ) -> *mut std::ffi::c_char;
+}
+
+/// Takes the two tensors a shim call returned (after `check` passed).
+///
+/// # Safety
+///
+/// - `y` and `zf` are null or `new at::Tensor`s (tch's `C_tensor`) that
+///   nobody else owns.
+unsafe fn take_pair(y: *mut C_tensor, zf: *mut C_tensor) -> Result<(Tensor, Tensor)> {
+    if y.is_null() || zf.is_null() {
+        return Err(crate::Error::Torch("the filter kernel returned no tensor".into()));
+    }
+    // SAFETY: non-null `new at::Tensor`s, now ours (caller contract).
+    Ok(unsafe { (Tensor::from_ptr(y), Tensor::from_ptr(zf)) })
+}
+
+/// SciPy's `lfilter` loop over the rows of `x` (`(rows, T)`, contiguous, CPU)
+/// from the states `zi` (`(rows, max(len(a), len(b)) - 1)`): `(y, zf)`.
+/// `b` and `a` (1-D, `a[0] != 0`) have `x`'s dtype; the kernel pads and
+/// normalises them as SciPy does.
+pub(crate) fn lfilter_cpu(b: &Tensor, a: &Tensor, x: &Tensor, zi: &Tensor) -> Result<(Tensor, Tensor)> {
+    let (mut y, mut zf) = (ptr::null_mut(), ptr::null_mut());
+    // SAFETY: the four tensors are live for the call (the shim only reads
+    // them); the out-pointers are valid for writes.
+    unsafe { check(tb_lfilter_cpu(b.as_ptr(), a.as_ptr(), x.as_ptr(), zi.as_ptr(), &mut y, &mut zf))? };
+    // SAFETY: after a successful call both are new tensors nobody owns.
+    unsafe { take_pair(y, zf) }
+}
+
+/// SciPy's `sosfilt` loop over the rows of `x` (`(rows, T)`, contiguous,
+/// CPU) from the states `zi` (`(rows, 2 * n_sections)`): `(y, zf)`. `sos`
+/// (`(n_sections, 6)`, `sos[:, 3] == 1`) has `x`'s dtype.
+pub(crate) fn sosfilt_cpu(sos: &Tensor, x: &Tensor, zi: &Tensor) -> Result<(Tensor, Tensor)> {
+    let (mut y, mut zf) = (ptr::null_mut(), ptr::null_mut());
+    // SAFETY: as in `lfilter_cpu`.
+    unsafe { check(tb_sosfilt_cpu(sos.as_ptr(), x.as_ptr(), zi.as_ptr(), &mut y, &mut zf))? };
+    // SAFETY: after a successful call both are new tensors nobody owns.
+    unsafe { take_pair(y, zf) }
+}
