@@ -50,16 +50,21 @@ constexpr int64_t kSamplesPerThread = 1 << 16;
 constexpr int64_t kFixedStates = 8;
 
 // `step(r, x)` (lane `r`'s output for input `x`) over `L` rows of `len`
-// samples (`x`, `y`: rows `len` apart), a tile at a time.
+// samples (`x`, `y`: rows `len` apart), a tile at a time; `reverse`: from
+// the last sample to the first (the backward pass of filtfilt, without
+// flipped copies).
 template <typename T, int64_t L, typename Step>
-void over_time(const T* x, T* y, int64_t len, const Step& step) {
+void over_time(const T* x, T* y, int64_t len, bool reverse, const Step& step) {
+  const int64_t first = reverse ? len - 1 : 0;
+  const int64_t dt = reverse ? -1 : 1;
+  const auto at = [&](int64_t r, int64_t t) { return r * len + first + dt * t; };
   int64_t t0 = 0;
   for (; t0 + kTile <= len; t0 += kTile) {
     T in[kTile][L];
     T out[kTile][L];
     for (int64_t r = 0; r < L; ++r) {
       for (int64_t j = 0; j < kTile; ++j) {
-        in[j][r] = x[r * len + t0 + j];
+        in[j][r] = x[at(r, t0 + j)];
       }
     }
     for (int64_t j = 0; j < kTile; ++j) {
@@ -69,13 +74,13 @@ void over_time(const T* x, T* y, int64_t len, const Step& step) {
     }
     for (int64_t r = 0; r < L; ++r) {
       for (int64_t j = 0; j < kTile; ++j) {
-        y[r * len + t0 + j] = out[j][r];
+        y[at(r, t0 + j)] = out[j][r];
       }
     }
   }
   for (; t0 < len; ++t0) {
     for (int64_t r = 0; r < L; ++r) {
-      y[r * len + t0] = step(r, x[r * len + t0]);
+      y[at(r, t0)] = step(r, x[at(r, t0)]);
     }
   }
 }
@@ -85,7 +90,8 @@ void over_time(const T* x, T* y, int64_t len, const Step& step) {
 // hold `k + 1` coefficients normalised by `a[0]`. `Fir` (SciPy's
 // `len(a) == 1`) leaves out the `a` terms, as SciPy's convolution does.
 template <typename T, int64_t L, int64_t K, bool Fir>
-void lfilter_lanes(const T* bp, const T* ap, int64_t k, const T* x, T* y, T* z, int64_t len) {
+void lfilter_lanes(const T* bp, const T* ap, int64_t k, const T* x, T* y, T* z, int64_t len,
+                   bool reverse) {
   // Fixed sizes in local arrays (registers, once unrolled; and the compiler
   // then knows that the stores to `y` leave the coefficients alone).
   constexpr int64_t kFixed = K > 0 ? K : 1;
@@ -112,7 +118,7 @@ void lfilter_lanes(const T* bp, const T* ap, int64_t k, const T* x, T* y, T* z, 
       state(i, r) = z[r * n + i];
     }
   }
-  over_time<T, L>(x, y, len, [&](int64_t r, T xn) {
+  over_time<T, L>(x, y, len, reverse, [&](int64_t r, T xn) {
     const T yn = state(0, r) + b[0] * xn;
     for (int64_t i = 0; i + 1 < n; ++i) {
       if constexpr (Fir) {
@@ -139,7 +145,8 @@ void lfilter_lanes(const T* bp, const T* ap, int64_t k, const T* x, T* y, T* z, 
 // six coefficients (`sos[s, 3] == 1`), `z` `L` rows of `2 * ns` states
 // (`NS`: `ns` when fixed, else 0).
 template <typename T, int64_t L, int64_t NS>
-void sosfilt_lanes(const T* coefs, int64_t ns, const T* x, T* y, T* z, int64_t len) {
+void sosfilt_lanes(const T* coefs, int64_t ns, const T* x, T* y, T* z, int64_t len,
+                   bool reverse) {
   constexpr int64_t kFixed = NS > 0 ? NS : 1;  // as in lfilter_lanes
   T fixed[2 * kFixed][L];
   T fc[6 * kFixed];
@@ -161,7 +168,7 @@ void sosfilt_lanes(const T* coefs, int64_t ns, const T* x, T* y, T* z, int64_t l
       state(i, r) = z[r * 2 * m + i];
     }
   }
-  over_time<T, L>(x, y, len, [&](int64_t r, T cur) {
+  over_time<T, L>(x, y, len, reverse, [&](int64_t r, T cur) {
     for (int64_t j = 0; j < m; ++j) {
       const T* c = sos + 6 * j;
       const T next = c[0] * cur + state(2 * j, r);
@@ -261,9 +268,12 @@ extern "C" {
 // or complex) from the states `zi` (`(rows, max(len(a), len(b)) - 1)`):
 // new tensors `*y` (x's shape) and `*zf` (zi's shape). `b` and `a` are 1-D
 // of x's dtype, `a[0] != 0`; they are padded and normalised here as SciPy
-// does (division by `a[0]` in x's dtype).
+// does (division by `a[0]` in x's dtype). `reverse` nonzero: time runs from
+// the last sample to the first, `y` in x's orientation (`flip` of the
+// filtered `flip(x)`).
 char* tb_lfilter_cpu(const at::Tensor* b, const at::Tensor* a, const at::Tensor* x,
-                     const at::Tensor* zi, at::Tensor** y, at::Tensor** zf) noexcept {
+                     const at::Tensor* zi, int32_t reverse, at::Tensor** y,
+                     at::Tensor** zf) noexcept {
   *y = nullptr;
   *zf = nullptr;
   try {
@@ -307,9 +317,11 @@ char* tb_lfilter_cpu(const at::Tensor* b, const at::Tensor* a, const at::Tensor*
           const scalar_t* xr = xp + r * len;
           scalar_t* yr = yp + r * len;
           if (fir) {
-            lfilter_lanes<scalar_t, L, K, true>(bn.data(), an.data(), k, xr, yr, zp + r * k, len);
+            lfilter_lanes<scalar_t, L, K, true>(bn.data(), an.data(), k, xr, yr, zp + r * k, len,
+                                                reverse);
           } else {
-            lfilter_lanes<scalar_t, L, K, false>(bn.data(), an.data(), k, xr, yr, zp + r * k, len);
+            lfilter_lanes<scalar_t, L, K, false>(bn.data(), an.data(), k, xr, yr, zp + r * k, len,
+                                                 reverse);
           }
         });
       });
@@ -326,9 +338,9 @@ char* tb_lfilter_cpu(const at::Tensor* b, const at::Tensor* a, const at::Tensor*
 // the states `zi` (`(rows, 2 * n_sections)`, sections major): new tensors
 // `*y` and `*zf`. `sos` is `(n_sections, 6)` of x's dtype with `sos[:, 3] == 1`
 // (SciPy's `_validate_sos`, checked by the caller; not normalised, as SciPy
-// does not).
+// does not). `reverse`: as for tb_lfilter_cpu.
 char* tb_sosfilt_cpu(const at::Tensor* sos, const at::Tensor* x, const at::Tensor* zi,
-                     at::Tensor** y, at::Tensor** zf) noexcept {
+                     int32_t reverse, at::Tensor** y, at::Tensor** zf) noexcept {
   *y = nullptr;
   *zf = nullptr;
   try {
@@ -350,7 +362,8 @@ char* tb_sosfilt_cpu(const at::Tensor* sos, const at::Tensor* x, const at::Tenso
         constexpr int64_t NS = decltype(fixed)::value;
         for_row_groups(rows, len, [&](int64_t r, auto lanes) {
           constexpr int64_t L = decltype(lanes)::value;
-          sosfilt_lanes<scalar_t, L, NS>(cp, ns, xp + r * len, yp + r * len, zp + r * 2 * ns, len);
+          sosfilt_lanes<scalar_t, L, NS>(cp, ns, xp + r * len, yp + r * len, zp + r * 2 * ns, len,
+                                         reverse);
         });
       });
     });

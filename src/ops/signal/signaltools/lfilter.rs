@@ -447,26 +447,40 @@ impl Filter {
     }
 }
 
+/// Which way [`run`] goes along the rows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Direction {
+    Forward,
+    /// From the last sample to the first, the outputs in the input's order
+    /// (`flip(filter(flip(x)))`): the backward pass of the zero-phase filters.
+    Backward,
+}
+
 /// Filters the rows of `x` (`(rows, T)`, contiguous, of the result kind)
-/// through `filter` from the states `zi` (`(rows, K)`; zeros when `None`):
-/// returns `y` (`(rows, T)`) and the final states (`(rows, K)`).
+/// through `filter` from the states `zi` (`(rows, K)`; zeros when `None`)
+/// in `direction`: returns `y` (`(rows, T)`) and the final states (`(rows, K)`).
 ///
 /// On the CPU, where autograd need not record the computation, this is
 /// SciPy's own loop (`crate::ffi::iir`: rows in parallel, rounding as
 /// SciPy's); otherwise the blocked scan ([`scan`]), on the data's device and
 /// differentiable.
-fn run(filter: &Filter, x: &Tensor, zi: Option<&Tensor>) -> Result<(Tensor, Tensor)> {
+fn run(filter: &Filter, x: &Tensor, zi: Option<&Tensor>, direction: Direction) -> Result<(Tensor, Tensor)> {
+    let reverse = direction == Direction::Backward;
     let needs_graph = x.requires_grad() || zi.is_some_and(Tensor::requires_grad);
     if x.device() != Device::Cpu || needs_graph {
-        return scan(&filter.sys, x, zi);
+        if !reverse {
+            return scan(&filter.sys, x, zi);
+        }
+        let (y, zf) = scan(&filter.sys, &x.f_flip([1])?, zi)?;
+        return Ok((y.f_flip([1])?, zf));
     }
     let zi = match zi {
         Some(z) => z.shallow_clone(),
         None => Tensor::f_zeros([x.size()[0], filter.sys.order() as i64], (x.kind(), Device::Cpu))?,
     };
     match &filter.coefficients {
-        Coefficients::Ba(b, a) => iir::lfilter_cpu(b, a, x, &zi),
-        Coefficients::Sos(sos) => iir::sosfilt_cpu(sos, x, &zi),
+        Coefficients::Ba(b, a) => iir::lfilter_cpu(b, a, x, &zi, reverse),
+        Coefficients::Sos(sos) => iir::sosfilt_cpu(sos, x, &zi, reverse),
     }
 }
 
@@ -718,7 +732,7 @@ pub fn lfilter(b: &Tensor, a: &Tensor, x: &Tensor, axis: i64, zi: Option<&Tensor
     let k = filter.sys.order() as i64;
     let (rows, moved) = rows_of(x, axis, kind)?;
     let zi = zi.map(|z| zi_rows(z, &x.size(), axis, k, kind)).transpose()?;
-    let (y, zf) = run(&filter, &rows, zi.as_ref())?;
+    let (y, zf) = run(&filter, &rows, zi.as_ref(), Direction::Forward)?;
     let y = unrows(&y, &moved, axis)?;
     let zf = match zi {
         Some(_) => {
@@ -927,7 +941,7 @@ pub fn sosfilt(sos: &Tensor, x: &Tensor, axis: i64, zi: Option<&Tensor>) -> Resu
                 .unwrap_or(Tensor::f_zeros([0], (kind, x.device()))?),
         )
     } else {
-        run(&Filter::sos(sos, kind)?, &rows, zi_rows.as_ref())?
+        run(&Filter::sos(sos, kind)?, &rows, zi_rows.as_ref(), Direction::Forward)?
     };
     let y = unrows(&y, &moved, axis)?;
     let zf = match zi {
@@ -1038,10 +1052,10 @@ fn extend(x: &Tensor, padtype: Option<PadType>, padlen: Option<i64>, ntaps: i64)
 fn forward_backward(filter: &Filter, zi: &Tensor, ext: &Tensor, edge: i64, t: i64) -> Result<Tensor> {
     let n = ext.size()[1];
     let x0 = ext.f_narrow(1, 0, 1)?;
-    let (y, _) = run(filter, &ext.f_contiguous()?, Some(&x0.f_mul(zi)?))?;
+    let (y, _) = run(filter, &ext.f_contiguous()?, Some(&x0.f_mul(zi)?), Direction::Forward)?;
     let y0 = y.f_narrow(1, n - 1, 1)?;
-    let (y, _) = run(filter, &y.f_flip([1])?.f_contiguous()?, Some(&y0.f_mul(zi)?))?;
-    Ok(y.f_flip([1])?.f_narrow(1, edge, t)?)
+    let (y, _) = run(filter, &y, Some(&y0.f_mul(zi)?), Direction::Backward)?;
+    Ok(y.f_narrow(1, edge, t)?)
 }
 
 /// `scipy.signal.filtfilt(b, a, x, axis, padtype, padlen)` with `method="pad"`.
@@ -1067,7 +1081,8 @@ pub fn filtfilt(
     let zi = steady_state(&filter.sys)?;
     let zi = transpose(&zi).tensor(kind, x.device())?;
     let y = forward_backward(&filter, &zi, &ext, edge, t)?;
-    unrows(&y.f_contiguous()?, &moved, axis)
+    // A view of the filtered extension, as SciPy's result is (no copy of the middle).
+    unrows(&y, &moved, axis)
 }
 
 /// `scipy.signal.sosfiltfilt(sos, x, axis, padtype, padlen)`.
@@ -1097,7 +1112,7 @@ pub fn sosfiltfilt(
     } else {
         forward_backward(&Filter::sos(sos, kind)?, &zi, &ext, edge, t)?
     };
-    unrows(&y.f_contiguous()?, &moved, axis)
+    unrows(&y, &moved, axis)
 }
 
 #[cfg(test)]
