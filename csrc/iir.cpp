@@ -10,7 +10,8 @@
 // results round as SciPy's do, with the rows split over libtorch's intra-op
 // threads (as many as `torch.get_num_threads()`) and `kLanes` rows
 // interleaved within a thread, so that their independent dependency chains
-// overlap in the pipeline.
+// overlap in the pipeline and vectorise across rows (csrc/iir_kernels.h, built
+// for AVX2 too).
 //
 // Every entry point checks its tensors (CPU, dtype, contiguity, shapes) with
 // TORCH_CHECK and catches every C++ exception (see error.h).
@@ -23,6 +24,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <exception>
 #include <mutex>
 #include <thread>
@@ -31,16 +33,29 @@
 
 using tb_shim::describe_current_exception;
 
+// The kernels twice: for the baseline target, and for AVX2 where the CPU
+// has it (chosen at run time by `kHasAvx2`).
+namespace tb_iir_baseline {
+#include "iir_kernels.h"
+}  // namespace tb_iir_baseline
+
+#pragma GCC push_options
+#pragma GCC target("avx2")
+namespace tb_iir_avx2 {
+#include "iir_kernels.h"
+}  // namespace tb_iir_avx2
+#pragma GCC pop_options
+
 namespace {
+
+// TORCHBRIDGE_IIR_BASELINE (set, any value) keeps the baseline kernels on an
+// AVX2 machine: how the tests check them bit for bit there too.
+const bool kHasAvx2 = __builtin_cpu_supports("avx2") && std::getenv("TORCHBRIDGE_IIR_BASELINE") == nullptr;
 
 // Rows filtered together by one thread: their independent dependency chains
 // overlap in the pipeline (one row's recurrence is latency-bound), and with
 // the rows innermost the compiler vectorises across them.
 constexpr int64_t kLanes = 8;
-
-// Samples per tile: each lane's next `kTile` samples are read into a
-// (kTile x lanes) tile, filtered, and written back as a tile.
-constexpr int64_t kTile = 4;
 
 // Samples (rows times length) per thread below which a call stays on fewer threads.
 constexpr int64_t kSamplesPerThread = 1 << 16;
@@ -48,142 +63,6 @@ constexpr int64_t kSamplesPerThread = 1 << 16;
 // Filter orders (states per row) with a kernel of their own, whose states
 // can live in registers; longer filters keep theirs on the heap.
 constexpr int64_t kFixedStates = 8;
-
-// `step(r, x)` (lane `r`'s output for input `x`) over `L` rows of `len`
-// samples (`x`, `y`: rows `len` apart), a tile at a time; `reverse`: from
-// the last sample to the first (the backward pass of filtfilt, without
-// flipped copies).
-template <typename T, int64_t L, typename Step>
-void over_time(const T* x, T* y, int64_t len, bool reverse, const Step& step) {
-  const int64_t first = reverse ? len - 1 : 0;
-  const int64_t dt = reverse ? -1 : 1;
-  const auto at = [&](int64_t r, int64_t t) { return r * len + first + dt * t; };
-  int64_t t0 = 0;
-  for (; t0 + kTile <= len; t0 += kTile) {
-    T in[kTile][L];
-    T out[kTile][L];
-    for (int64_t r = 0; r < L; ++r) {
-      for (int64_t j = 0; j < kTile; ++j) {
-        in[j][r] = x[at(r, t0 + j)];
-      }
-    }
-    for (int64_t j = 0; j < kTile; ++j) {
-      for (int64_t r = 0; r < L; ++r) {
-        out[j][r] = step(r, in[j][r]);
-      }
-    }
-    for (int64_t r = 0; r < L; ++r) {
-      for (int64_t j = 0; j < kTile; ++j) {
-        y[at(r, t0 + j)] = out[j][r];
-      }
-    }
-  }
-  for (; t0 < len; ++t0) {
-    for (int64_t r = 0; r < L; ++r) {
-      y[at(r, t0)] = step(r, x[at(r, t0)]);
-    }
-  }
-}
-
-// `L` rows through SciPy's `_lfilter.cc` loop, `k` states a row (`z`, rows
-// `k` apart, read and updated; `K`: `k` when fixed, else 0). `b` and `a`
-// hold `k + 1` coefficients normalised by `a[0]`. `Fir` (SciPy's
-// `len(a) == 1`) leaves out the `a` terms, as SciPy's convolution does.
-template <typename T, int64_t L, int64_t K, bool Fir>
-void lfilter_lanes(const T* bp, const T* ap, int64_t k, const T* x, T* y, T* z, int64_t len,
-                   bool reverse) {
-  // Fixed sizes in local arrays (registers, once unrolled; and the compiler
-  // then knows that the stores to `y` leave the coefficients alone).
-  constexpr int64_t kFixed = K > 0 ? K : 1;
-  T fixed[kFixed][L];
-  T fb[kFixed + 1];
-  T fa[kFixed + 1];
-  std::vector<T> heap(K > 0 ? 0 : k * L);
-  const int64_t n = K > 0 ? K : k;
-  if constexpr (K > 0) {
-    std::copy_n(bp, K + 1, fb);
-    std::copy_n(ap, K + 1, fa);
-  }
-  const T* b = K > 0 ? fb : bp;
-  const T* a = K > 0 ? fa : ap;
-  auto state = [&](int64_t i, int64_t r) -> T& {
-    if constexpr (K > 0) {
-      return fixed[i][r];
-    } else {
-      return heap[i * L + r];
-    }
-  };
-  for (int64_t r = 0; r < L; ++r) {
-    for (int64_t i = 0; i < n; ++i) {
-      state(i, r) = z[r * n + i];
-    }
-  }
-  over_time<T, L>(x, y, len, reverse, [&](int64_t r, T xn) {
-    const T yn = state(0, r) + b[0] * xn;
-    for (int64_t i = 0; i + 1 < n; ++i) {
-      if constexpr (Fir) {
-        state(i, r) = state(i + 1, r) + xn * b[i + 1];
-      } else {
-        state(i, r) = state(i + 1, r) + xn * b[i + 1] - yn * a[i + 1];
-      }
-    }
-    if constexpr (Fir) {
-      state(n - 1, r) = xn * b[n];
-    } else {
-      state(n - 1, r) = xn * b[n] - yn * a[n];
-    }
-    return yn;
-  });
-  for (int64_t r = 0; r < L; ++r) {
-    for (int64_t i = 0; i < n; ++i) {
-      z[r * n + i] = state(i, r);
-    }
-  }
-}
-
-// `L` rows through SciPy's `_sosfilt.pyx` loop: `sos` holds `ns` rows of
-// six coefficients (`sos[s, 3] == 1`), `z` `L` rows of `2 * ns` states
-// (`NS`: `ns` when fixed, else 0).
-template <typename T, int64_t L, int64_t NS>
-void sosfilt_lanes(const T* coefs, int64_t ns, const T* x, T* y, T* z, int64_t len,
-                   bool reverse) {
-  constexpr int64_t kFixed = NS > 0 ? NS : 1;  // as in lfilter_lanes
-  T fixed[2 * kFixed][L];
-  T fc[6 * kFixed];
-  std::vector<T> heap(NS > 0 ? 0 : 2 * ns * L);
-  const int64_t m = NS > 0 ? NS : ns;
-  if constexpr (NS > 0) {
-    std::copy_n(coefs, 6 * NS, fc);
-  }
-  const T* sos = NS > 0 ? fc : coefs;
-  auto state = [&](int64_t i, int64_t r) -> T& {
-    if constexpr (NS > 0) {
-      return fixed[i][r];
-    } else {
-      return heap[i * L + r];
-    }
-  };
-  for (int64_t r = 0; r < L; ++r) {
-    for (int64_t i = 0; i < 2 * m; ++i) {
-      state(i, r) = z[r * 2 * m + i];
-    }
-  }
-  over_time<T, L>(x, y, len, reverse, [&](int64_t r, T cur) {
-    for (int64_t j = 0; j < m; ++j) {
-      const T* c = sos + 6 * j;
-      const T next = c[0] * cur + state(2 * j, r);
-      state(2 * j, r) = c[1] * cur - c[4] * next + state(2 * j + 1, r);
-      state(2 * j + 1, r) = c[2] * cur - c[5] * next;
-      cur = next;
-    }
-    return cur;
-  });
-  for (int64_t r = 0; r < L; ++r) {
-    for (int64_t i = 0; i < 2 * m; ++i) {
-      z[r * 2 * m + i] = state(i, r);
-    }
-  }
-}
 
 // Calls `f(std::integral_constant<int64_t, N>)` for `N == n` when
 // `1 <= n <= kFixedStates`, else for `N == 0` (the run-time loop).
@@ -316,12 +195,17 @@ char* tb_lfilter_cpu(const at::Tensor* b, const at::Tensor* a, const at::Tensor*
           constexpr int64_t L = decltype(lanes)::value;
           const scalar_t* xr = xp + r * len;
           scalar_t* yr = yp + r * len;
-          if (fir) {
-            lfilter_lanes<scalar_t, L, K, true>(bn.data(), an.data(), k, xr, yr, zp + r * k, len,
-                                                reverse);
+          const scalar_t* bd = bn.data();
+          const scalar_t* ad = an.data();
+          scalar_t* zr = zp + r * k;
+          if (kHasAvx2 && fir) {
+            tb_iir_avx2::lfilter_lanes<scalar_t, L, K, true>(bd, ad, k, xr, yr, zr, len, reverse);
+          } else if (kHasAvx2) {
+            tb_iir_avx2::lfilter_lanes<scalar_t, L, K, false>(bd, ad, k, xr, yr, zr, len, reverse);
+          } else if (fir) {
+            tb_iir_baseline::lfilter_lanes<scalar_t, L, K, true>(bd, ad, k, xr, yr, zr, len, reverse);
           } else {
-            lfilter_lanes<scalar_t, L, K, false>(bn.data(), an.data(), k, xr, yr, zp + r * k, len,
-                                                 reverse);
+            tb_iir_baseline::lfilter_lanes<scalar_t, L, K, false>(bd, ad, k, xr, yr, zr, len, reverse);
           }
         });
       });
@@ -362,8 +246,14 @@ char* tb_sosfilt_cpu(const at::Tensor* sos, const at::Tensor* x, const at::Tenso
         constexpr int64_t NS = decltype(fixed)::value;
         for_row_groups(rows, len, [&](int64_t r, auto lanes) {
           constexpr int64_t L = decltype(lanes)::value;
-          sosfilt_lanes<scalar_t, L, NS>(cp, ns, xp + r * len, yp + r * len, zp + r * 2 * ns, len,
-                                         reverse);
+          const scalar_t* xr = xp + r * len;
+          scalar_t* yr = yp + r * len;
+          scalar_t* zr = zp + r * 2 * ns;
+          if (kHasAvx2) {
+            tb_iir_avx2::sosfilt_lanes<scalar_t, L, NS>(cp, ns, xr, yr, zr, len, reverse);
+          } else {
+            tb_iir_baseline::sosfilt_lanes<scalar_t, L, NS>(cp, ns, xr, yr, zr, len, reverse);
+          }
         });
       });
     });

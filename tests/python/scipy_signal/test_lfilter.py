@@ -3,6 +3,11 @@ lfilter, lfilter_zi, lfiltic, sosfilt, sosfilt_zi, filtfilt, sosfiltfilt, agains
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+import textwrap
+
 import numpy as np
 import pytest
 import scipy.signal as ss
@@ -350,3 +355,27 @@ def test_cpu_kernel_is_scipys_loop_bit_for_bit(shape, dtype, threads, rng):
     finally:
         torch.set_num_threads(before)
 
+
+
+def test_baseline_kernels_are_scipys_loop_too():
+    """The kernels built for the baseline x86-64 target (what a CPU without AVX2
+    runs; TORCHBRIDGE_IIR_BASELINE selects them here) give SciPy's bits as well."""
+    script = textwrap.dedent(
+        """
+        import numpy as np, scipy.signal as ss
+        from torchbridge import signal as ts
+        rng = np.random.default_rng(5)
+        for shape in [(1001,), (11, 257), (21, 20000)]:
+            for dtype in (np.float32, np.float64):
+                x = rng.standard_normal(shape).astype(dtype)
+                b, a = (c.astype(dtype) for c in ss.cheby1(6, 1, 0.3))
+                sos = ss.butter(8, 0.05, output="sos").astype(dtype)
+                np.testing.assert_array_equal(ts.lfilter(b, a, x), ss.lfilter(b, a, x))
+                np.testing.assert_array_equal(ts.sosfilt(sos, x), ss.sosfilt(sos, x))
+        print("baseline ok")
+        """
+    )
+    env = {**os.environ, "TORCHBRIDGE_IIR_BASELINE": "1"}
+    done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "baseline ok" in done.stdout
