@@ -519,6 +519,15 @@ pub fn power_mean(
             let kind = if kind == Kind::Double || wkind == Kind::Double { Kind::Double } else { kind };
             (a.f_expand(&shape, false)?.f_to_kind(kind)?, Some(w.f_expand(&shape, false)?.f_to_kind(kind)?))
         }
+        // NumPy's `log` loop for integers, which SciPy's gmean keeps: float16 for 8 bits, float32 for 16
+        None if power == Power::Geometric && !is_floating(a.kind()) && !is_complex(a.kind()) => {
+            let kind = match a.kind() {
+                Kind::Bool | Kind::Int8 | Kind::Uint8 => Kind::Half,
+                Kind::Int16 => Kind::Float,
+                _ => Kind::Double,
+            };
+            (a.f_to_kind(kind)?, None)
+        }
         None => (a.shallow_clone(), None),
     };
     let mut l = Layout::new(&a, axis, policy)?;
