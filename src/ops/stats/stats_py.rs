@@ -280,6 +280,29 @@ impl Layout {
         Ok(self.sum(&p)?.f_div(n)?)
     }
 
+    /// The central moments of `orders` (each 2, 3 or 4) about `center`: the
+    /// deviations computed once, their powers by multiplication.
+    fn central_moments(&self, center: &Tensor, n: &Tensor, orders: &[u8]) -> Result<Vec<Tensor>> {
+        let d = self.x.f_sub(&center.f_unsqueeze(-1)?)?;
+        let d = match self.omitted() {
+            Some(nans) => d.f_masked_fill(nans, 0.0)?,
+            None => d,
+        };
+        let d2 = d.f_square()?;
+        let dims = [-1i64];
+        orders
+            .iter()
+            .map(|&k| {
+                let s = match k {
+                    2 => d2.f_sum_dim_intlist(dims.as_slice(), false, None::<Kind>)?,
+                    3 => d2.f_mul(&d)?.f_sum_dim_intlist(dims.as_slice(), false, None::<Kind>)?,
+                    _ => d2.f_square()?.f_sum_dim_intlist(dims.as_slice(), false, None::<Kind>)?,
+                };
+                Ok(s.f_div(n)?)
+            })
+            .collect()
+    }
+
     /// Each slice sorted, NaN last, with its count of valid values.
     pub fn sorted(&self, values: &Tensor) -> Result<(Tensor, Tensor)> {
         let (s, _) = values.f_sort(-1, false)?;
@@ -361,11 +384,12 @@ impl Layout {
 fn skew_of(l: &Layout, bias: bool) -> Result<Tensor> {
     let n = l.count()?;
     let mean = l.mean(&n)?;
-    let m2 = l.central(&mean, 2.0, &n)?;
-    let m3 = l.central(&mean, 3.0, &n)?;
+    let m = l.central_moments(&mean, &n, &[2, 3])?;
+    let (m2, m3) = (&m[0], &m[1]);
     let zero = m2.f_le_tensor(&mean.f_mul_scalar(eps(l.kind()))?.f_square()?)?;
     let g1 = m3.f_div(&m2.f_pow_tensor_scalar(1.5)?)?;
     let mut vals = g1.f_masked_fill(&zero, f64::NAN)?;
+    let n = &n;
     if !bias {
         let can = zero.f_logical_not()?.f_logical_and(&n.f_gt(2.0)?)?;
         let factor = n.f_sub_scalar(1.0)?.f_mul(&n)?.f_sqrt()?.f_div(&n.f_sub_scalar(2.0)?)?;
@@ -377,11 +401,12 @@ fn skew_of(l: &Layout, bias: bool) -> Result<Tensor> {
 fn kurtosis_of(l: &Layout, fisher: bool, bias: bool) -> Result<Tensor> {
     let n = l.count()?;
     let mean = l.mean(&n)?;
-    let m2 = l.central(&mean, 2.0, &n)?;
-    let m4 = l.central(&mean, 4.0, &n)?;
+    let m = l.central_moments(&mean, &n, &[2, 4])?;
+    let (m2, m4) = (&m[0], &m[1]);
     let zero = m2.f_le_tensor(&mean.f_mul_scalar(eps(l.kind()))?.f_square()?)?;
     let b2 = m4.f_div(&m2.f_square()?)?;
     let mut vals = b2.f_masked_fill(&zero, f64::NAN)?;
+    let n = &n;
     if !bias {
         let can = zero.f_logical_not()?.f_logical_and(&n.f_gt(3.0)?)?;
         // 1/(n-2)/(n-3) * ((n**2 - 1) * m4/m2**2 - 3 * (n-1)**2) + 3
@@ -938,12 +963,12 @@ pub fn rankdata(a: &Tensor, method: RankMethod, axis: Option<i64>, policy: NanPo
     let last = x.dim() as i64 - 1;
     let xl = x.f_movedim(&[axis as i64], &[last])?;
     let len = *xl.size().last().unwrap_or(&0);
-    let j = xl.f_argsort_stable(true, -1, false)?;
+    // only "ordinal" tells tied values apart by position: the others take the faster unstable sort
+    let (y, j) = xl.f_sort_stable(method == RankMethod::Ordinal, -1, false)?;
     let ordinal = Tensor::f_arange_start(1, len + 1, (Kind::Int64, x.device()))?.f_expand(xl.size(), false)?;
     let sorted_ranks = if method == RankMethod::Ordinal {
         ordinal.shallow_clone()
     } else {
-        let y = xl.f_gather(-1, &j, false)?;
         let mut first = xl.size();
         *first.last_mut().expect("at least 1-d") = 1;
         let ones = Tensor::f_ones(&first, (Kind::Bool, x.device()))?;
@@ -1008,20 +1033,21 @@ pub fn zmap(scores: &Tensor, compare: &Tensor, axis: Option<i64>, ddof: f64, pol
     };
     let n = match (&nans, omit) {
         (Some(m), true) => m.f_logical_not()?.f_sum_dim_intlist(dims.as_slice(), true, work)?,
-        _ => {
-            let count: i64 = dims.iter().map(|&d| compare.size()[d as usize]).product();
-            let mut shape = compare.size();
-            for &d in &dims {
-                shape[d as usize] = 1;
-            }
-            Tensor::f_full(&shape, count as f64, (work, compare.device()))?
-        }
+        _ => Tensor::f_ones([1], (work, compare.device()))?, // (unused off the "omit" path)
     };
-    let mean = sum(&compare)?.f_div(&n)?;
-    let m2 = sum(&compare.f_sub(&mean)?.f_square()?)?.f_div(&n)?;
-    let nc = n.f_sub_scalar(ddof)?;
-    let var = m2.f_mul(&n)?.f_div(&nc)?.f_masked_fill(&nc.f_le(0.0)?, f64::NAN)?;
-    let std = var.f_sqrt()?;
+    let (std, mean) = if omit {
+        let mean = sum(&compare)?.f_div(&n)?;
+        let m2 = sum(&compare.f_sub(&mean)?.f_square()?)?.f_div(&n)?;
+        let nc = n.f_sub_scalar(ddof)?;
+        let var = m2.f_mul(&n)?.f_div(&nc)?.f_masked_fill(&nc.f_le(0.0)?, f64::NAN)?;
+        (var.f_sqrt()?, mean)
+    } else {
+        // libtorch's fused two-pass kernel; SciPy's NaN where n - ddof <= 0
+        let count: i64 = dims.iter().map(|&d| compare.size()[d as usize]).product();
+        let (std, mean) = compare.f_std_mean_correction(dims.as_slice(), ddof, true)?;
+        let std = if (count as f64) - ddof <= 0.0 { std.f_full_like(f64::NAN)? } else { std };
+        (std, mean)
+    };
     let mut z = scores.f_sub(&mean)?.f_div(&std)?;
     if like_zscore {
         let zero = std.f_le_tensor(&mean.f_mul_scalar(eps(work))?.f_abs()?)?;
