@@ -288,19 +288,25 @@ impl Layout {
             Some(nans) => d.f_masked_fill(nans, 0.0)?,
             None => d,
         };
-        let d2 = d.f_square()?;
+        let mut d2 = d.f_square()?;
         let dims = [-1i64];
-        orders
-            .iter()
-            .map(|&k| {
-                let s = match k {
-                    2 => d2.f_sum_dim_intlist(dims.as_slice(), false, None::<Kind>)?,
-                    3 => d2.f_mul(&d)?.f_sum_dim_intlist(dims.as_slice(), false, None::<Kind>)?,
-                    _ => d2.f_square()?.f_sum_dim_intlist(dims.as_slice(), false, None::<Kind>)?,
-                };
-                Ok(s.f_div(n)?)
-            })
-            .collect()
+        let mut out = Vec::with_capacity(orders.len());
+        let mut power = 2u8;
+        // d2 is ours: raised in place (d2 * d, d2 * d2) once its own sum is taken, no new buffers
+        for &k in orders {
+            if k == 3 && power == 2 {
+                let _ = d2.f_mul_(&d)?;
+                power = 3;
+            } else if k == 4 && power == 2 {
+                let _ = d2.f_square_()?;
+                power = 4;
+            }
+            if power != k {
+                return Err(Error::InvalidArgument(format!("central moments in the order 2, 3 or 2, 4 (got {k})")));
+            }
+            out.push(d2.f_sum_dim_intlist(dims.as_slice(), false, None::<Kind>)?.f_div(n)?);
+        }
+        Ok(out)
     }
 
     /// Each slice sorted, NaN last, with its count of valid values.
@@ -1033,26 +1039,23 @@ pub fn zmap(scores: &Tensor, compare: &Tensor, axis: Option<i64>, ddof: f64, pol
     };
     let n = match (&nans, omit) {
         (Some(m), true) => m.f_logical_not()?.f_sum_dim_intlist(dims.as_slice(), true, work)?,
-        _ => Tensor::f_ones([1], (work, compare.device()))?, // (unused off the "omit" path)
+        _ => {
+            let count: i64 = dims.iter().map(|&d| compare.size()[d as usize]).product();
+            Tensor::f_full([1], count as f64, (work, compare.device()))?
+        }
     };
-    let (std, mean) = if omit {
-        let mean = sum(&compare)?.f_div(&n)?;
-        let m2 = sum(&compare.f_sub(&mean)?.f_square()?)?.f_div(&n)?;
-        let nc = n.f_sub_scalar(ddof)?;
-        let var = m2.f_mul(&n)?.f_div(&nc)?.f_masked_fill(&nc.f_le(0.0)?, f64::NAN)?;
-        (var.f_sqrt()?, mean)
-    } else {
-        // libtorch's fused two-pass kernel; SciPy's NaN where n - ddof <= 0
-        let count: i64 = dims.iter().map(|&d| compare.size()[d as usize]).product();
-        let (std, mean) = compare.f_std_mean_correction(dims.as_slice(), ddof, true)?;
-        let std = if (count as f64) - ddof <= 0.0 { std.f_full_like(f64::NAN)? } else { std };
-        (std, mean)
-    };
-    let mut z = scores.f_sub(&mean)?.f_div(&std)?;
+    let mean = sum(&compare)?.f_div(&n)?;
+    let m2 = sum(&compare.f_sub(&mean)?.f_square_()?)?.f_div(&n)?;
+    let nc = n.f_sub_scalar(ddof)?;
+    let var = m2.f_mul(&n)?.f_div(&nc)?.f_masked_fill(&nc.f_le(0.0)?, f64::NAN)?;
+    let mut std = var.f_sqrt()?;
     if like_zscore {
+        // NaN where the standard deviation vanishes next to the mean: set on the (small) std, not on z
         let zero = std.f_le_tensor(&mean.f_mul_scalar(eps(work))?.f_abs()?)?;
-        z = z.f_masked_fill(&zero, f64::NAN)?;
+        std = std.f_masked_fill(&zero, f64::NAN)?;
     }
+    let mut z = scores.f_sub(&mean)?;
+    let _ = z.f_div_(&std)?;
     Ok(if z.kind() != kind { z.f_to_kind(kind)? } else { z })
 }
 
