@@ -323,7 +323,13 @@ impl Layout {
     /// `too_small` values) with SciPy's warnings, NaN for slices holding NaN
     /// under "propagate" (unless the routine handles NaN itself:
     /// `nan_propagation` false), the `keepdims` shape and the result dtype.
-    pub fn finish(&self, values: Vec<Tensor>, too_small: i64, nan_propagation: bool, keepdims: bool) -> Result<Reduced> {
+    pub fn finish(
+        &self,
+        values: Vec<Tensor>,
+        too_small: i64,
+        nan_propagation: bool,
+        keepdims: bool,
+    ) -> Result<Reduced> {
         let mut warnings = Vec::new();
         // None: keep; Some(None): all NaN; Some(Some(mask)): NaN where mask.
         let mut nan_at: Option<Option<Tensor>> = None;
@@ -398,7 +404,7 @@ fn skew_of(l: &Layout, bias: bool) -> Result<Tensor> {
     let n = &n;
     if !bias {
         let can = zero.f_logical_not()?.f_logical_and(&n.f_gt(2.0)?)?;
-        let factor = n.f_sub_scalar(1.0)?.f_mul(&n)?.f_sqrt()?.f_div(&n.f_sub_scalar(2.0)?)?;
+        let factor = n.f_sub_scalar(1.0)?.f_mul(n)?.f_sqrt()?.f_div(&n.f_sub_scalar(2.0)?)?;
         vals = g1.f_mul(&factor)?.f_where_self(&can, &vals)?;
     }
     Ok(vals)
@@ -438,7 +444,14 @@ pub fn skew(a: &Tensor, axis: &Axis, bias: bool, policy: NanPolicy, keepdims: bo
 }
 
 /// `scipy.stats.kurtosis`: `m4 / m2**2`, less 3 when `fisher` (bias-corrected when `bias` is false).
-pub fn kurtosis(a: &Tensor, axis: &Axis, fisher: bool, bias: bool, policy: NanPolicy, keepdims: bool) -> Result<Reduced> {
+pub fn kurtosis(
+    a: &Tensor,
+    axis: &Axis,
+    fisher: bool,
+    bias: bool,
+    policy: NanPolicy,
+    keepdims: bool,
+) -> Result<Reduced> {
     let l = Layout::new(a, axis, policy)?;
     let v = kurtosis_of(&l, fisher, bias)?;
     l.one(v, 0, keepdims)
@@ -503,10 +516,8 @@ pub fn variation(a: &Tensor, axis: &Axis, policy: NanPolicy, ddof: f64, keepdims
     let std = l.central(&mean, 2.0, &n)?.f_sqrt()?;
     let correction = n.f_div(&n.f_sub_scalar(ddof)?)?.f_sqrt()?;
     let result = std.f_mul(&correction)?.f_div(&mean)?;
-    let special = mean
-        .f_full_like(f64::INFINITY)?
-        .f_copysign(&mean)?
-        .f_where_self(&std.f_gt(0.0)?, &nan_like(&mean)?)?;
+    let special =
+        mean.f_full_like(f64::INFINITY)?.f_copysign(&mean)?.f_where_self(&std.f_gt(0.0)?, &nan_like(&mean)?)?;
     let v = special.f_where_self(&n.f_eq(ddof)?, &result)?;
     l.one(v, 0, keepdims)
 }
@@ -533,7 +544,7 @@ pub fn power_mean(
     keepdims: bool,
 ) -> Result<Reduced> {
     let power = match power {
-        Power::P(p) if p == 0.0 => Power::Geometric,
+        Power::P(0.0) => Power::Geometric,
         Power::P(p) if p.is_infinite() => {
             return Err(Error::NotImplemented("Power mean only implemented for finite `p`".into()))
         }
@@ -860,9 +871,7 @@ pub fn trim_mean(a: &Tensor, proportiontocut: f64, axis: &Axis, policy: NanPolic
         return Err(Error::InvalidArgument("Proportion too big.".into()));
     }
     let idx = Tensor::f_arange(l.length, (Kind::Double, l.x.device()))?;
-    let keep = idx
-        .f_ge_tensor(&lower.f_unsqueeze(-1)?)?
-        .f_logical_and(&idx.f_lt_tensor(&upper.f_unsqueeze(-1)?)?)?;
+    let keep = idx.f_ge_tensor(&lower.f_unsqueeze(-1)?)?.f_logical_and(&idx.f_lt_tensor(&upper.f_unsqueeze(-1)?)?)?;
     let kept = s.f_masked_fill(&keep.f_logical_not()?, 0.0)?;
     let count = keep.f_sum_dim_intlist([-1i64].as_slice(), false, l.kind())?;
     let v = kept.f_sum_dim_intlist([-1i64].as_slice(), false, None::<Kind>)?.f_div(&count)?;
@@ -967,7 +976,7 @@ pub fn rankdata(a: &Tensor, method: RankMethod, axis: Option<i64>, policy: NanPo
         return Err(Error::InvalidArgument("The input contains nan values".into()));
     }
     let last = x.dim() as i64 - 1;
-    let xl = x.f_movedim(&[axis as i64], &[last])?;
+    let xl = x.f_movedim([axis as i64], [last])?;
     let len = *xl.size().last().unwrap_or(&0);
     // only "ordinal" tells tied values apart by position: the others take the faster unstable sort
     let (y, j) = xl.f_sort_stable(method == RankMethod::Ordinal, -1, false)?;
@@ -996,18 +1005,25 @@ pub fn rankdata(a: &Tensor, method: RankMethod, axis: Option<i64>, policy: NanPo
     };
     let mut ranks = sorted_ranks.f_zeros_like()?.f_scatter(-1, &j, &sorted_ranks)?;
     if let Some(nans) = &nans {
-        let nl = nans.f_movedim(&[axis as i64], &[last])?;
+        let nl = nans.f_movedim([axis as i64], [last])?;
         let at = if policy == NanPolicy::Omit { nl } else { nl.f_any_dim(-1, true)?.f_expand(xl.size(), false)? };
         ranks = ranks.f_to_kind(Kind::Double)?.f_masked_fill(&at, f64::NAN)?;
     }
-    Ok(ranks.f_movedim(&[last], &[axis as i64])?)
+    Ok(ranks.f_movedim([last], [axis as i64])?)
 }
 
 /// `zmap` (and `zscore`, where `scores` is `compare` and slices whose
 /// standard deviation vanishes next to their mean are NaN): `(scores -
 /// mean) / std`, the statistics of `compare` along `axis` (all of it for
 /// `None`), NaNs of `compare` left out under "omit".
-pub fn zmap(scores: &Tensor, compare: &Tensor, axis: Option<i64>, ddof: f64, policy: NanPolicy, like_zscore: bool) -> Result<Tensor> {
+pub fn zmap(
+    scores: &Tensor,
+    compare: &Tensor,
+    axis: Option<i64>,
+    ddof: f64,
+    policy: NanPolicy,
+    like_zscore: bool,
+) -> Result<Tensor> {
     let kind = {
         let (a, b) = (result_kind(scores.kind())?, result_kind(compare.kind())?);
         if a == b {
@@ -1086,9 +1102,7 @@ pub fn describe(a: &Tensor, axis: &Axis, ddof: f64, bias: bool, policy: NanPolic
     } else {
         Tensor::f_full([] as [i64; 0], l.length, (Kind::Int64, l.x.device()))?
     };
-    let cast = |t: Tensor| -> Result<Tensor> {
-        Ok(if t.kind() != l.out_kind { t.f_to_kind(l.out_kind)? } else { t })
-    };
+    let cast = |t: Tensor| -> Result<Tensor> { Ok(if t.kind() != l.out_kind { t.f_to_kind(l.out_kind)? } else { t }) };
     Ok(vec![nobs, lo, hi, cast(mean)?, cast(var)?, cast(sk)?, cast(ku)?])
 }
 

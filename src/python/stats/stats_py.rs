@@ -40,7 +40,11 @@ fn dtype_kind(dtype: Arg<'_, '_>) -> PyResult<Option<Kind>> {
         "int64" => Kind::Int64,
         "uint8" => Kind::Uint8,
         "bool" => Kind::Bool,
-        other => return Err(Error::NotImplemented(format!("dtype={other}: torchbridge.stats computes in real dtypes")).into()),
+        other => {
+            return Err(
+                Error::NotImplemented(format!("dtype={other}: torchbridge.stats computes in real dtypes")).into()
+            )
+        }
     }))
 }
 
@@ -238,9 +242,7 @@ fn describe(
         Ok(Reduced { values: ops::describe(&t[0], &axis, ddof, bias, policy)?, warnings: vec![] })
     })?;
     let minmax = PyTuple::new(py, [&v[1], &v[2]])?;
-    Ok(result_class(py, "DescribeResult")?
-        .call1((&v[0], minmax, &v[3], &v[4], &v[5], &v[6]))?
-        .unbind())
+    Ok(result_class(py, "DescribeResult")?.call1((&v[0], minmax, &v[3], &v[4], &v[5], &v[6]))?.unbind())
 }
 
 /// Compute standard error of the mean.
@@ -650,9 +652,7 @@ fn tmin(
     device: Device<'_, '_>,
 ) -> PyResult<Py<PyAny>> {
     let policy = self::nan_policy(nan_policy)?;
-    reduce_one(py, device, &[a], move |t| {
-        ops::textreme(&t[0], lowerlimit, false, &axis.0, inclusive, policy, keepdims)
-    })
+    reduce_one(py, device, &[a], move |t| ops::textreme(&t[0], lowerlimit, false, &axis.0, inclusive, policy, keepdims))
 }
 
 /// Compute the trimmed maximum.
@@ -676,9 +676,7 @@ fn tmax(
     device: Device<'_, '_>,
 ) -> PyResult<Py<PyAny>> {
     let policy = self::nan_policy(nan_policy)?;
-    reduce_one(py, device, &[a], move |t| {
-        ops::textreme(&t[0], upperlimit, true, &axis.0, inclusive, policy, keepdims)
-    })
+    reduce_one(py, device, &[a], move |t| ops::textreme(&t[0], upperlimit, true, &axis.0, inclusive, policy, keepdims))
 }
 
 /// Return an array of the modal (most common) value in the passed array.
