@@ -76,6 +76,10 @@ pub const TOO_SMALL_ND_OMIT: &str = "After omitting NaNs, one or more axis-slice
                                      is too small; corresponding elements of returned arrays will be NaN. See \
                                      documentation for sample size requirements.";
 
+/// SciPy's warning when the deviations from the mean cancel (`_demean`).
+pub const PRECISION_LOSS: &str = "Precision loss occurred in moment calculation due to catastrophic cancellation. \
+                                  This occurs when the data are nearly identical. Results may be unreliable.";
+
 /// Results with the warnings SciPy gives for them.
 pub struct Reduced {
     /// The results, in the routine's order.
@@ -161,6 +165,8 @@ pub struct Layout {
     pub out_kind: Kind,
     perm: Vec<i64>,
     laid_shape: Vec<i64>,
+    /// Set when deviations from the mean lost their precision (SciPy's `_demean` warning).
+    precision_lost: std::cell::Cell<bool>,
 }
 
 impl Layout {
@@ -208,6 +214,7 @@ impl Layout {
             out_kind,
             perm,
             laid_shape,
+            precision_lost: std::cell::Cell::new(false),
         })
     }
 
@@ -276,6 +283,7 @@ impl Layout {
     /// The mean of `(x - center)**order` over each slice.
     pub fn central(&self, center: &Tensor, order: f64, n: &Tensor) -> Result<Tensor> {
         let d = self.x.f_sub(&center.f_unsqueeze(-1)?)?;
+        self.check_precision(&d, center, n, &self.sum(&d.f_square()?)?.f_div(n)?)?;
         let p = if order == 2.0 { d.f_square()? } else { d.f_pow_tensor_scalar(order)? };
         Ok(self.sum(&p)?.f_div(n)?)
     }
@@ -290,6 +298,8 @@ impl Layout {
         };
         let mut d2 = d.f_square()?;
         let dims = [-1i64];
+        let m2 = d2.f_sum_dim_intlist(dims.as_slice(), false, None::<Kind>)?.f_div(n)?;
+        self.check_precision(&d, center, n, &m2)?;
         let mut out = Vec::with_capacity(orders.len());
         let mut power = 2u8;
         // d2 is ours: raised in place (d2 * d, d2 * d2) once its own sum is taken, no new buffers
@@ -307,6 +317,27 @@ impl Layout {
             out.push(d2.f_sum_dim_intlist(dims.as_slice(), false, None::<Kind>)?.f_div(n)?);
         }
         Ok(out)
+    }
+
+    /// SciPy's `_demean` test: deviations all below `10 eps |mean|` in a
+    /// slice of more than one value lost their precision to cancellation.
+    /// Only slices whose second moment is that small can fail it, so the
+    /// full test runs only when one does.
+    fn check_precision(&self, d: &Tensor, center: &Tensor, n: &Tensor, m2: &Tensor) -> Result<()> {
+        let bound = center.f_abs()?.f_mul_scalar(10.0 * eps(self.kind()))?;
+        let candidates = m2.f_le_tensor(&bound.f_square()?)?.f_logical_and(&n.f_gt(1.0)?)?;
+        if !any(&candidates)? {
+            return Ok(());
+        }
+        let dev = match self.omitted() {
+            Some(nans) => d.f_abs()?.f_masked_fill(nans, 0.0)?,
+            None => d.f_abs()?,
+        };
+        let lost = dev.f_amax([-1i64].as_slice(), false)?.f_lt_tensor(&bound)?.f_logical_and(&candidates)?;
+        if any(&lost)? {
+            self.precision_lost.set(true);
+        }
+        Ok(())
     }
 
     /// Each slice sorted, NaN last, with its count of valid values.
@@ -384,6 +415,9 @@ impl Layout {
                 Ok(v.f_reshape(shape.as_slice())?)
             })
             .collect::<Result<Vec<_>>>()?;
+        if self.precision_lost.get() {
+            warnings.insert(0, Warning::Runtime(PRECISION_LOSS));
+        }
         Ok(Reduced { values, warnings })
     }
 

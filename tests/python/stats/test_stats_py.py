@@ -151,9 +151,9 @@ def test_dtypes_follow_scipy(rng, dtype):
         args = (0.1,) if name == "trim_mean" else ()
         if name == "iqr" and dtype == "bool":
             continue  # SciPy refuses boolean input there
-        got = getattr(ts, name)(a, *args)
         with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
+            warnings.simplefilter("ignore")  # constant (bool) samples: both warn of the precision loss
+            got = getattr(ts, name)(a, *args)
             expected = getattr(ss, name)(a, *args)
         assert got.dtype == expected.dtype, (name, got.dtype, expected.dtype)
         low = dtype in ("float32", "int8", "bool")  # float32 (or gmean's float16) results
@@ -482,3 +482,18 @@ def test_inputs_are_not_modified(rng):
         getattr(ts, name)(a, *args, nan_policy="omit")
     assert torch.equal(a.isnan(), before.isnan())
     assert torch.equal(a.nan_to_num(), before.nan_to_num())
+
+
+@pytest.mark.parametrize("name", ["skew", "kurtosis", "moment"])
+def test_precision_loss_warning_as_scipy(name):
+    a = np.array([[1e9 + 1e-6, 1.0], [1e9, 2.0], [1e9 - 1e-6, 4.0]])
+    kwargs = {"order": 2} if name == "moment" else {}
+    with pytest.warns(RuntimeWarning, match="Precision loss"):
+        expected = getattr(ss, name)(a, **kwargs)
+    with pytest.warns(RuntimeWarning, match="Precision loss"):
+        got = getattr(ts, name)(a, **kwargs)
+    assert np.isnan(got[0]) == np.isnan(expected[0])
+    close(got[1], expected[1], 1e-12)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ts.skew(a[:, 1])  # well-conditioned data: no warning
