@@ -1,6 +1,6 @@
 """The main job: where delegating to libtorch pays, side by side with SciPy.
 
-    python benches/bench.py [--quick | --smoke] [--suite special|fft|linalg|signal|spatial|all|dask]
+    python benches/bench.py [--quick | --smoke] [--suite special|fft|linalg|signal|spatial|stats|all|dask]
                             [--sizes N,N,...] [--rounds R] [--device cpu|cuda] [--out DIR]
                             [--plain] [--load-threshold F]
     python benches/bench.py --replot RESULTS_JSON [--out DIR]   (only the plot)
@@ -119,7 +119,7 @@ class Case:
 #: elements near zero, where a per-element relative error grows; the cases whose
 #: outputs cross zero (IIR filters, resamplers, a stopband) are measured against
 #: their peak instead (``Case.peak_relative``).
-TOLERANCE = {"special": 1e-10, "fft": 1e-8, "linalg": 1e-10, "signal": 1e-8, "spatial": 1e-10}
+TOLERANCE = {"special": 1e-10, "fft": 1e-8, "linalg": 1e-10, "signal": 1e-8, "spatial": 1e-10, "stats": 1e-9}
 
 
 def _uniform(lo, hi):
@@ -166,6 +166,7 @@ def cases() -> list[Case]:
     import scipy.signal
     import scipy.spatial.distance
     import scipy.special as sc
+    import scipy.stats
 
     square = dict(sizes=(64, 256, 512), quick_sizes=(64, 256))
     return [
@@ -240,6 +241,20 @@ def cases() -> list[Case]:
              sizes=(200, 2000), quick_sizes=(200,)),
         Case("spatial", "pdist", lambda m, rng: _points(m, rng)[:1], scipy.spatial.distance.pdist,
              "spatial.distance", "pdist", sizes=(200, 2000), quick_sizes=(200,)),
+        # stats (scipy.stats._stats_py): rankdata of 1e6 values (the issue's floor; ties from a coarse grid),
+        # the moments of a (1000, 1000) matrix along axis 0
+        Case("stats", "rankdata", lambda n, rng: (np.round(rng.standard_normal(n), 3),), scipy.stats.rankdata,
+             "stats", "rankdata", sizes=(100_000, 1_000_000), quick_sizes=(100_000,)),
+        Case("stats", "zscore", lambda n, rng: (rng.standard_normal((n, n)),), scipy.stats.zscore, "stats", "zscore",
+             sizes=(300, 1000), quick_sizes=(300,), peak_relative=True),
+        Case("stats", "skew", lambda n, rng: (rng.standard_normal((n, n)),), scipy.stats.skew, "stats", "skew",
+             sizes=(300, 1000), quick_sizes=(300,), peak_relative=True),
+        Case("stats", "kurtosis", lambda n, rng: (rng.standard_normal((n, n)),), scipy.stats.kurtosis, "stats",
+             "kurtosis", sizes=(300, 1000), quick_sizes=(300,), peak_relative=True),
+        Case("stats", "describe", lambda n, rng: (rng.standard_normal((n, n)),), scipy.stats.describe, "stats",
+             "describe", pick=lambda out: out[3], sizes=(300, 1000), quick_sizes=(300,)),
+        Case("stats", "iqr", lambda n, rng: (rng.standard_normal((n, n)),), scipy.stats.iqr, "stats", "iqr",
+             kwargs={"axis": 0}, sizes=(300, 1000), quick_sizes=(300,)),
     ]
 
 
@@ -1429,7 +1444,7 @@ def main(argv=None) -> int:
     parser.add_argument("--quick", action="store_true", help="small and medium sizes, 3 rounds (about two minutes)")
     parser.add_argument("--smoke", action="store_true",
                         help="the smallest run, to check the output: size 16, 2 rounds, token extras (seconds)")
-    parser.add_argument("--suite", choices=["special", "fft", "linalg", "signal", "spatial", "all", "dask"],
+    parser.add_argument("--suite", choices=["special", "fft", "linalg", "signal", "spatial", "stats", "all", "dask"],
                         default="all",
                         help="all: every suite but dask; dask (only when asked): 1 dask worker against 2")
     parser.add_argument(

@@ -11,6 +11,7 @@ pub mod numpy;
 pub mod signal;
 pub mod spatial;
 pub mod special;
+pub mod stats;
 
 pub(crate) use numpy::scipy_float_input;
 

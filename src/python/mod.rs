@@ -14,6 +14,7 @@ mod placement;
 mod signal;
 mod spatial;
 mod special;
+mod stats;
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -72,6 +73,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     linalg::register(m)?;
     signal::register(m)?;
     spatial::register(m)?;
+    stats::register(m)?;
     aten::register(m)?;
     Ok(())
 }

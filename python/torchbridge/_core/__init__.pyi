@@ -10,6 +10,7 @@ from . import linalg as linalg
 from . import signal as signal
 from . import spatial_distance as spatial_distance
 from . import special as special
+from . import stats as stats
 
 __all__ = [
     "__version__",
@@ -23,6 +24,7 @@ __all__ = [
     "linalg",
     "signal",
     "spatial_distance",
+    "stats",
     "aten",
 ]
 

@@ -1,0 +1,29 @@
+"""The chunking table's ``stats`` rows (see :mod:`._table`).
+
+No stats routine is chunked yet: the moments could merge per-chunk partial
+sums, but SciPy's two-pass accuracy and ``nan_policy`` need their own
+merge; the order statistics (``iqr``, ``median_abs_deviation``, ``mode``,
+``rankdata``, the trimmed means) need a whole axis sorted at once.
+"""
+
+from __future__ import annotations
+
+from ._chunking import Chunking, Unsupported
+
+_MOMENTS = (
+    "a statistic along an axis: chunked partial moments with SciPy's two-pass accuracy are not built yet; "
+    "compute it eagerly (or rechunk the axis to one chunk and map_blocks)"
+)
+_ORDER = "an order statistic: the whole axis must be sorted at once; compute it eagerly"
+
+#: ``name`` -> the chunking class of ``torchbridge.stats.{name}``.
+ROWS: dict[str, Chunking] = {
+    **{
+        name: Unsupported(_MOMENTS)
+        for name in (
+            "zscore", "zmap", "skew", "kurtosis", "moment", "describe", "sem", "variation", "gmean", "hmean",
+            "pmean", "tmean", "tvar", "tstd", "tsem", "tmin", "tmax", "entropy",
+        )
+    },
+    **{name: Unsupported(_ORDER) for name in ("iqr", "median_abs_deviation", "trim_mean", "mode", "rankdata")},
+}

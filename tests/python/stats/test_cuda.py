@@ -1,0 +1,71 @@
+"""On a GPU: the main stats routines on CUDA tensors compute there and return
+CUDA tensors equal to SciPy's; numpy input with ``device="cuda"`` comes back as
+numpy."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+import scipy.stats as ss
+from conftest import require_cuda
+
+from torchbridge import stats as ts
+
+CASES = [
+    ("skew", (), {"axis": 0}),
+    ("kurtosis", (), {"axis": 1, "bias": False}),
+    ("moment", (), {"order": [2, 3]}),
+    ("sem", (), {}),
+    ("variation", (), {}),
+    ("gmean", (), {}),
+    ("hmean", (), {}),
+    ("pmean", (1.5,), {}),
+    ("iqr", (), {"axis": 0}),
+    ("median_abs_deviation", (), {}),
+    ("trim_mean", (0.1,), {}),
+    ("tmean", (), {"limits": (0.2, 0.9)}),
+    ("tvar", (), {}),
+    ("tmin", (0.3,), {}),
+    ("entropy", (), {}),
+    ("zscore", (), {}),
+    ("rankdata", (), {"axis": 0}),
+]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize(("name", "args", "kwargs"), CASES, ids=[c[0] for c in CASES])
+def test_on_cuda_tensors(rng, name, args, kwargs):
+    require_cuda()
+    import torch
+
+    a = rng.random((300, 40)) + 0.05
+    a[5, 3] = np.nan
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        expected = getattr(ss, name)(a, *args, **kwargs, nan_policy="omit")
+    got = getattr(ts, name)(torch.from_numpy(a).cuda(), *args, **kwargs, nan_policy="omit")
+    assert isinstance(got, torch.Tensor) and got.is_cuda
+    np.testing.assert_allclose(got.cpu().numpy(), expected, rtol=1e-10, atol=1e-12)
+    on_device = getattr(ts, name)(a, *args, **kwargs, nan_policy="omit", device="cuda")
+    assert type(on_device) is np.ndarray
+    np.testing.assert_allclose(on_device, expected, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.gpu
+def test_mode_and_describe_on_cuda(rng):
+    require_cuda()
+    import torch
+
+    a = rng.integers(0, 5, (200, 30))
+    got = ts.mode(torch.from_numpy(a).cuda())
+    expected = ss.mode(a)
+    assert got.mode.is_cuda
+    np.testing.assert_array_equal(got.mode.cpu().numpy(), expected.mode)
+    np.testing.assert_array_equal(got.count.cpu().numpy(), expected.count)
+    x = rng.standard_normal((500, 8)) + 1e9
+    d = ts.describe(torch.from_numpy(x).cuda())
+    e = ss.describe(x)
+    np.testing.assert_allclose(d.variance.cpu().numpy(), e.variance, rtol=1e-6)
+    np.testing.assert_allclose(d.skewness.cpu().numpy(), ss.skew(x - 1e9), atol=1e-6)

@@ -1,0 +1,6 @@
+//! Integration tests of `torchbridge::ops::stats` on tch tensors: the
+//! moments, order statistics, ranks and z-scores against direct
+//! computations written here, SciPy's nan_policy and small-sample rules,
+//! and errors.
+
+mod stats_py;
