@@ -476,20 +476,20 @@ pub fn correlate_nd(
     out.cast(&acc)
 }
 
-/// SciPy's `NI_UniformFilter1D` on float64 `x`: the running mean, one sequential cumsum.
+/// SciPy's `NI_UniformFilter1D` on float64 `x`: the running sum (one sequential cumsum), divided by the size.
 fn uniform1d_double(x: &Tensor, size: i64, axis: usize, mode: Mode, cval: f64, origin: i64) -> Result<Tensor> {
     let (size1, size2) = (size / 2, size - size / 2 - 1);
     let n = x.size()[axis];
     let ax = axis as i64;
     let ext = extend(x, axis, mode, cval, size1 + origin, size2 - origin)?;
-    // tmp = 0.0; tmp += iline[ll] for the first window; tmp /= size
-    let first = ext.f_narrow(ax, 0, size)?.f_cumsum(ax, Kind::Double)?.f_narrow(ax, size - 1, 1)?.f_div_scalar(size as f64)?;
+    // tmp = 0.0; tmp += iline[ll] for the first window; then tmp += iline[ll + size - 1] - iline[ll - 1],
+    // each output tmp / size
+    let first = ext.f_narrow(ax, 0, size)?.f_cumsum(ax, Kind::Double)?.f_narrow(ax, size - 1, 1)?;
     if n == 1 {
-        return Ok(first);
+        return Ok(first.f_div_scalar(size as f64)?);
     }
-    // tmp += (iline[ll + size - 1] - iline[ll - 1]) / size
-    let steps = ext.f_narrow(ax, size, n - 1)?.f_sub(&ext.f_narrow(ax, 0, n - 1)?)?.f_div_scalar(size as f64)?;
-    Ok(Tensor::f_cat(&[first, steps], ax)?.f_cumsum(ax, Kind::Double)?)
+    let steps = ext.f_narrow(ax, size, n - 1)?.f_sub(&ext.f_narrow(ax, 0, n - 1)?)?;
+    Ok(Tensor::f_cat(&[first, steps], ax)?.f_cumsum(ax, Kind::Double)?.f_div_scalar(size as f64)?)
 }
 
 /// `scipy.ndimage.uniform_filter1d`: the mean of every `size` window along `axis`.
@@ -749,10 +749,15 @@ fn selection_work(input: &Tensor) -> Result<Tensor> {
 
 /// `cval` as SciPy's `(type)cval` for the working tensor's kind (truncated for integers).
 fn cval_for(work: &Tensor, cval: f64) -> f64 {
-    if work.is_floating_point() {
-        cval
-    } else {
-        cval.trunc()
+    // the C cast goes through a 64-bit register, then keeps the type's low bits
+    let v = if cval.is_finite() { cval.trunc() as i64 } else { 0 };
+    match work.kind() {
+        Kind::Uint8 => f64::from(v as u8),
+        Kind::Int8 => f64::from(v as i8),
+        Kind::Int16 => f64::from(v as i16),
+        Kind::Int => f64::from(v as i32),
+        Kind::Int64 => v as f64,
+        _ => cval,
     }
 }
 
@@ -762,11 +767,11 @@ fn extend_selection(work: &Tensor, mode: Mode, cval: f64, before: &[i64], after:
     extend_all(work, mode, cval_for(work, cval), before, after)
 }
 
-/// SciPy's min/max of one axis (`NI_MinOrMaxFilter1D`).
+/// SciPy's min/max of one axis (`NI_MinOrMaxFilter1D`), on float64 `work` (its line buffer).
 fn minmax1d(work: &Tensor, size: i64, axis: usize, mode: Mode, cval: f64, origin: i64, minimum: bool) -> Result<Tensor> {
     let (size1, size2) = (size / 2, size - size / 2 - 1);
     let n = work.size()[axis];
-    let ext = extend(work, axis, mode, cval_for(work, cval), size1 + origin, size2 - origin)?;
+    let ext = extend(work, axis, mode, cval, size1 + origin, size2 - origin)?;
     let mut val = ext.f_narrow(axis as i64, 0, n)?;
     for j in 1..size {
         let v = ext.f_narrow(axis as i64, j, n)?;
@@ -797,8 +802,8 @@ pub fn minmax_filter1d(
     if input.numel() == 0 {
         return copy_cast(input, &out);
     }
-    let work = selection_work(input)?;
-    cast_selection(&minmax1d(&work, size, axis, mode, cval, origin, minimum)?, &out)
+    // SciPy's 1-D pass runs on its double line buffer, cval uncast
+    out.cast(&minmax1d(&to_double(input)?, size, axis, mode, cval, origin, minimum)?)
 }
 
 /// SciPy's selection filters refuse complex input with a `TypeError`.
@@ -903,7 +908,7 @@ pub fn minmax_filter(
         let sizes = sizes.normalize(axes.len())?;
         let origins = origin.normalize(axes.len())?;
         let modes = mode.normalize(axes.len())?;
-        let mut current = selection_work(input)?;
+        let mut current = input.shallow_clone();
         let mut any = false;
         for k in 0..axes.len() {
             if sizes[k] <= 1 {
@@ -915,13 +920,14 @@ pub fn minmax_filter(
             check_origin(origins[k], sizes[k], "invalid origin")?;
             any = true;
             if input.numel() > 0 {
-                current = minmax1d(&current, sizes[k], axes[k], modes[k], cval, origins[k], minimum)?;
+                let pass = minmax1d(&to_double(&current)?, sizes[k], axes[k], modes[k], cval, origins[k], minimum)?;
+                current = out.cast(&pass)?;
             }
         }
         if !any || input.numel() == 0 {
             return copy_cast(input, &out);
         }
-        return cast_selection(&current, &out);
+        return Ok(current);
     }
     let Some(f) = footprint else { return Err(Error::InvalidArgument("no footprint provided".into())) };
     let modes = single_mode(mode, "A sequence of modes is not supported for non-separable footprints")?;
@@ -1214,7 +1220,12 @@ pub fn gaussian_gradient_magnitude(
         });
     }
     let acc = acc.ok_or_else(|| Error::Torch("gaussian_gradient_magnitude summed no axis".into()))?;
+    if acc.kind() == Kind::Float {
+        // libtorch's float32 sqrt is not always correctly rounded; float64's, rounded to float32, is
+        return Ok(to_double(&acc)?.f_sqrt()?.f_to_kind(Kind::Float)?);
+    }
     if acc.is_floating_point() {
+        // libtorch's float64 sqrt (SLEEF) is within 1 ulp of NumPy's correctly rounded one
         return Ok(acc.f_sqrt()?);
     }
     // np.sqrt of integers in float64, cast back unsafely
