@@ -19,7 +19,7 @@ from __future__ import annotations
 from . import _torch_runtime  # noqa: F401  (imported for its check and libtorch loading)
 
 # isort: split
-from . import errors, fft, linalg, ops, signal, spatial, special, stats, torch
+from . import errors, fft, linalg, ndimage, ops, signal, spatial, special, stats, torch
 from ._apply import apply
 from ._core import __version__, set_num_threads
 from .errors import (
@@ -45,6 +45,7 @@ __all__ = [
     "special",
     "fft",
     "linalg",
+    "ndimage",
     "signal",
     "spatial",
     "stats",

@@ -7,6 +7,7 @@ pub use crate::aten::{call, schema, Arg, Value};
 
 pub mod fft;
 pub mod linalg;
+pub mod ndimage;
 pub mod numpy;
 pub mod signal;
 pub mod spatial;

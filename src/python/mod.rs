@@ -10,6 +10,7 @@ mod errors;
 mod exported;
 mod fft;
 mod linalg;
+mod ndimage;
 mod placement;
 mod signal;
 mod spatial;
@@ -71,6 +72,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     special::register(m)?;
     fft::register(m)?;
     linalg::register(m)?;
+    ndimage::register(m)?;
     signal::register(m)?;
     spatial::register(m)?;
     stats::register(m)?;

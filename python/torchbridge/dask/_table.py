@@ -11,7 +11,7 @@ from __future__ import annotations
 import inspect
 
 from .._core import special as _special
-from . import _linalg_rows, _reductions, _signal_rows, _spatial_rows, _stats_rows
+from . import _linalg_rows, _ndimage_rows, _reductions, _signal_rows, _spatial_rows, _stats_rows
 from ._chunking import AlongAxis, Chunking, Elementwise, NoArrays, Reduction, Reorder
 
 
@@ -60,5 +60,6 @@ TABLE: dict[str, Chunking] = {
     **{f"signal.{name}": row for name, row in _signal_rows.ROWS.items()},
     **{f"signal.windows.{name}": row for name, row in _signal_rows.WINDOW_ROWS.items()},
     **{f"spatial.distance.{name}": row for name, row in _spatial_rows.ROWS.items()},
+    **{f"ndimage.{name}": row for name, row in _ndimage_rows.ROWS.items()},
     **{f"stats.{name}": row for name, row in _stats_rows.ROWS.items()},
 }

@@ -1,0 +1,26 @@
+"""The chunking table's ``ndimage`` rows (see :mod:`._table`).
+
+No ndimage routine is chunked yet. The filters are neighbourhood operations:
+on dask they need ``map_overlap`` with the footprint's depth and the
+boundary mode applied only at the array's true edges, which is not built.
+"""
+
+from __future__ import annotations
+
+from ._chunking import Chunking, Unsupported
+
+_NEIGHBOURHOOD = (
+    "a neighbourhood filter: chunks need overlaps of the footprint's depth with the boundary mode at the "
+    "array's edges only (dask's map_overlap), not built yet; compute it eagerly"
+)
+
+#: ``name`` -> the chunking class of ``torchbridge.ndimage.{name}``.
+ROWS: dict[str, Chunking] = {
+    name: Unsupported(_NEIGHBOURHOOD)
+    for name in (
+        "correlate1d", "convolve1d", "correlate", "convolve", "uniform_filter1d", "uniform_filter",
+        "gaussian_filter1d", "gaussian_filter", "minimum_filter1d", "maximum_filter1d", "minimum_filter",
+        "maximum_filter", "median_filter", "rank_filter", "percentile_filter", "sobel", "prewitt", "laplace",
+        "gaussian_laplace", "gaussian_gradient_magnitude",
+    )
+}

@@ -1,0 +1,73 @@
+"""SciPy-compatible `scipy.ndimage` routines, computed by libtorch.
+
+Swap ``from scipy import ndimage`` for ``from torchbridge import ndimage``:
+same names, same parameters and defaults, results in the caller's array type
+and on its device. Every boundary mode SciPy's filters offer is SciPy's index
+map (any distance, footprints larger than the array included), and the sums
+run in float64 in SciPy's order, so the values are SciPy's.
+
+Every routine also takes a keyword-only ``device=None``: where to compute,
+with the copies that costs (see :mod:`torchbridge._device`).
+
+The routines are the compiled functions of ``torchbridge._core.ndimage``, each
+behind its public face (``torchbridge._dispatch``); the private modules follow
+SciPy's (``_filters``); ``__all__`` is theirs, written out (stubtest reads literals only).
+"""
+
+from __future__ import annotations
+
+from .. import _dispatch
+from . import _filters
+from ._filters import (
+    convolve,
+    convolve1d,
+    correlate,
+    correlate1d,
+    gaussian_filter,
+    gaussian_filter1d,
+    gaussian_gradient_magnitude,
+    gaussian_laplace,
+    laplace,
+    maximum_filter,
+    maximum_filter1d,
+    median_filter,
+    minimum_filter,
+    minimum_filter1d,
+    percentile_filter,
+    prewitt,
+    rank_filter,
+    sobel,
+    uniform_filter,
+    uniform_filter1d,
+)
+
+__all__: list[str] = [
+    "convolve",
+    "convolve1d",
+    "correlate",
+    "correlate1d",
+    "gaussian_filter",
+    "gaussian_filter1d",
+    "gaussian_gradient_magnitude",
+    "gaussian_laplace",
+    "laplace",
+    "maximum_filter",
+    "maximum_filter1d",
+    "median_filter",
+    "minimum_filter",
+    "minimum_filter1d",
+    "percentile_filter",
+    "prewitt",
+    "rank_filter",
+    "sobel",
+    "uniform_filter",
+    "uniform_filter1d",
+]
+assert sorted(__all__) == sorted(_filters.__all__)  # a literal for stubtest, the private module's list
+
+_dispatch.expose(globals(), __all__, "ndimage")
+
+
+def __dir__() -> list[str]:
+    """The public names only, as SciPy's modules do (``dir()`` is ``__all__``)."""
+    return sorted(__all__)
