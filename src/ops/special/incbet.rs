@@ -43,6 +43,8 @@ const BLOCK: usize = 4;
 const MAX_STEPS: usize = 20_000;
 /// Where the Stirling form of `log B` takes over (TOMS 708's threshold).
 const STIRLING_FROM: f64 = 8.0;
+/// Above this many degrees of freedom Student's t is the normal distribution in double precision.
+pub(super) const NORMAL_DF: f64 = 1e20;
 
 /// The Stirling correction `lgamma(z) - ((z - 1/2) log z - z + log(2 pi)/2)`
 /// for `z >= 8` (its asymptotic series to `z^-19`, about 1e-18 at 8). Inputs
@@ -273,7 +275,7 @@ pub(super) fn stdtr(df: &Tensor, t: &Tensor) -> Result<Tensor> {
     let y = t2.f_div(&denom)?;
     let half_df = df.f_mul_scalar(0.5)?;
     let half = full(df, 0.5)?;
-    let inside = and(&and(&df.f_gt(0.0)?, &df.f_lt(f64::INFINITY)?)?, &t.f_isfinite()?)?;
+    let inside = and(&and(&df.f_gt(0.0)?, &df.f_le(NORMAL_DF)?)?, &t.f_isfinite()?)?;
     let inside = and(&inside, &t.f_ne(0.0)?)?;
     let out = patch(full(t, f64::NAN)?, &inside, &[&half_df, &half, &x, &y, t], |v| {
         // x < 1 here unless t^2 is below df's rounding: then y carries the answer
@@ -284,7 +286,8 @@ pub(super) fn stdtr(df: &Tensor, t: &Tensor) -> Result<Tensor> {
     })?;
     let out = fill(&out, &t.f_eq(0.0)?, 0.5)?;
     let normal = t.f_mul_scalar(-std::f64::consts::FRAC_1_SQRT_2)?.f_erfc()?.f_mul_scalar(0.5)?;
-    let out = pick(&df.f_eq(f64::INFINITY)?, &normal, &out)?;
+    // df > 1e20: the normal CDF to double precision (the fraction is not built for it)
+    let out = pick(&df.f_gt(NORMAL_DF)?, &normal, &out)?;
     let out = fill(&out, &t.f_eq(f64::INFINITY)?, 1.0)?;
     let out = fill(&out, &t.f_eq(f64::NEG_INFINITY)?, 0.0)?;
     fill(&out, &or(&any_nan(df, t)?, &df.f_le(0.0)?)?, f64::NAN)
@@ -332,8 +335,9 @@ fn bdtr_f64(k: &Tensor, n: &Tensor, p: &Tensor, upper: bool) -> Result<Tensor> {
     let out = fill(&out, &k.f_eq_tensor(&n)?, if upper { 0.0 } else { 1.0 })?;
     // k < 0: P(X <= k) is nan in SciPy (Cephes' domain error), P(X > k) = 1
     let out = fill(&out, &k.f_lt(0.0)?, if upper { 1.0 } else { f64::NAN })?;
-    let bad = or(&or(&p.f_lt(0.0)?, &p.f_gt(1.0)?)?, &n.f_lt_tensor(&k)?)?;
-    let bad = if upper { and(&bad, &k.f_ge(0.0)?)? } else { or(&bad, &k.f_lt(0.0)?)? };
+    let counts = or(&n.f_lt_tensor(&k)?, &or(&k.f_isinf()?, &n.f_isinf()?)?)?;
+    let counts = if upper { and(&counts, &k.f_ge(0.0)?)? } else { or(&counts, &k.f_lt(0.0)?)? };
+    let bad = or(&or(&p.f_lt(0.0)?, &p.f_gt(1.0)?)?, &counts)?;
     fill(&out, &or(&bad, &or(&any_nan(&k, &n)?, &p.f_isnan()?)?)?, f64::NAN)
 }
 
@@ -356,6 +360,7 @@ fn nbdtr_f64(k: &Tensor, n: &Tensor, p: &Tensor, upper: bool) -> Result<Tensor> 
     let q = p.f_neg()?.f_add_scalar(1.0)?;
     let out = incbet_with_y(&n, &k.f_add_scalar(1.0)?, p, &q, upper)?;
     let bad = or(&or(&p.f_lt(0.0)?, &p.f_gt(1.0)?)?, &or(&k.f_lt(0.0)?, &n.f_lt(1.0)?)?)?;
+    let bad = or(&bad, &or(&k.f_isinf()?, &n.f_isinf()?)?)?;
     fill(&out, &or(&bad, &or(&any_nan(&k, &n)?, &p.f_isnan()?)?)?, f64::NAN)
 }
 

@@ -251,7 +251,7 @@ pub(super) fn stdtrit(df: &Tensor, p: &Tensor) -> Result<Tensor> {
     let tail_c = tail.f_neg()?.f_add_scalar(1.0)?;
     let half_df = df.f_mul_scalar(0.5)?;
     let half = full(df, 0.5)?;
-    let inside = and(&and(&positive_finite(df)?, &p.f_gt(0.0)?)?, &p.f_lt(1.0)?)?;
+    let inside = and(&and(&df.f_gt(0.0)?, &df.f_le(super::incbet::NORMAL_DF)?)?, &and(&p.f_gt(0.0)?, &p.f_lt(1.0)?)?)?;
     let inside = and(&inside, &tail.f_lt(1.0)?)?;
     let (x, y) = incbi_where(&inside, &half_df, &half, &tail, &tail_c)?;
     let t = df.f_mul(&y)?.f_div(&x)?.f_sqrt()?;
@@ -260,7 +260,7 @@ pub(super) fn stdtrit(df: &Tensor, p: &Tensor) -> Result<Tensor> {
     // df = inf: the normal quantile sqrt(2) erfinv(2p - 1), from the smaller tail
     let normal = tail.f_neg()?.f_add_scalar(1.0)?.f_erfinv()?.f_mul_scalar(std::f64::consts::SQRT_2)?;
     let normal = pick(&lower, &normal.f_neg()?, &normal)?;
-    let t = pick(&df.f_eq(f64::INFINITY)?, &normal, &t)?;
+    let t = pick(&df.f_gt(super::incbet::NORMAL_DF)?, &normal, &t)?;
     let t = fill(&t, &or(&p.f_eq(0.0)?, &p.f_eq(1.0)?)?, f64::INFINITY)?;
     let bad = or(&or(&df.f_le(0.0)?, &any_nan(df, p)?)?, &or(&p.f_lt(0.0)?, &p.f_gt(1.0)?)?)?;
     fill(&t, &bad, f64::NAN)
@@ -316,5 +316,6 @@ pub(super) fn nbdtri(k: &Tensor, n: &Tensor, y: &Tensor) -> Result<Tensor> {
     let x = fill(&x, &and(&ends, &y.f_eq(0.0)?)?, 0.0)?;
     let x = fill(&x, &and(&ends, &y.f_eq(1.0)?)?, 1.0)?;
     let bad = or(&or(&k.f_lt(0.0)?, &any_nan(&k, &n)?)?, &or(&y.f_isnan()?, &or(&y.f_lt(0.0)?, &y.f_gt(1.0)?)?)?)?;
+    let bad = or(&bad, &or(&k.f_isinf()?, &n.f_isinf()?)?)?;
     fill(&x, &bad, f64::NAN)
 }
