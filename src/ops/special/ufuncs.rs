@@ -218,7 +218,7 @@ macro_rules! special_ufuncs {
             nbdtrc: ["lld->d", "fff->f", "ddd->d"] REAL3 float64 super::incbet::nbdtrc,
                 "Negative binomial survival function.\n\nThe negative binomial survival function nbdtrc(k, n, p) (`scipy.special.nbdtrc`).";
             nbdtri: ["lld->d", "fff->f", "ddd->d"] REAL3 float64 super::incbi::nbdtri,
-                "Returns the inverse with respect to the parameter `p` of ``y = nbdtr(k, n, p)``, the negative binomial cumulative probability distribution function.\n\nThe p with nbdtr(k, n, p) = y (`scipy.special.nbdtri(k, n, y)`).";
+                "Returns the inverse with respect to the parameter `p` of ``y = nbdtr(k, n, p)``, the negative binomial cumulative distribution function.\n\nThe p with nbdtr(k, n, p) = y (`scipy.special.nbdtri(k, n, y)`).";
         }
         unary_internal {
             psi: ["d->d", "D->D", "f->f", "F->F"] REAL float64 super::gamma::psi,
