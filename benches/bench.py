@@ -179,6 +179,11 @@ def cases() -> list[Case]:
         Case("special", "logit", _uniform(0.001, 0.999), sc.logit, "special", "logit"),
         Case("special", "gammaln", _uniform(0.1, 50), sc.gammaln, "special", "gammaln"),
         Case("special", "ndtr", _uniform(-10, 10), sc.ndtr, "special", "ndtr"),
+        # the incomplete beta floor (betainc 1e6 >= 1x): a, b in [0.5, 20], x in [0, 1]
+        Case("special", "betainc", lambda n, rng: (rng.uniform(0.5, 20, n), rng.uniform(0.5, 20, n),
+                                                   rng.uniform(0, 1, n)), sc.betainc, "special", "betainc"),
+        Case("special", "stdtr", lambda n, rng: (rng.uniform(1, 30, n), rng.uniform(-5, 5, n)),
+             sc.stdtr, "special", "stdtr"),
         Case("fft", "rfft", lambda n, rng: (rng.standard_normal(n),), scipy.fft.rfft, "fft", "rfft"),
         Case("fft", "fft", lambda n, rng: (rng.standard_normal(n) + 1j * rng.standard_normal(n),),
              scipy.fft.fft, "fft", "fft"),

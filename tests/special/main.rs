@@ -7,5 +7,6 @@
 
 mod common;
 mod functions;
+mod incbet;
 mod ufuncs;
 mod values;

@@ -243,6 +243,20 @@ pub(super) fn binary(
     finish(kernel(&args.tensors[0], &args.tensors[1])?, args.output)
 }
 
+/// A ternary ufunc: `kernel` computes on the broadcast inputs, all as float64
+/// (integer loops such as `dld->d` take integral values the kernels floor).
+pub(super) fn ternary(
+    ufunc: &Ufunc,
+    x: &Tensor,
+    y: &Tensor,
+    z: &Tensor,
+    kernel: fn(&Tensor, &Tensor, &Tensor) -> Result<Tensor>,
+) -> Result<Tensor> {
+    let args = prepare(ufunc, &[x, y, z])?;
+    let t = args.tensors.iter().map(|t| cast(t, DType::Float64)).collect::<Result<Vec<_>>>()?;
+    finish(kernel(&t[0], &t[1], &t[2])?, args.output)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -44,6 +44,7 @@ pub struct Ufunc {
 
 const REAL: &str = "bool, integer and real floating-point input";
 const REAL2: &str = "bool, integer and real floating-point inputs";
+const REAL3: &str = REAL2;
 const DEGREE: &str = "an integer degree n (bool or integer up to int64) and real x";
 const POLY: &str = "a degree n (integer, or real with integral values) and real x";
 
@@ -178,6 +179,46 @@ macro_rules! special_ufuncs {
                 "Poisson cumulative distribution function.\n\nThe Poisson cumulative distribution function pdtr(k, m) (`scipy.special.pdtr`).";
             pdtrc: ["ff->f", "dd->d"] REAL2 float64 super::gammainc::pdtrc,
                 "Poisson survival function\n\nThe Poisson survival function pdtrc(k, m) (`scipy.special.pdtrc`).";
+            gammaincinv: ["dd->d", "ff->f"] REAL2 float64 super::igami::gammaincinv,
+                "Inverse to the regularized lower incomplete gamma function.\n\nThe x with P(a, x) = y (`scipy.special.gammaincinv(a, y)`).";
+            gammainccinv: ["dd->d", "ff->f"] REAL2 float64 super::igami::gammainccinv,
+                "Inverse of the regularized upper incomplete gamma function.\n\nThe x with Q(a, x) = y (`scipy.special.gammainccinv(a, y)`).";
+            chdtri: ["ff->f", "dd->d"] REAL2 float64 super::igami::chdtri,
+                "Inverse to `chdtrc` with respect to `x`.\n\nThe x with chdtrc(v, x) = p (`scipy.special.chdtri(v, p)`).";
+            pdtri: ["ld->d", "ff->f", "dd->d"] REAL2 float64 super::igami::pdtri,
+                "Inverse to `pdtr` vs m\n\nThe m with pdtr(k, m) = y (`scipy.special.pdtri(k, y)`).";
+            stdtr: ["ff->f", "dd->d"] REAL2 float64 super::incbet::stdtr,
+                "Student t distribution cumulative distribution function\n\nStudent's t CDF stdtr(df, t) (`scipy.special.stdtr`).";
+            stdtrit: ["ff->f", "dd->d"] REAL2 float64 super::incbi::stdtrit,
+                "The `p`-th quantile of the student t distribution.\n\nThe inverse of stdtr in t, stdtrit(df, p) (`scipy.special.stdtrit`).";
+        }
+        ternary {
+            betainc: ["fff->f", "ddd->d"] REAL3 float64 super::incbet::betainc,
+                "Regularized incomplete beta function.\n\nThe regularized incomplete beta function I_x(a, b) (`scipy.special.betainc(a, b, x)`).";
+            betaincc: ["fff->f", "ddd->d"] REAL3 float64 super::incbet::betaincc,
+                "Complement of the regularized incomplete beta function.\n\nThe complement 1 - I_x(a, b), accurate where it is small (`scipy.special.betaincc(a, b, x)`).";
+            betaincinv: ["fff->f", "ddd->d"] REAL3 float64 super::incbi::betaincinv,
+                "Inverse of the regularized incomplete beta function.\n\nThe x with I_x(a, b) = y (`scipy.special.betaincinv(a, b, y)`).";
+            betainccinv: ["fff->f", "ddd->d"] REAL3 float64 super::incbi::betainccinv,
+                "Inverse of the complemented regularized incomplete beta function.\n\nThe x with 1 - I_x(a, b) = y (`scipy.special.betainccinv(a, b, y)`).";
+            fdtr: ["fff->f", "ddd->d"] REAL3 float64 super::incbet::fdtr,
+                "F cumulative distribution function.\n\nThe F distribution's CDF fdtr(dfn, dfd, x) (`scipy.special.fdtr`).";
+            fdtrc: ["fff->f", "ddd->d"] REAL3 float64 super::incbet::fdtrc,
+                "F survival function.\n\nThe F distribution's survival function fdtrc(dfn, dfd, x) (`scipy.special.fdtrc`).";
+            fdtri: ["fff->f", "ddd->d"] REAL3 float64 super::incbi::fdtri,
+                "The `p`-th quantile of the F-distribution.\n\nThe inverse of fdtr in x, fdtri(dfn, dfd, p) (`scipy.special.fdtri`).";
+            bdtr: ["fff->f", "dld->d", "ddd->d"] REAL3 float64 super::incbet::bdtr,
+                "Binomial distribution cumulative distribution function.\n\nThe binomial CDF bdtr(k, n, p) (`scipy.special.bdtr`).";
+            bdtrc: ["fff->f", "dld->d", "ddd->d"] REAL3 float64 super::incbet::bdtrc,
+                "Binomial distribution survival function.\n\nThe binomial survival function bdtrc(k, n, p) (`scipy.special.bdtrc`).";
+            bdtri: ["fff->f", "dld->d", "ddd->d"] REAL3 float64 super::incbi::bdtri,
+                "Inverse function to `bdtr` with respect to `p`.\n\nThe p with bdtr(k, n, p) = y (`scipy.special.bdtri(k, n, y)`).";
+            nbdtr: ["lld->d", "fff->f", "ddd->d"] REAL3 float64 super::incbet::nbdtr,
+                "Negative binomial cumulative distribution function.\n\nThe negative binomial CDF nbdtr(k, n, p) (`scipy.special.nbdtr`).";
+            nbdtrc: ["lld->d", "fff->f", "ddd->d"] REAL3 float64 super::incbet::nbdtrc,
+                "Negative binomial survival function.\n\nThe negative binomial survival function nbdtrc(k, n, p) (`scipy.special.nbdtrc`).";
+            nbdtri: ["lld->d", "fff->f", "ddd->d"] REAL3 float64 super::incbi::nbdtri,
+                "Returns the inverse with respect to the parameter `p` of ``y = nbdtr(k, n, p)``, the negative binomial cumulative distribution function.\n\nThe p with nbdtr(k, n, p) = y (`scipy.special.nbdtri(k, n, y)`).";
         }
         unary_internal {
             psi: ["d->d", "D->D", "f->f", "F->F"] REAL float64 super::gamma::psi,
@@ -203,6 +244,9 @@ macro_rules! run_kernel {
     (float64 $ufunc:expr, $kernel:path, $x:expr, $y:expr) => {
         guarded(|| loops::binary($ufunc, $x, $y, $kernel))
     };
+    (float64 $ufunc:expr, $kernel:path, $x:expr, $y:expr, $z:expr) => {
+        guarded(|| loops::ternary($ufunc, $x, $y, $z, $kernel))
+    };
     (direct $ufunc:expr, $kernel:path, $($x:expr),+) => {
         guarded(|| $kernel($ufunc, $($x),+))
     };
@@ -212,6 +256,7 @@ macro_rules! define_ufuncs {
     (
         unary { $($u:ident: [$($ut:literal),*] $uacc:ident $uhow:ident $ukernel:path, $udoc:literal;)* }
         binary { $($b:ident: [$($bt:literal),*] $bacc:ident $bhow:ident $bkernel:path, $bdoc:literal;)* }
+        ternary { $($t:ident: [$($tt:literal),*] $tacc:ident $thow:ident $tkernel:path, $tdoc:literal;)* }
         unary_internal { $($ui:ident: [$($uit:literal),*] $uiacc:ident $uihow:ident $uikernel:path, $uidoc:literal;)* }
         binary_internal { $($bi:ident: [$($bit:literal),*] $biacc:ident $bihow:ident $bikernel:path, $bidoc:literal;)* }
     ) => {
@@ -227,6 +272,10 @@ macro_rules! define_ufuncs {
                 name: stringify!($b), qualified: concat!("special.", stringify!($b)), nin: 2,
                 types: &[$($bt),*], accepts: $bacc, doc: $bdoc,
             };)*
+            $(#[doc = $tdoc] pub static $t: Ufunc = Ufunc {
+                name: stringify!($t), qualified: concat!("special.", stringify!($t)), nin: 3,
+                types: &[$($tt),*], accepts: $tacc, doc: $tdoc,
+            };)*
             $(#[doc = $uidoc] pub static $ui: Ufunc = Ufunc {
                 name: stringify!($ui), qualified: concat!("special.", stringify!($ui)), nin: 1,
                 types: &[$($uit),*], accepts: $uiacc, doc: $uidoc,
@@ -238,7 +287,7 @@ macro_rules! define_ufuncs {
         }
 
         /// Every row of the table.
-        pub static ALL: &[&Ufunc] = &[$(&table::$u,)* $(&table::$b,)* $(&table::$ui,)* $(&table::$bi,)*];
+        pub static ALL: &[&Ufunc] = &[$(&table::$u,)* $(&table::$b,)* $(&table::$t,)* $(&table::$ui,)* $(&table::$bi,)*];
 
         $(
             #[doc = $udoc]
@@ -250,6 +299,12 @@ macro_rules! define_ufuncs {
             #[doc = $bdoc]
             pub fn $b(x: &Tensor, y: &Tensor) -> Result<Tensor> {
                 run_kernel!($bhow &table::$b, $bkernel, x, y)
+            }
+        )*
+        $(
+            #[doc = $tdoc]
+            pub fn $t(x: &Tensor, y: &Tensor, z: &Tensor) -> Result<Tensor> {
+                run_kernel!($thow &table::$t, $tkernel, x, y, z)
             }
         )*
         $(

@@ -97,12 +97,31 @@ pub(super) fn binary(
     wrap(py, &library, result, true)
 }
 
+/// A ternary ufunc call (as [`binary`], three inputs).
+pub(super) fn ternary(
+    py: Python<'_>,
+    ufunc: &Ufunc,
+    inputs: [&Bound<'_, PyAny>; 3],
+    out: Option<&Bound<'_, PyAny>>,
+    kwargs: Option<&Bound<'_, PyDict>>,
+    op: fn(&Tensor, &Tensor, &Tensor) -> Result<Tensor>,
+) -> PyResult<Py<PyAny>> {
+    reject_ufunc_options(ufunc, out, kwargs)?;
+    let (tensors, library) = import_all(&inputs)?;
+    let operands = inputs.iter().zip(&tensors).map(|(obj, t)| operand_of(obj, t)).collect::<Result<Vec<_>>>()?;
+    let cast = ufunc.cast_to_loop(&tensors.iter().collect::<Vec<_>>(), &operands)?;
+    let elements = cast.iter().map(|t| t.numel()).max().unwrap_or(0);
+    let result = compute(py, elements, move || op(&cast[0], &cast[1], &cast[2]))?;
+    wrap(py, &library, result, true)
+}
+
 /// Expands the table's `unary` and `binary` groups into pyfunctions (the
 /// `*_internal` groups have no ufunc binding of their own).
 macro_rules! ufunc_bindings {
     (
         unary { $($u:ident: [$($ut:literal),*] $uacc:ident $uhow:ident $ukernel:path, $udoc:literal;)* }
         binary { $($b:ident: [$($bt:literal),*] $bacc:ident $bhow:ident $bkernel:path, $bdoc:literal;)* }
+        ternary { $($t:ident: [$($tt:literal),*] $tacc:ident $thow:ident $tkernel:path, $tdoc:literal;)* }
         unary_internal { $($ui:ident: [$($uit:literal),*] $uiacc:ident $uihow:ident $uikernel:path, $uidoc:literal;)* }
         binary_internal { $($bi:ident: [$($bit:literal),*] $biacc:ident $bihow:ident $bikernel:path, $bidoc:literal;)* }
     ) => {
@@ -135,14 +154,31 @@ macro_rules! ufunc_bindings {
                 on_device(device, || binary(py, &table::$b, x1, x2, out, kwargs, sp::$b))
             }
         )*
+        $(
+            #[doc = concat!($tdoc, "\n\nSciPy's loops (its ``types``):", $(" ``", $tt, "``",)* ".\n\n", ufunc_note!())]
+            #[pyfunction]
+            #[pyo3(signature = (x1, x2, x3, /, out = None, *, device = None, **kwargs))]
+            fn $t(
+                py: Python<'_>,
+                x1: &Bound<'_, PyAny>,
+                x2: &Bound<'_, PyAny>,
+                x3: &Bound<'_, PyAny>,
+                out: Option<&Bound<'_, PyAny>>,
+                device: Option<&Bound<'_, PyAny>>,
+                kwargs: Option<&Bound<'_, PyDict>>,
+            ) -> PyResult<Py<PyAny>> {
+                on_device(device, || ternary(py, &table::$t, [x1, x2, x3], out, kwargs, sp::$t))
+            }
+        )*
 
         /// The names of the bound ufuncs, in the table's order.
-        pub(super) const UFUNCS: &[&str] = &[$(stringify!($u),)* $(stringify!($b),)*];
+        pub(super) const UFUNCS: &[&str] = &[$(stringify!($u),)* $(stringify!($b),)* $(stringify!($t),)*];
 
         /// Adds every bound ufunc to `module`.
         pub(super) fn add(module: &Bound<'_, PyModule>) -> PyResult<()> {
             $(module.add_function(wrap_pyfunction!($u, module)?)?;)*
             $(module.add_function(wrap_pyfunction!($b, module)?)?;)*
+            $(module.add_function(wrap_pyfunction!($t, module)?)?;)*
             Ok(())
         }
     };
