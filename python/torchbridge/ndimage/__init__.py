@@ -11,16 +11,17 @@ with the copies that costs (see :mod:`torchbridge._device`).
 
 The routines are the compiled functions of ``torchbridge._core.ndimage``, each
 behind its public face (``torchbridge._dispatch``); the private modules follow
-SciPy's (``_filters``), and ``__all__`` is built from theirs.
+SciPy's (``_filters``, ``_measurements``), and ``__all__`` is built from theirs.
 """
 
 from __future__ import annotations
 
 from .. import _dispatch
-from . import _filters
+from . import _filters, _measurements
 from ._filters import *  # noqa: F403 (its __all__)
+from ._measurements import *  # noqa: F403 (its __all__)
 
-__all__: list[str] = [*_filters.__all__]
+__all__: list[str] = [*_filters.__all__, *_measurements.__all__]
 
 _dispatch.expose(globals(), __all__, "ndimage")
 

@@ -721,7 +721,8 @@ pub fn gaussian_filter(
     let out = Output::of(input, output)?;
     let axes = check_axes(axes, input.dim())?;
     let n = axes.len();
-    let (orders, sigmas, modes, radii) = (g.order.normalize(n)?, g.sigma.normalize(n)?, mode.normalize(n)?, g.radius.normalize(n)?);
+    let (orders, sigmas, modes, radii) =
+        (g.order.normalize(n)?, g.sigma.normalize(n)?, mode.normalize(n)?, g.radius.normalize(n)?);
     let mut passes = Vec::new();
     for k in 0..n {
         if sigmas[k] > 1e-15 {
@@ -768,7 +769,15 @@ fn extend_selection(work: &Tensor, mode: Mode, cval: f64, before: &[i64], after:
 }
 
 /// SciPy's min/max of one axis (`NI_MinOrMaxFilter1D`), on float64 `work` (its line buffer).
-fn minmax1d(work: &Tensor, size: i64, axis: usize, mode: Mode, cval: f64, origin: i64, minimum: bool) -> Result<Tensor> {
+fn minmax1d(
+    work: &Tensor,
+    size: i64,
+    axis: usize,
+    mode: Mode,
+    cval: f64,
+    origin: i64,
+    minimum: bool,
+) -> Result<Tensor> {
     let (size1, size2) = (size / 2, size - size / 2 - 1);
     let n = work.size()[axis];
     let ext = extend(work, axis, mode, cval, size1 + origin, size2 - origin)?;
@@ -1107,7 +1116,8 @@ pub fn edge_filter(
     if input.numel() == 0 {
         return empty_result(input, &out);
     }
-    let mut current = out.cast(&correlate1d_double(&to_double(input)?, &[-1.0, 0.0, 1.0], axis, modes[axis], cval, 0)?)?;
+    let mut current =
+        out.cast(&correlate1d_double(&to_double(input)?, &[-1.0, 0.0, 1.0], axis, modes[axis], cval, 0)?)?;
     for ii in (0..ndim).filter(|&ii| ii != axis) {
         current = out.cast(&correlate1d_double(&to_double(&current)?, smooth, ii, modes[ii], cval, 0)?)?;
     }
@@ -1115,7 +1125,13 @@ pub fn edge_filter(
 }
 
 /// `scipy.ndimage.laplace`: the second differences along `axes`, summed in the output dtype.
-pub fn laplace(input: &Tensor, output: Option<DType>, mode: &PerAxis<Mode>, cval: f64, axes: Option<&[i64]>) -> Result<Tensor> {
+pub fn laplace(
+    input: &Tensor,
+    output: Option<DType>,
+    mode: &PerAxis<Mode>,
+    cval: f64,
+    axes: Option<&[i64]>,
+) -> Result<Tensor> {
     check_input(input, "laplace")?;
     let out = Output::of(input, output)?;
     let axes = check_axes(axes, input.dim())?;

@@ -112,23 +112,23 @@ fn axes_ref(axes: &Option<Axes>) -> Option<&[i64]> {
 
 /// `output`: `None` or a dtype (anything `numpy.dtype` takes); an array to
 /// write into is not implemented.
-fn output_arg(py: Python<'_>, output: Option<&Bound<'_, PyAny>>) -> PyResult<Option<DType>> {
+pub(super) fn output_arg(py: Python<'_>, output: Option<&Bound<'_, PyAny>>) -> PyResult<Option<DType>> {
     let Some(output) = output.filter(|o| !o.is_none()) else { return Ok(None) };
-    let is_array = ["__dlpack__", "__array__", "__array_interface__"]
-        .iter()
-        .any(|attr| output.hasattr(*attr).unwrap_or(false))
-        && !output.is_instance_of::<pyo3::types::PyType>();
+    let is_array =
+        ["__dlpack__", "__array__", "__array_interface__"].iter().any(|attr| output.hasattr(*attr).unwrap_or(false))
+            && !output.is_instance_of::<pyo3::types::PyType>();
     if is_array || output.is_instance_of::<pyo3::types::PyList>() {
         return Err(Error::NotImplemented(
-            "output= as an array (filled in place) is not implemented; pass None or a dtype and use the result"
-                .into(),
+            "output= as an array (filled in place) is not implemented; pass None or a dtype and use the result".into(),
         )
         .into());
     }
     let name: String = py.import("numpy")?.getattr("dtype")?.call1((output,))?.getattr("name")?.extract()?;
     DType::ALL.iter().copied().find(|d| d.name() == name).map(Some).ok_or_else(|| {
-        Error::NotImplemented(format!("output dtype {name} is not implemented (accepted: bool, integer, float32, float64)"))
-            .into()
+        Error::NotImplemented(format!(
+            "output dtype {name} is not implemented (accepted: bool, integer, float32, float64)"
+        ))
+        .into()
     })
 }
 
@@ -221,7 +221,9 @@ fn convolve1d(
 fn single(mode: Modes) -> PyResult<Mode> {
     match mode.0 {
         PerAxis::Same(m) => Ok(m),
-        PerAxis::Each(_) => Err(Error::InvalidArgument("boundary mode not supported: a sequence of modes".into()).into()),
+        PerAxis::Each(_) => {
+            Err(Error::InvalidArgument("boundary mode not supported: a sequence of modes".into()).into())
+        }
     }
 }
 
@@ -656,7 +658,17 @@ fn ranked(
     let output = output_arg(py, output)?;
     map(py, device, &[input], move |t| {
         let size = size.map(|s| s.0);
-        ops::rank_filter(&t[0], rank, size.as_ref(), footprint.as_ref(), output, &mode.0, cval, &origin.0, axes_ref(&axes))
+        ops::rank_filter(
+            &t[0],
+            rank,
+            size.as_ref(),
+            footprint.as_ref(),
+            output,
+            &mode.0,
+            cval,
+            &origin.0,
+            axes_ref(&axes),
+        )
     })
 }
 
