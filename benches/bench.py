@@ -1,6 +1,6 @@
 """The main job: where delegating to libtorch pays, side by side with SciPy.
 
-    python benches/bench.py [--quick | --smoke] [--suite special|fft|linalg|signal|spatial|all|dask]
+    python benches/bench.py [--quick | --smoke] [--suite special|fft|linalg|signal|spatial|ndimage|all|dask]
                             [--sizes N,N,...] [--rounds R] [--device cpu|cuda] [--out DIR]
                             [--plain] [--load-threshold F]
     python benches/bench.py --replot RESULTS_JSON [--out DIR]   (only the plot)
@@ -119,7 +119,7 @@ class Case:
 #: elements near zero, where a per-element relative error grows; the cases whose
 #: outputs cross zero (IIR filters, resamplers, a stopband) are measured against
 #: their peak instead (``Case.peak_relative``).
-TOLERANCE = {"special": 1e-10, "fft": 1e-8, "linalg": 1e-10, "signal": 1e-8, "spatial": 1e-10}
+TOLERANCE = {"special": 1e-10, "fft": 1e-8, "linalg": 1e-10, "signal": 1e-8, "spatial": 1e-10, "ndimage": 1e-12}
 
 
 def _uniform(lo, hi):
@@ -163,6 +163,7 @@ def _points(m, rng):
 def cases() -> list[Case]:
     import scipy.fft
     import scipy.linalg
+    import scipy.ndimage
     import scipy.signal
     import scipy.spatial.distance
     import scipy.special as sc
@@ -236,6 +237,16 @@ def cases() -> list[Case]:
              "signal", "decimate", sizes=(100_000, 1_000_000), quick_sizes=(100_000,), peak_relative=True),
         Case("signal", "resample", lambda n, rng: (rng.standard_normal(n), n * 3 // 2), scipy.signal.resample,
              "signal", "resample", sizes=(100_000, 1_000_000), quick_sizes=(100_000,), peak_relative=True),
+        # scipy.ndimage filters, the issue's floors: gaussian_filter 2048x2048 sigma 3 (float32, float64),
+        # uniform_filter (size 5), median_filter 1024x1024 size 5
+        Case("ndimage", "gaussian_filter", lambda n, rng: (rng.standard_normal((n, n)), 3.0),
+             scipy.ndimage.gaussian_filter, "ndimage", "gaussian_filter", sizes=(2048,), quick_sizes=(512,)),
+        Case("ndimage", "gaussian_filter_f32", lambda n, rng: (rng.standard_normal((n, n)).astype(np.float32), 3.0),
+             scipy.ndimage.gaussian_filter, "ndimage", "gaussian_filter", sizes=(2048,), quick_sizes=(512,), tol=1e-6),
+        Case("ndimage", "uniform_filter", lambda n, rng: (rng.standard_normal((n, n)), 5),
+             scipy.ndimage.uniform_filter, "ndimage", "uniform_filter", sizes=(2048,), quick_sizes=(512,)),
+        Case("ndimage", "median_filter", lambda n, rng: (rng.standard_normal((n, n)), 5),
+             scipy.ndimage.median_filter, "ndimage", "median_filter", sizes=(1024,), quick_sizes=(256,)),
         Case("spatial", "cdist", _points, scipy.spatial.distance.cdist, "spatial.distance", "cdist",
              sizes=(200, 2000), quick_sizes=(200,)),
         Case("spatial", "pdist", lambda m, rng: _points(m, rng)[:1], scipy.spatial.distance.pdist,
@@ -1429,7 +1440,7 @@ def main(argv=None) -> int:
     parser.add_argument("--quick", action="store_true", help="small and medium sizes, 3 rounds (about two minutes)")
     parser.add_argument("--smoke", action="store_true",
                         help="the smallest run, to check the output: size 16, 2 rounds, token extras (seconds)")
-    parser.add_argument("--suite", choices=["special", "fft", "linalg", "signal", "spatial", "all", "dask"],
+    parser.add_argument("--suite", choices=["special", "fft", "linalg", "signal", "spatial", "ndimage", "all", "dask"],
                         default="all",
                         help="all: every suite but dask; dask (only when asked): 1 dask worker against 2")
     parser.add_argument(

@@ -7,6 +7,7 @@ from typing import Any, final
 from . import aten as aten
 from . import fft as fft
 from . import linalg as linalg
+from . import ndimage as ndimage
 from . import signal as signal
 from . import spatial_distance as spatial_distance
 from . import special as special
@@ -21,6 +22,7 @@ __all__ = [
     "special",
     "fft",
     "linalg",
+    "ndimage",
     "signal",
     "spatial_distance",
     "aten",

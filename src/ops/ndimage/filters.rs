@@ -591,7 +591,7 @@ pub fn gaussian_kernel1d(sigma: f64, order: i64, radius: i64) -> Result<Vec<f64>
         let next: Vec<f64> = (0..=order)
             .map(|i| {
                 let mut acc = 0.0;
-                for j in 0..=order {
+                for (j, &qj) in q.iter().enumerate() {
                     let m = if j == i + 1 {
                         (i + 1) as f64
                     } else if i >= 1 && j == i - 1 {
@@ -599,7 +599,7 @@ pub fn gaussian_kernel1d(sigma: f64, order: i64, radius: i64) -> Result<Vec<f64>
                     } else {
                         0.0
                     };
-                    acc += m * q[j];
+                    acc += m * qj;
                 }
                 acc
             })
@@ -1154,6 +1154,7 @@ pub fn laplace(
 /// `scipy.ndimage.gaussian_laplace`: the sum over `axes` of the Gaussian
 /// filter with the second derivative along that axis (sigma 0 elsewhere
 /// than `axes`), in the output dtype.
+#[allow(clippy::too_many_arguments)]
 pub fn gaussian_laplace(
     input: &Tensor,
     sigma: &PerAxis<f64>,

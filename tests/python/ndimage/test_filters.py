@@ -154,16 +154,25 @@ def test_uniform_and_min_max(mode, dtype, size, rng):
     for shape in [(1,), (5,), (4, 6)]:
         x = sample(rng, shape, dtype)
         for name in ("uniform_filter1d", "minimum_filter1d", "maximum_filter1d"):
-            assert_same(getattr(tn, name)(x, size, mode=mode, cval=-3.5), scipy_call(name, x, size, mode=mode, cval=-3.5))
+            assert_same(
+                getattr(tn, name)(x, size, mode=mode, cval=-3.5), scipy_call(name, x, size, mode=mode, cval=-3.5)
+            )
         for name in ("uniform_filter", "minimum_filter", "maximum_filter"):
-            assert_same(getattr(tn, name)(x, size=size, mode=mode, cval=2.5), scipy_call(name, x, size=size, mode=mode, cval=2.5))
+            assert_same(
+                getattr(tn, name)(x, size=size, mode=mode, cval=2.5),
+                scipy_call(name, x, size=size, mode=mode, cval=2.5),
+            )
     x = sample(rng, (5, 4), dtype)
     foot = np.array([[1, 0, 1], [1, 1, 0]], bool)
     for name in ("minimum_filter", "maximum_filter"):
-        assert_same(getattr(tn, name)(x, footprint=foot, mode=mode, cval=7.2),
-                    scipy_call(name, x, footprint=foot, mode=mode, cval=7.2))
-    assert_same(tn.uniform_filter(x, size, mode=[mode, "wrap"], origin=(0, -(size // 2))),
-                sn.uniform_filter(x, size, mode=[mode, "wrap"], origin=(0, -(size // 2))))
+        assert_same(
+            getattr(tn, name)(x, footprint=foot, mode=mode, cval=7.2),
+            scipy_call(name, x, footprint=foot, mode=mode, cval=7.2),
+        )
+    assert_same(
+        tn.uniform_filter(x, size, mode=[mode, "wrap"], origin=(0, -(size // 2))),
+        sn.uniform_filter(x, size, mode=[mode, "wrap"], origin=(0, -(size // 2))),
+    )
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -172,8 +181,13 @@ def test_uniform_and_min_max(mode, dtype, size, rng):
 def test_rank_median_percentile(mode, dtype, size, rng):
     for shape in [(1,), (2,), (5,), (13,), (4, 6)]:
         x = sample(rng, shape, dtype)
-        for name, args in [("median_filter", ()), ("rank_filter", (1,)), ("rank_filter", (-2,)),
-                           ("percentile_filter", (30,)), ("percentile_filter", (-10.0,))]:
+        for name, args in [
+            ("median_filter", ()),
+            ("rank_filter", (1,)),
+            ("rank_filter", (-2,)),
+            ("percentile_filter", (30,)),
+            ("percentile_filter", (-10.0,)),
+        ]:
             kwargs = {"size": size, "mode": mode, "cval": 0.7}
             try:
                 ref = scipy_rank(name, x, *args, **kwargs)
@@ -184,9 +198,13 @@ def test_rank_median_percentile(mode, dtype, size, rng):
             assert_same(getattr(tn, name)(x, *args, **kwargs), ref)
     x = sample(rng, (6, 5), dtype)
     foot = np.array([[1, 0, 1, 1], [0, 1, 1, 0], [1, 1, 0, 1]])
-    assert_same(tn.median_filter(x, footprint=foot, mode=mode), scipy_call("median_filter", x, footprint=foot, mode=mode))
-    assert_same(tn.rank_filter(x, 3, footprint=foot, mode=mode, origin=(1, -1)),
-                scipy_call("rank_filter", x, 3, footprint=foot, mode=mode, origin=(1, -1)))
+    assert_same(
+        tn.median_filter(x, footprint=foot, mode=mode), scipy_call("median_filter", x, footprint=foot, mode=mode)
+    )
+    assert_same(
+        tn.rank_filter(x, 3, footprint=foot, mode=mode, origin=(1, -1)),
+        scipy_call("rank_filter", x, 3, footprint=foot, mode=mode, origin=(1, -1)),
+    )
 
 
 def test_median_of_an_even_window_is_the_upper_middle():
@@ -201,18 +219,29 @@ def test_gaussian(mode, dtype, order, rng):
     for shape in [(1,), (3,), (6, 9)]:
         x = sample(rng, shape, dtype)
         for sigma in (0.5, 1.0, 3.0):
-            assert_same(tn.gaussian_filter1d(x, sigma, order=order, mode=mode, cval=0.3),
-                        sn.gaussian_filter1d(x, sigma, order=order, mode=mode, cval=0.3))
-            assert_same(tn.gaussian_filter(x, sigma, order=order, mode=mode),
-                        sn.gaussian_filter(x, sigma, order=order, mode=mode))
-        assert_same(tn.gaussian_filter(x, 2.0, truncate=1.5, order=order, mode=mode),
-                    sn.gaussian_filter(x, 2.0, truncate=1.5, order=order, mode=mode))
-        assert_same(tn.gaussian_filter(x, 1.0, radius=7, order=order, mode=mode),
-                    sn.gaussian_filter(x, 1.0, radius=7, order=order, mode=mode))
+            assert_same(
+                tn.gaussian_filter1d(x, sigma, order=order, mode=mode, cval=0.3),
+                sn.gaussian_filter1d(x, sigma, order=order, mode=mode, cval=0.3),
+            )
+            assert_same(
+                tn.gaussian_filter(x, sigma, order=order, mode=mode),
+                sn.gaussian_filter(x, sigma, order=order, mode=mode),
+            )
+        assert_same(
+            tn.gaussian_filter(x, 2.0, truncate=1.5, order=order, mode=mode),
+            sn.gaussian_filter(x, 2.0, truncate=1.5, order=order, mode=mode),
+        )
+        assert_same(
+            tn.gaussian_filter(x, 1.0, radius=7, order=order, mode=mode),
+            sn.gaussian_filter(x, 1.0, radius=7, order=order, mode=mode),
+        )
     x = sample(rng, (5, 7), dtype)
     kw = {"sigma": (1.0, 0.0), "order": (order, 0), "mode": [mode, "nearest"], "radius": (2, None)}
     assert_same(tn.gaussian_filter(x, **kw), sn.gaussian_filter(x, **kw))
-    assert_same(tn.gaussian_filter(x, 1.2, axes=(1,), output=np.float64), sn.gaussian_filter(x, 1.2, axes=(1,), output=np.float64))
+    assert_same(
+        tn.gaussian_filter(x, 1.2, axes=(1,), output=np.float64),
+        sn.gaussian_filter(x, 1.2, axes=(1,), output=np.float64),
+    )
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -222,30 +251,51 @@ def test_derivative_filters(mode, dtype, rng):
         x = sample(rng, shape, dtype)
         for axis in range(-len(shape), len(shape)):
             for name in ("sobel", "prewitt"):
-                assert_same(getattr(tn, name)(x, axis, mode=mode, cval=2.0), sn.__dict__[name](x, axis, mode=mode, cval=2.0))
+                assert_same(
+                    getattr(tn, name)(x, axis, mode=mode, cval=2.0), sn.__dict__[name](x, axis, mode=mode, cval=2.0)
+                )
         assert_same(tn.laplace(x, mode=mode, cval=1.0), sn.laplace(x, mode=mode, cval=1.0))
-        assert_same(tn.gaussian_laplace(x, 1.3, mode=mode, truncate=3.0), sn.gaussian_laplace(x, 1.3, mode=mode, truncate=3.0))
+        assert_same(
+            tn.gaussian_laplace(x, 1.3, mode=mode, truncate=3.0), sn.gaussian_laplace(x, 1.3, mode=mode, truncate=3.0)
+        )
         ulps = 1 if dtype == np.float64 else 0
-        assert_same(tn.gaussian_gradient_magnitude(x, 0.8, mode=mode), sn.gaussian_gradient_magnitude(x, 0.8, mode=mode), ulps)
+        assert_same(
+            tn.gaussian_gradient_magnitude(x, 0.8, mode=mode), sn.gaussian_gradient_magnitude(x, 0.8, mode=mode), ulps
+        )
     x = sample(rng, (5, 6), dtype)
     assert_same(tn.laplace(x, axes=(1,)), sn.laplace(x, axes=(1,)))
-    assert_same(tn.gaussian_laplace(x, (1.0, 2.0), axes=(0, 1), mode=[mode, "wrap"]),
-                sn.gaussian_laplace(x, (1.0, 2.0), axes=(0, 1), mode=[mode, "wrap"]))
+    assert_same(
+        tn.gaussian_laplace(x, (1.0, 2.0), axes=(0, 1), mode=[mode, "wrap"]),
+        sn.gaussian_laplace(x, (1.0, 2.0), axes=(0, 1), mode=[mode, "wrap"]),
+    )
     assert_same(tn.sobel(x, mode=[mode, "nearest"]), sn.sobel(x, mode=[mode, "nearest"]))
 
 
 @pytest.mark.parametrize("output", [np.float64, "float32", np.int16, np.uint8, np.dtype("int64"), bool])
 def test_output_dtype(output, rng):
     x = sample(rng, (6, 7), np.float64) * 20
-    for name, args in [("correlate1d", ([1.0, 2.0, -1.0],)), ("gaussian_filter", (1.0,)), ("uniform_filter", (3,)),
-                       ("median_filter", (3,)), ("minimum_filter1d", (3,)), ("sobel", ()), ("laplace", ())]:
+    for name, args in [
+        ("correlate1d", ([1.0, 2.0, -1.0],)),
+        ("gaussian_filter", (1.0,)),
+        ("uniform_filter", (3,)),
+        ("median_filter", (3,)),
+        ("minimum_filter1d", (3,)),
+        ("sobel", ()),
+        ("laplace", ()),
+    ]:
         assert_same(getattr(tn, name)(x, *args, output=output), scipy_call(name, x, *args, output=output))
 
 
 def test_edge_values():
     x = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, 2.0, -0.0])
-    for name, args in [("correlate1d", ([1.0, 2.0, 3.0],)), ("convolve1d", ([1.0, -1.0],)),
-                       ("gaussian_filter", (1.0,)), ("uniform_filter1d", (3,)), ("sobel", ()), ("laplace", ())]:
+    for name, args in [
+        ("correlate1d", ([1.0, 2.0, 3.0],)),
+        ("convolve1d", ([1.0, -1.0],)),
+        ("gaussian_filter", (1.0,)),
+        ("uniform_filter1d", (3,)),
+        ("sobel", ()),
+        ("laplace", ()),
+    ]:
         got, ref = to_numpy(getattr(tn, name)(x, *args)), getattr(sn, name)(x, *args)
         np.testing.assert_array_equal(got, ref)
         number = ~np.isnan(ref)  # the sign of a NaN is not compared
@@ -335,13 +385,21 @@ def test_hypothesis_filters(shape, size, mode, data):
     axis = data.draw(st.integers(-len(shape), len(shape) - 1))
     origin = data.draw(st.integers(-(size // 2), (size - 1) // 2))
     w = np.random.default_rng(seed + 1).standard_normal(size)
-    assert_same(tn.correlate1d(x, w, axis, mode=mode, origin=origin), sn.correlate1d(x, w, axis, mode=mode, origin=origin))
-    assert_same(tn.uniform_filter1d(x, size, axis, mode=mode, origin=origin),
-                sn.uniform_filter1d(x, size, axis, mode=mode, origin=origin))
-    assert_same(tn.maximum_filter1d(x, size, axis, mode=mode, origin=origin),
-                sn.maximum_filter1d(x, size, axis, mode=mode, origin=origin))
+    assert_same(
+        tn.correlate1d(x, w, axis, mode=mode, origin=origin), sn.correlate1d(x, w, axis, mode=mode, origin=origin)
+    )
+    assert_same(
+        tn.uniform_filter1d(x, size, axis, mode=mode, origin=origin),
+        sn.uniform_filter1d(x, size, axis, mode=mode, origin=origin),
+    )
+    assert_same(
+        tn.maximum_filter1d(x, size, axis, mode=mode, origin=origin),
+        sn.maximum_filter1d(x, size, axis, mode=mode, origin=origin),
+    )
     sigma = data.draw(st.floats(0.2, 4.0))
     assert_same(tn.gaussian_filter(x, sigma, mode=mode), sn.gaussian_filter(x, sigma, mode=mode))
     assert_same(tn.median_filter(x, size, mode=mode), scipy_rank("median_filter", x, size=size, mode=mode))
-    assert_same(tn.correlate(x, np.ones([size] * len(shape)), mode=mode),
-                sn.correlate(x, np.ones([size] * len(shape)), mode=mode))
+    assert_same(
+        tn.correlate(x, np.ones([size] * len(shape)), mode=mode),
+        sn.correlate(x, np.ones([size] * len(shape)), mode=mode),
+    )

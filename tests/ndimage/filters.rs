@@ -1,0 +1,111 @@
+//! `ops::ndimage::filters`: the index maps (SciPy's extensions repeated for
+//! any distance), values quoted from SciPy 1.17.1, output dtypes and errors.
+
+use tch::{Kind, Tensor};
+use torchbridge::ops::ndimage::filters::{
+    convolve1d, correlate1d, extend_map, gaussian_filter, gaussian_kernel1d, rank_filter, uniform_filter1d, Gaussian,
+    Mode, PerAxis, Rank,
+};
+use torchbridge::DType;
+
+fn values(t: &Tensor) -> Vec<f64> {
+    Vec::<f64>::try_from(&t.to_kind(Kind::Double).contiguous().view(-1)).unwrap()
+}
+
+/// The reference extension of a line of `n` by `pad` on each side, by
+/// repeated reflection one period at a time (the way SciPy's line buffer grows).
+fn reference(mode: Mode, n: i64, pad: i64) -> Vec<i64> {
+    let line: Vec<i64> = (0..n).collect();
+    let period: Vec<i64> = match mode {
+        Mode::Reflect => line.iter().copied().chain(line.iter().rev().copied()).collect(),
+        Mode::Mirror if n == 1 => vec![0],
+        Mode::Mirror => line.iter().copied().chain(line[1..n as usize - 1].iter().rev().copied()).collect(),
+        Mode::Wrap => line.clone(),
+        _ => unreachable!(),
+    };
+    let p = period.len() as i64;
+    (-pad..n + pad).map(|i| period[i.rem_euclid(p) as usize]).collect()
+}
+
+#[test]
+fn index_maps_repeat_the_extension_past_the_dimension() {
+    for n in 1..8 {
+        for pad in [0, 1, 3, 7, 20] {
+            for mode in [Mode::Reflect, Mode::Mirror, Mode::Wrap] {
+                assert_eq!(extend_map(mode, n, pad, pad), reference(mode, n, pad), "{mode:?} n {n} pad {pad}");
+            }
+            let nearest = extend_map(Mode::Nearest, n, pad, pad);
+            assert!(nearest[..pad as usize].iter().all(|&i| i == 0));
+            assert!(nearest[(n + pad) as usize..].iter().all(|&i| i == n - 1));
+            let constant = extend_map(Mode::Constant, n, pad, pad);
+            assert_eq!(constant.iter().filter(|&&i| i == -1).count() as i64, 2 * pad);
+        }
+    }
+    // the DESIGN note's example: (1, 2, 3, 4) padded by 3
+    assert_eq!(extend_map(Mode::Reflect, 4, 3, 3), vec![2, 1, 0, 0, 1, 2, 3, 3, 2, 1]);
+    assert_eq!(extend_map(Mode::Mirror, 4, 3, 3), vec![3, 2, 1, 0, 1, 2, 3, 2, 1, 0]);
+    assert_eq!(extend_map(Mode::Wrap, 4, 3, 3), vec![1, 2, 3, 0, 1, 2, 3, 0, 1, 2]);
+}
+
+#[test]
+fn grid_modes_are_the_filters_synonyms() {
+    assert_eq!(Mode::from_name("grid-mirror").unwrap(), Mode::Reflect);
+    assert_eq!(Mode::from_name("grid-wrap").unwrap(), Mode::Wrap);
+    assert_eq!(Mode::from_name("grid-constant").unwrap(), Mode::Constant);
+    assert!(Mode::from_name("symmetric").is_err());
+}
+
+#[test]
+fn correlate1d_values_quoted_from_scipy() {
+    // scipy.ndimage.correlate1d([2, 8, 0, 4, 1, 9, 9, 0], weights=[1, 3]) (SciPy's docstring)
+    let x = Tensor::from_slice(&[2i64, 8, 0, 4, 1, 9, 9, 0]);
+    let got = correlate1d(&x, &[1.0, 3.0], -1, None, Mode::Reflect, 0.0, 0).unwrap();
+    assert_eq!(got.kind(), Kind::Int64);
+    assert_eq!(values(&got), vec![8.0, 26.0, 8.0, 12.0, 7.0, 28.0, 36.0, 9.0]);
+    // convolve1d([2, 8, 0, 4, 1, 9, 9, 0], weights=[1, 3]) (SciPy's docstring)
+    let got = convolve1d(&x, &[1.0, 3.0], -1, None, Mode::Reflect, 0.0, 0).unwrap();
+    assert_eq!(values(&got), vec![14.0, 24.0, 4.0, 13.0, 12.0, 36.0, 27.0, 0.0]);
+    // a footprint larger than the line: correlate1d([1., 2.], ones(7), mode='mirror') == [11., 10.]
+    let y = Tensor::from_slice(&[1.0f64, 2.0]);
+    let got = correlate1d(&y, &[1.0; 7], 0, None, Mode::Mirror, 0.0, 0).unwrap();
+    assert_eq!(values(&got), vec![11.0, 10.0]);
+}
+
+#[test]
+fn gaussian_values_quoted_from_scipy() {
+    // gaussian_filter1d([1., 2., 3., 4., 5.], 1) (SciPy's docstring, printed to 8 digits)
+    let x = Tensor::from_slice(&[1.0f64, 2.0, 3.0, 4.0, 5.0]);
+    let g = Gaussian { sigma: PerAxis::Same(1.0), order: PerAxis::Same(0), truncate: 4.0, radius: PerAxis::Same(None) };
+    let got = values(&gaussian_filter(&x, &g, None, &PerAxis::Same(Mode::Reflect), 0.0, None).unwrap());
+    for (a, b) in got.iter().zip([1.42704095, 2.06782203, 3.0, 3.93217797, 4.57295905]) {
+        assert!((a - b).abs() < 5e-9, "{a} {b}");
+    }
+    let k = gaussian_kernel1d(1.0, 0, 4).unwrap();
+    assert_eq!(k.len(), 9);
+    assert!((k.iter().sum::<f64>() - 1.0).abs() < 1e-15);
+    let d = gaussian_kernel1d(2.0, 1, 3).unwrap();
+    assert!(d.iter().zip(d.iter().rev()).all(|(a, b)| (a + b).abs() < 1e-18), "odd derivative kernel");
+    assert!(gaussian_kernel1d(1.0, -1, 3).is_err());
+}
+
+#[test]
+fn uniform_filter_output_dtype_and_errors() {
+    let x = Tensor::from_slice(&[1.0f32, 2.0, 4.0, 8.0]);
+    let got = uniform_filter1d(&x, 2, 0, Some(DType::Float64), Mode::Nearest, 0.0, 0).unwrap();
+    assert_eq!(got.kind(), Kind::Double);
+    assert_eq!(values(&got), vec![1.0, 1.5, 3.0, 6.0]);
+    assert!(uniform_filter1d(&x, 0, 0, None, Mode::Nearest, 0.0, 0).is_err());
+    assert!(uniform_filter1d(&x, 3, 0, None, Mode::Nearest, 0.0, 2).is_err());
+    assert!(uniform_filter1d(&x, 3, 1, None, Mode::Nearest, 0.0, 0).is_err());
+}
+
+#[test]
+fn median_of_an_even_window_is_the_upper_middle() {
+    let x = Tensor::from_slice(&[1.0f64, 2.0, 3.0, 4.0]);
+    let size = PerAxis::Same(4);
+    let mode = PerAxis::Same(Mode::Constant);
+    let got = rank_filter(&x, Rank::Median, Some(&size), None, None, &mode, 10.0, &PerAxis::Same(0), None).unwrap();
+    let got = values(&got);
+    // windows (origin 0, size 4 covers i-2..=i+1): [10,10,1,2] [10,1,2,3] [1,2,3,4] [2,3,4,10]
+    assert_eq!(got, vec![10.0, 3.0, 3.0, 4.0]);
+}
