@@ -5,3 +5,4 @@
 //! named after the ops' files.
 
 mod filters;
+mod measurements;

@@ -2,7 +2,8 @@
 
 No ndimage routine is chunked yet. The filters are neighbourhood operations:
 on dask they need ``map_overlap`` with the footprint's depth and the
-boundary mode applied only at the array's true edges, which is not built.
+boundary mode applied only at the array's true edges, which is not built;
+``label`` needs its chunks' labels merged across chunk faces.
 """
 
 from __future__ import annotations
@@ -24,3 +25,8 @@ ROWS: dict[str, Chunking] = {
         "gaussian_laplace", "gaussian_gradient_magnitude",
     )
 }
+ROWS["label"] = Unsupported(
+    "a component can cross every chunk: chunk-wise labels need a merge of the labels across chunk faces, "
+    "not built yet; compute it eagerly"
+)
+ROWS["find_objects"] = Unsupported("its result is a list of boxes over the whole array; compute it eagerly")

@@ -11,13 +11,13 @@ with the copies that costs (see :mod:`torchbridge._device`).
 
 The routines are the compiled functions of ``torchbridge._core.ndimage``, each
 behind its public face (``torchbridge._dispatch``); the private modules follow
-SciPy's (``_filters``); ``__all__`` is theirs, written out (stubtest reads literals only).
+SciPy's (``_filters``, ``_measurements``); ``__all__`` is theirs, written out (stubtest reads literals only).
 """
 
 from __future__ import annotations
 
 from .. import _dispatch
-from . import _filters
+from . import _filters, _measurements
 from ._filters import (
     convolve,
     convolve1d,
@@ -40,6 +40,7 @@ from ._filters import (
     uniform_filter,
     uniform_filter1d,
 )
+from ._measurements import find_objects, label
 
 __all__: list[str] = [
     "convolve",
@@ -62,8 +63,11 @@ __all__: list[str] = [
     "sobel",
     "uniform_filter",
     "uniform_filter1d",
+    "find_objects",
+    "label",
 ]
-assert sorted(__all__) == sorted(_filters.__all__)  # a literal for stubtest, the private module's list
+# a literal for stubtest, the private modules' lists
+assert sorted(__all__) == sorted(_filters.__all__ + _measurements.__all__)
 
 _dispatch.expose(globals(), __all__, "ndimage")
 

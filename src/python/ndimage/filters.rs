@@ -112,7 +112,7 @@ fn axes_ref(axes: &Option<Axes>) -> Option<&[i64]> {
 
 /// `output`: `None` or a dtype (anything `numpy.dtype` takes); an array to
 /// write into is not implemented.
-fn output_arg(py: Python<'_>, output: Option<&Bound<'_, PyAny>>) -> PyResult<Option<DType>> {
+pub(super) fn output_arg(py: Python<'_>, output: Option<&Bound<'_, PyAny>>) -> PyResult<Option<DType>> {
     let Some(output) = output.filter(|o| !o.is_none()) else { return Ok(None) };
     let is_array =
         ["__dlpack__", "__array__", "__array_interface__"].iter().any(|attr| output.hasattr(*attr).unwrap_or(false))
