@@ -241,7 +241,7 @@ def cases() -> list[Case]:
              scipy.signal.upfirdn, "signal", "upfirdn", sizes=(100_000, 1_000_000), quick_sizes=(100_000,)),
         Case("signal", "resample_poly", lambda n, rng: (rng.standard_normal(n), 3, 2), scipy.signal.resample_poly,
              "signal", "resample_poly", sizes=(100_000, 1_000_000), quick_sizes=(100_000,)),
-        Case("signal", "decimate", lambda n, rng: (rng.standard_normal(n), 4), scipy.signal.decimate,
+        Case("signal", "decimate", lambda n, rng: (rng.standard_normal(max(n, 64)), 4), scipy.signal.decimate,
              "signal", "decimate", sizes=(100_000, 1_000_000), quick_sizes=(100_000,), peak_relative=True),
         Case("signal", "resample", lambda n, rng: (rng.standard_normal(n), n * 3 // 2), scipy.signal.resample,
              "signal", "resample", sizes=(100_000, 1_000_000), quick_sizes=(100_000,), peak_relative=True),
@@ -769,6 +769,42 @@ def thread_scaling(size: int, calls: int) -> dict:
     return {"size": size, "calls_per_thread": calls, "one_thread_s": one, "two_threads_s": two, "speedup": one / two}
 
 
+#: Signal lengths the IIR crossover sweep times (geometric, from per-call cost to throughput).
+IIR_CROSSOVER_LENGTHS = (100, 300, 1_000, 3_000, 10_000, 30_000, 100_000, 1_000_000)
+
+
+def iir_crossover(lengths: tuple[int, ...], rounds: int) -> list[dict]:
+    """The length from which torchbridge beats SciPy on the IIR filters: for
+    ``lfilter`` and ``filtfilt`` (butter(4, 0.1)) and ``sosfilt`` and
+    ``sosfiltfilt`` (butter(8, 0.1) sections), SciPy and torchbridge on the
+    same float64 numpy signal at each length, interleaved; the crossover is
+    the shortest length from which every longer one wins too (None: never)."""
+    import numpy as np
+    import scipy.signal
+
+    import torchbridge.signal as tbs
+
+    b, a = scipy.signal.butter(4, 0.1)
+    sos = scipy.signal.butter(8, 0.1, output="sos")
+    calls = {
+        "lfilter": (lambda x: scipy.signal.lfilter(b, a, x), lambda x: tbs.lfilter(b, a, x)),
+        "sosfilt": (lambda x: scipy.signal.sosfilt(sos, x), lambda x: tbs.sosfilt(sos, x)),
+        "filtfilt": (lambda x: scipy.signal.filtfilt(b, a, x), lambda x: tbs.filtfilt(b, a, x)),
+        "sosfiltfilt": (lambda x: scipy.signal.sosfiltfilt(sos, x), lambda x: tbs.sosfiltfilt(sos, x)),
+    }
+    rng = np.random.default_rng(0)
+    out = []
+    for routine, (native, ours) in calls.items():
+        ratios = {}
+        for n in lengths:
+            x = rng.standard_normal(n)
+            t = time_interleaved({"native": lambda: native(x), "tb": lambda: ours(x)}, rounds)
+            ratios[n] = t["native"]["median"] / t["tb"]["median"]
+        winning = [n for n in lengths if all(ratios[m] >= 1 for m in lengths if m >= n)]
+        out.append({"routine": routine, "ratios": ratios, "crossover": winning[0] if winning else None})
+    return out
+
+
 def fft_backend(sizes: list[int], rounds: int) -> list[dict]:
     """SciPy routines built on scipy.fft, with torchbridge.fft set as its
     backend and unset, side by side: ``scipy.signal.fftconvolve`` (one real
@@ -1159,6 +1195,18 @@ def extras_markdown(results: dict, m: dict, env: dict) -> list[str]:
               f"Two Python threads calling `tb.special.erfc` on separate {ts['size']:.0e}-element arrays, libtorch at "
               f"one intra-op thread: {ts['two_threads_s']:.3f} s against {ts['one_thread_s']:.3f} s for one thread "
               f"doing both (speedup {ts['speedup']:.2f}; {m['affinity_cores'] or env['cores']} usable cores)."]
+    if results.get("iir_crossover"):
+        rows = results["iir_crossover"]
+        lengths = list(rows[0]["ratios"])
+        lines += ["", "## IIR filters: the crossover length", "",
+                  "Speedup of torchbridge over SciPy (float64 numpy signal, median of interleaved rounds) by "
+                  "signal length; crossover: the shortest length from which every longer one wins.", "",
+                  "| routine | " + " | ".join(f"{int(n):g}" for n in lengths) + " | crossover |",
+                  "|---|" + "---:|" * (len(lengths) + 1)]
+        for r in rows:
+            cross = "never" if r["crossover"] is None else f"{int(r['crossover']):g}"
+            lines.append(f"| {r['routine']} | " + " | ".join(f"{r['ratios'][n]:.2f}" for n in lengths)
+                         + f" | {cross} |")
     if results.get("fft_backend"):
         lines += ["", "## scipy.fft backend: SciPy routines with `set_backend(torchbridge.fft)`", "",
                   "Median per call; x = unset time / path time (above 1: faster with the backend); served = "
@@ -1513,7 +1561,9 @@ def main(argv=None) -> int:
 
     cells = sum(len(sizes_for(c)) for c in selected)
     backend_extra = args.suite in ("fft", "all")
-    total = 2 * cells + 5 + backend_extra  # each cell in process and in the array-API subprocess; the extras
+    crossover_extra = args.suite in ("signal", "all")
+    # each cell in process and in the array-API subprocess; the extras
+    total = 2 * cells + 5 + backend_extra + crossover_extra
     config = (f"suite {args.suite}, {'smoke' if args.smoke else 'quick' if args.quick else 'full'}, "
               f"{rounds} rounds, device {args.device}")
     if args.suite == "dask":
@@ -1545,6 +1595,12 @@ def main(argv=None) -> int:
             progress.end(", ".join(f"{r['routine']} {r['size']:g}: "
                                    f"{r['timings']['unset']['median'] / r['timings']['set']['median']:.2f}x"
                                    for r in backend_rows))
+        crossover_rows = None
+        if crossover_extra:
+            progress.begin("IIR filters: the length from which torchbridge wins")
+            lengths = IIR_CROSSOVER_LENGTHS[:3] if args.smoke else IIR_CROSSOVER_LENGTHS
+            crossover_rows = iir_crossover(lengths, rounds)
+            progress.end(", ".join(f"{r['routine']} {r['crossover']}" for r in crossover_rows))
         progress.begin("overhead, 1 element")
         over = overhead(rounds)
         progress.end(f"tb.special.erf {fmt_time(over['tb.special.erf']['median'])}")
@@ -1562,7 +1618,7 @@ def main(argv=None) -> int:
             progress.end(f"median of {imports['runs']}: {imports[f'import {module}']:.2f} s")
     results = {"environment": environment_facts, "machine": machine(load.finish(args.load_threshold)),
                "config": config, "rows": rows, "overhead": over, "conversion": conv, "threads": threads,
-               "imports": imports, "fft_backend": backend_rows}
+               "imports": imports, "fft_backend": backend_rows, "iir_crossover": crossover_rows}
     return finish(results, args, fancy_report)
 
 
