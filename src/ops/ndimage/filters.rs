@@ -26,7 +26,7 @@
 use tch::{Kind, Tensor};
 
 use crate::ops::numpy::normalize_axis;
-use crate::ops::signal::signaltools::order_filter::selection_network;
+use crate::ops::signal::signaltools::order_filter::select_views;
 use crate::{dlpack, DType, Error, Result};
 
 /// SciPy's `DBL_EPSILON` threshold (symmetry tests, `correlate`'s footprint).
@@ -975,10 +975,6 @@ pub enum Rank {
     Percentile(f64),
 }
 
-/// The comparator network is used while its elementwise ops are at most
-/// `16 n + 256` for `n` positions, as `signal.order_filter` measured.
-const NETWORK_OPS: (usize, usize) = (16, 256);
-
 /// `scipy.ndimage.rank_filter`, `median_filter`, `percentile_filter`.
 #[allow(clippy::too_many_arguments)]
 pub fn rank_filter(
@@ -1061,40 +1057,7 @@ pub fn rank_filter(
     let work = selection_work(input)?;
     let ext = extend_selection(&work, mode, cval, &before, &after)?;
     let views = footprint_views(&ext, &shape, &f.mask, &work.size())?;
-    cast_selection(&select(views, r as usize)?, &out)
-}
-
-/// The `rank`-th smallest of `views`, elementwise: a pruned comparator
-/// network, or a sort of the stacked views for large footprints.
-fn select(views: Vec<Tensor>, rank: usize) -> Result<Tensor> {
-    let n = views.len();
-    if n == 1 {
-        return Ok(views[0].f_contiguous()?);
-    }
-    let network = selection_network(n, rank);
-    let ops: usize = network.iter().map(|c| usize::from(c.min) + usize::from(c.max)).sum();
-    if ops <= NETWORK_OPS.0 * n + NETWORK_OPS.1 {
-        let mut wires: Vec<Option<Tensor>> = views.into_iter().map(Some).collect();
-        for c in network {
-            let (a, b) = match (&wires[c.i], &wires[c.j]) {
-                (Some(a), Some(b)) => (a, b),
-                _ => return Err(Error::Torch("selection network read a dropped wire".into())),
-            };
-            let lo = if c.min { Some(a.f_minimum(b)?) } else { None };
-            let hi = if c.max { Some(a.f_maximum(b)?) } else { None };
-            wires[c.i] = lo;
-            wires[c.j] = hi;
-        }
-        return wires[rank].take().ok_or_else(|| Error::Torch("selection network lost its output".into()));
-    }
-    let stacked = Tensor::f_stack(&views, -1)?;
-    let (sorted, _) = stacked.f_sort(-1, false)?;
-    let out = sorted.f_select(-1, rank as i64)?;
-    if out.is_floating_point() {
-        let nan = sorted.f_select(-1, n as i64 - 1)?.f_isnan()?;
-        return Ok(out.f_masked_fill(&nan, f64::NAN)?);
-    }
-    Ok(out.f_contiguous()?)
+    cast_selection(&select_views(views, r as usize)?, &out)
 }
 
 /// SciPy's `prewitt` (`smooth = [1, 1, 1]`) or `sobel` (`[1, 2, 1]`): the

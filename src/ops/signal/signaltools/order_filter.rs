@@ -203,6 +203,13 @@ fn select_rank(padded: &Tensor, shape: &[i64], size: &[i64], mask: &[bool], rank
         }
         views.push(view);
     }
+    select_views(views, rank)
+}
+
+/// The `rank`-th smallest of `views` (same shapes), elementwise, NaN where any
+/// is NaN: the pruned comparator network, or a sort of the stacked views past
+/// [`NETWORK_OPS`] (also `ndimage`'s rank filters).
+pub fn select_views(views: Vec<Tensor>, rank: usize) -> Result<Tensor> {
     let n = views.len();
     if n == 1 {
         return Ok(views[0].f_detach_copy()?.f_contiguous()?);
