@@ -39,18 +39,28 @@ namespace tb_iir_baseline {
 #include "iir_kernels.h"
 }  // namespace tb_iir_baseline
 
+#if defined(__x86_64__) || defined(__i386__)
 #pragma GCC push_options
 #pragma GCC target("avx2")
 namespace tb_iir_avx2 {
 #include "iir_kernels.h"
 }  // namespace tb_iir_avx2
 #pragma GCC pop_options
+#define TB_IIR_HAS_AVX2_BUILD 1
+#else
+namespace tb_iir_avx2 = tb_iir_baseline;  // other architectures: one build
+#define TB_IIR_HAS_AVX2_BUILD 0
+#endif
 
 namespace {
 
 // TORCHBRIDGE_IIR_BASELINE (set, any value) keeps the baseline kernels on an
 // AVX2 machine: how the tests check them bit for bit there too.
+#if TB_IIR_HAS_AVX2_BUILD
 const bool kHasAvx2 = __builtin_cpu_supports("avx2") && std::getenv("TORCHBRIDGE_IIR_BASELINE") == nullptr;
+#else
+const bool kHasAvx2 = false;
+#endif
 
 // Rows filtered together by one thread: their independent dependency chains
 // overlap in the pipeline (one row's recurrence is latency-bound), and with
