@@ -563,10 +563,25 @@ fn copy_cast(input: &Tensor, out: &Output<'_>) -> Result<Tensor> {
     out.cast(&input.f_to_kind(Kind::Int64)?)
 }
 
+/// An `exp` over a few host values, for the Gaussian kernels.
+pub type KernelExp = fn(&[f64]) -> Option<Vec<f64>>;
+
+/// The `exp` SciPy's kernels are sampled with, NumPy's, where the Python
+/// layer installed it ([`set_kernel_exp`]); `None`, or a call that declines,
+/// means libtorch's CPU kernel. NumPy's exp has SIMD paths (AVX512F) that
+/// round some values one ulp away from libtorch's, which would make the
+/// filters differ from SciPy's by that ulp on such CPUs.
+static KERNEL_EXP: std::sync::OnceLock<KernelExp> = std::sync::OnceLock::new();
+
+/// Sets the `exp` of the Gaussian kernels (once per process; later calls are ignored).
+pub fn set_kernel_exp(exp: KernelExp) {
+    let _ = KERNEL_EXP.set(exp);
+}
+
 /// SciPy's `_gaussian_kernel1d`: the Gaussian of `sigma` sampled at
 /// `-radius..=radius`, normalised (NumPy's pairwise sum), times the
-/// polynomial of the `order`-th derivative. `exp` is NumPy's `exp`,
-/// libtorch's CPU kernel (bit-identical to NumPy's here).
+/// polynomial of the `order`-th derivative. `exp` is NumPy's where the
+/// Python layer provides it, else libtorch's (see [`set_kernel_exp`]).
 pub fn gaussian_kernel1d(sigma: f64, order: i64, radius: i64) -> Result<Vec<f64>> {
     if order < 0 {
         return Err(Error::InvalidArgument("order must be non-negative".into()));
@@ -575,7 +590,10 @@ pub fn gaussian_kernel1d(sigma: f64, order: i64, radius: i64) -> Result<Vec<f64>
     let xs: Vec<i64> = (-radius..=radius).collect();
     let scale = -0.5 / sigma2;
     let exponents: Vec<f64> = xs.iter().map(|&x| scale * ((x * x) as f64)).collect();
-    let phi = Vec::<f64>::try_from(&Tensor::f_from_slice(&exponents)?.f_exp()?)?;
+    let phi = match KERNEL_EXP.get().and_then(|exp| exp(&exponents)) {
+        Some(phi) if phi.len() == exponents.len() => phi,
+        _ => Vec::<f64>::try_from(&Tensor::f_from_slice(&exponents)?.f_exp()?)?,
+    };
     let total = pairwise_sum(&phi);
     let phi: Vec<f64> = phi.iter().map(|p| p / total).collect();
     if order == 0 {

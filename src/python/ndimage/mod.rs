@@ -36,8 +36,20 @@ mod measurements;
 
 use pyo3::prelude::*;
 
+/// NumPy's `exp` of a few host values (the Gaussian kernels' samples, as
+/// SciPy's `_gaussian_kernel1d` computes them); `None` if NumPy fails.
+fn numpy_exp(x: &[f64]) -> Option<Vec<f64>> {
+    Python::attach(|py| {
+        let exp = py.import("numpy")?.getattr("exp")?;
+        let values = exp.call1((pyo3::types::PyList::new(py, x)?,))?;
+        values.call_method0("tolist")?.extract::<Vec<f64>>()
+    })
+    .ok()
+}
+
 /// Adds the `ndimage` submodule to `_core`.
 pub(crate) fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
+    crate::ops::ndimage::filters::set_kernel_exp(numpy_exp);
     let module = super::submodule(parent, "ndimage")?;
     filters::register(&module)?;
     measurements::register(&module)?;
