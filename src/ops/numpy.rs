@@ -8,6 +8,7 @@
 
 use tch::{Device, Kind, Tensor};
 
+use crate::aten::Arg;
 use crate::error::try_vec;
 use crate::{dlpack, DType, Error, Result};
 
@@ -135,9 +136,10 @@ pub fn cast(x: &Tensor, dtype: DType) -> Result<Tensor> {
     }
     match dtype.kind() {
         Some(kind) => Ok(x.f_to_kind(kind)?),
-        None => Err(Error::NotImplemented(format!(
-            "converting {from} input to {dtype} is not implemented (libtorch's Rust bindings cannot name {dtype})"
-        ))),
+        // `tch::Kind` cannot name uint16/32/64; libtorch's `to` can.
+        None => crate::aten::call("aten::to.dtype", &[Arg::ConstTensor(x.shallow_clone()), Arg::Dtype(dtype)], &[])?
+            .swap_remove(0)
+            .into_tensor(),
     }
 }
 

@@ -205,6 +205,16 @@ pub(crate) fn classify<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Arg<'py>> {
     )))
 }
 
+/// NumPy's `isscalar` for an argument: a Python number or a NumPy scalar
+/// (not a 0-d array), which some SciPy routines treat unlike an array.
+pub(crate) fn is_scalar(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
+    let py = obj.py();
+    Ok(obj.is_instance_of::<PyFloat>()
+        || obj.is_instance_of::<PyInt>()
+        || obj.is_instance_of::<PyComplex>()
+        || obj.is_instance(numpy(py)?.generic.bind(py))?)
+}
+
 /// The library results go back to: the one all real arrays share.
 pub(crate) fn common_library(args: &[Arg<'_>]) -> PyResult<Library> {
     let mut chosen: Option<&Arg<'_>> = None;

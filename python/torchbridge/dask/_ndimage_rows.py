@@ -3,7 +3,8 @@
 No ndimage routine is chunked yet. The filters are neighbourhood operations:
 on dask they need ``map_overlap`` with the footprint's depth and the
 boundary mode applied only at the array's true edges, which is not built;
-``label`` needs its chunks' labels merged across chunk faces.
+``label`` needs its chunks' labels merged across chunk faces; the labeled
+statistics, their per-label partials merged.
 """
 
 from __future__ import annotations
@@ -30,3 +31,13 @@ ROWS["label"] = Unsupported(
     "not built yet; compute it eagerly"
 )
 ROWS["find_objects"] = Unsupported("its result is a list of boxes over the whole array; compute it eagerly")
+_LABELED = (
+    "a statistic per label over the whole array: chunk-wise partials (sums, counts, extremes with their "
+    "positions) merged per label are not built yet; compute it eagerly"
+)
+for _name in (
+    "sum_labels", "sum", "mean", "variance", "standard_deviation", "minimum", "maximum", "median",
+    "minimum_position", "maximum_position", "extrema", "center_of_mass", "histogram",
+):
+    ROWS[_name] = Unsupported(_LABELED)
+

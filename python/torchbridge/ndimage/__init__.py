@@ -40,7 +40,23 @@ from ._filters import (
     uniform_filter,
     uniform_filter1d,
 )
-from ._measurements import find_objects, label
+from ._measurements import (
+    center_of_mass,
+    extrema,
+    find_objects,
+    histogram,
+    label,
+    maximum,
+    maximum_position,
+    mean,
+    median,
+    minimum,
+    minimum_position,
+    standard_deviation,
+    sum,
+    sum_labels,
+    variance,
+)
 
 __all__: list[str] = [
     "convolve",
@@ -63,8 +79,21 @@ __all__: list[str] = [
     "sobel",
     "uniform_filter",
     "uniform_filter1d",
+    "center_of_mass",
+    "extrema",
     "find_objects",
+    "histogram",
     "label",
+    "maximum",
+    "maximum_position",
+    "mean",
+    "median",
+    "minimum",
+    "minimum_position",
+    "standard_deviation",
+    "sum",
+    "sum_labels",
+    "variance",
 ]
 # a literal for stubtest, the private modules' lists
 assert sorted(__all__) == sorted(_filters.__all__ + _measurements.__all__)
