@@ -65,6 +65,8 @@ impl Library {
 /// numpy's pieces, looked up once (numpy is a hard dependency).
 struct NumPy {
     ndarray: Py<PyType>,
+    /// `numpy.ma.MaskedArray`.
+    masked_array: Py<PyType>,
     generic: Py<PyType>,
     asarray: Py<PyAny>,
     from_dlpack: Py<PyAny>,
@@ -78,6 +80,7 @@ fn numpy(py: Python<'_>) -> PyResult<&NumPy> {
         let np = py.import("numpy")?;
         Ok(NumPy {
             ndarray: np.getattr("ndarray")?.cast_into::<PyType>()?.unbind(),
+            masked_array: py.import("numpy.ma")?.getattr("MaskedArray")?.cast_into::<PyType>()?.unbind(),
             generic: np.getattr("generic")?.cast_into::<PyType>()?.unbind(),
             asarray: np.getattr("asarray")?.unbind(),
             from_dlpack: np.getattr("from_dlpack")?.unbind(),
@@ -162,11 +165,26 @@ fn type_name(obj: &Bound<'_, PyAny>) -> String {
 }
 
 /// Classifies `obj` by the library it comes from.
+///
+/// An ndarray subclass is computed on as its base ndarray (zero-copy), and
+/// results come back as plain ndarrays, as SciPy's routines (`np.asarray`)
+/// return them; the elementwise routines keep the subclass as NumPy's ufuncs
+/// do ([`Subclasses`]). A masked array is refused here: a routine that
+/// is not elementwise would compute on the masked values.
+/// Anything else `np.asarray` takes (`__array__`, `__array_interface__`,
+/// `range`, sequences) is taken as NumPy, as SciPy takes it.
 pub(crate) fn classify<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Arg<'py>> {
     let py = obj.py();
     let np = numpy(py)?;
     let strong = |array: Bound<'py, PyAny>, library| Ok(Arg { array, library, weak: false });
     if obj.is_instance(np.ndarray.bind(py))? {
+        if obj.is_instance(np.masked_array.bind(py))? {
+            return Err(Class::InputType.err(
+                "a masked array is accepted by the elementwise routines only (torchbridge.special's \
+                 ufuncs, which propagate its mask as NumPy's ufuncs do); elsewhere its masked values \
+                 would be computed on: pass `x.filled(value)`, `x.compressed()` or `x.data` explicitly",
+            ));
+        }
         return strong(obj.clone(), Library::NumPy);
     }
     let python_value = obj.is_instance_of::<PyFloat>()
@@ -198,11 +216,112 @@ pub(crate) fn classify<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Arg<'py>> {
         // A bare DLPack producer: results come back as numpy arrays.
         return strong(obj.clone(), Library::NumPy);
     }
+    if array_like(obj)? {
+        // NumPy's conversion, as SciPy's `np.asarray` (zero-copy where that is);
+        // like a list, the array-like follows the call's real arrays.
+        let array = np.asarray.bind(py).call1((obj,))?;
+        return Ok(Arg { array, library: Library::NumPy, weak: true });
+    }
     Err(Class::InputType.err(format!(
         "expected an array (numpy, torch, jax, cupy, any __dlpack__ producer) or a Python \
          scalar, list or tuple; got {}",
         type_name(obj)
     )))
+}
+
+/// What `np.asarray` takes besides arrays and Python values: the array
+/// protocols (`__array__`, `__array_interface__`, `__array_struct__`) and
+/// sequences (`range`, a `collections.abc.Sequence`), but not `str`/`bytes`,
+/// and not a lazy collection (dask's `__dask_graph__`): its `__array__`
+/// would compute the whole graph, so it is refused and the public routine
+/// takes its dask route (`torchbridge._dispatch`).
+fn array_like(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
+    let py = obj.py();
+    if obj.hasattr(intern!(py, "__dask_graph__"))? {
+        return Ok(false);
+    }
+    if obj.hasattr(intern!(py, "__array__"))?
+        || obj.hasattr(intern!(py, "__array_interface__"))?
+        || obj.hasattr(intern!(py, "__array_struct__"))?
+        || obj.is_instance_of::<pyo3::types::PyRange>()
+    {
+        return Ok(true);
+    }
+    if obj.is_instance_of::<pyo3::types::PyString>() || obj.is_instance_of::<pyo3::types::PyBytes>() {
+        return Ok(false);
+    }
+    Ok(obj.cast::<pyo3::types::PySequence>().is_ok())
+}
+
+/// The ndarray subclasses among an elementwise call's inputs, handled as
+/// NumPy's ufuncs handle them (SciPy's special functions are ufuncs): the
+/// call computes on the plain arrays ([`Subclasses::unwrap`]) and
+/// [`Subclasses::rewrap`] gives the result the inputs' kind back: a masked
+/// array with the union of the input masks (the values under the mask are
+/// whatever the function gives for the masked data, as NumPy's), or the
+/// subclass of highest `__array_priority__` through its `__array_wrap__`.
+pub(crate) struct Subclasses<'py> {
+    masks: Vec<Bound<'py, PyAny>>,
+    wrapper: Option<(f64, Bound<'py, PyAny>)>,
+}
+
+impl<'py> Subclasses<'py> {
+    /// The plain arrays of `objs` (the base ndarray of a subclass, a masked
+    /// array's data, zero-copy) and what [`rewrap`](Self::rewrap) needs.
+    pub(crate) fn unwrap(objs: &[&Bound<'py, PyAny>]) -> PyResult<(Vec<Bound<'py, PyAny>>, Self)> {
+        let mut found = Subclasses { masks: Vec::new(), wrapper: None };
+        let mut plain = Vec::with_capacity(objs.len());
+        for obj in objs {
+            let py = obj.py();
+            let np = numpy(py)?;
+            if obj.get_type().is(np.ndarray.bind(py)) || !obj.is_instance(np.ndarray.bind(py))? {
+                plain.push((*obj).clone());
+            } else if obj.is_instance(np.masked_array.bind(py))? {
+                let ma = py.import(intern!(py, "numpy.ma"))?;
+                found.masks.push(ma.call_method1(intern!(py, "getmaskarray"), (obj,))?);
+                plain.push(ma.call_method1(intern!(py, "getdata"), (obj,))?);
+            } else {
+                let priority: f64 = obj.getattr(intern!(py, "__array_priority__"))?.extract()?;
+                if found.wrapper.as_ref().is_none_or(|(best, _)| priority > *best) {
+                    found.wrapper = Some((priority, (*obj).clone()));
+                }
+                plain.push(np.asarray.bind(py).call1((obj,))?);
+            }
+        }
+        Ok((plain, found))
+    }
+
+    /// `result` (what the call returned for the plain arrays) as the inputs' kind.
+    pub(crate) fn rewrap(&self, py: Python<'py>, result: Py<PyAny>) -> PyResult<Py<PyAny>> {
+        let result = result.into_bound(py);
+        let np = numpy(py)?;
+        let is_ndarray = result.is_instance(np.ndarray.bind(py))?;
+        if !self.masks.is_empty() {
+            if !is_ndarray && !result.is_instance(np.generic.bind(py))? {
+                return Ok(result.unbind()); // not a NumPy result: no mask to carry
+            }
+            let numpy_module = py.import(intern!(py, "numpy"))?;
+            let mut mask = self.masks[0].clone();
+            for other in &self.masks[1..] {
+                mask = numpy_module.call_method1(intern!(py, "logical_or"), (&mask, other))?;
+            }
+            let shape = numpy_module.call_method1(intern!(py, "shape"), (&result,))?;
+            let mask = numpy_module.call_method1(intern!(py, "broadcast_to"), (mask, shape))?.call_method0("copy")?;
+            let ma = py.import(intern!(py, "numpy.ma"))?;
+            if !is_ndarray && mask.is_truthy()? {
+                return Ok(ma.getattr(intern!(py, "masked"))?.unbind()); // a masked 0-d result, as NumPy's
+            }
+            let kwargs = PyDict::new(py);
+            kwargs.set_item(intern!(py, "mask"), mask)?;
+            return Ok(ma.getattr(intern!(py, "masked_array"))?.call((result,), Some(&kwargs))?.unbind());
+        }
+        match &self.wrapper {
+            Some((_, template)) if is_ndarray => {
+                Ok(template.call_method1(intern!(py, "__array_wrap__"), (result, py.None()))?.unbind())
+            }
+            _ => Ok(result.unbind()),
+        }
+    }
 }
 
 /// NumPy's `isscalar` for an argument: a Python number or a NumPy scalar

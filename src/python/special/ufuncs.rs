@@ -8,7 +8,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyComplex, PyDict, PyFloat, PyInt};
 use tch::Tensor;
 
-use super::super::container::{classify, compute, import, import_all, wrap, Library};
+use super::super::container::{classify, compute, import, import_all, wrap, Library, Subclasses};
 use super::super::placement::on_device;
 use crate::ops::special::ufuncs::{table, Ufunc};
 use crate::ops::special::{self as sp, Operand};
@@ -61,10 +61,11 @@ pub(super) fn unary(
     op: fn(&Tensor) -> Result<Tensor>,
 ) -> PyResult<Py<PyAny>> {
     reject_ufunc_options(ufunc, out, kwargs)?;
-    let arg = classify(x)?;
+    let (plain, subclasses) = Subclasses::unwrap(&[x])?;
+    let arg = classify(&plain[0])?;
     let tensor = import(&arg)?.tensor;
     let result = compute(py, tensor.numel(), move || op(&tensor))?;
-    wrap(py, &arg.library, result, true)
+    subclasses.rewrap(py, wrap(py, &arg.library, result, true)?)
 }
 
 /// Imports both arguments of a binary ufunc and casts them to the loop NumPy
@@ -91,10 +92,11 @@ pub(super) fn binary(
     op: fn(&Tensor, &Tensor) -> Result<Tensor>,
 ) -> PyResult<Py<PyAny>> {
     reject_ufunc_options(ufunc, out, kwargs)?;
-    let (tensors, library) = binary_inputs(ufunc, x1, x2)?;
+    let (plain, subclasses) = Subclasses::unwrap(&[x1, x2])?;
+    let (tensors, library) = binary_inputs(ufunc, &plain[0], &plain[1])?;
     let elements = tensors.iter().map(|t| t.numel()).max().unwrap_or(0);
     let result = compute(py, elements, move || op(&tensors[0], &tensors[1]))?;
-    wrap(py, &library, result, true)
+    subclasses.rewrap(py, wrap(py, &library, result, true)?)
 }
 
 /// A ternary ufunc call (as [`binary`], three inputs).
@@ -107,12 +109,14 @@ pub(super) fn ternary(
     op: fn(&Tensor, &Tensor, &Tensor) -> Result<Tensor>,
 ) -> PyResult<Py<PyAny>> {
     reject_ufunc_options(ufunc, out, kwargs)?;
+    let (plain, subclasses) = Subclasses::unwrap(&inputs)?;
+    let inputs: Vec<&Bound<'_, PyAny>> = plain.iter().collect();
     let (tensors, library) = import_all(&inputs)?;
     let operands = inputs.iter().zip(&tensors).map(|(obj, t)| operand_of(obj, t)).collect::<Result<Vec<_>>>()?;
     let cast = ufunc.cast_to_loop(&tensors.iter().collect::<Vec<_>>(), &operands)?;
     let elements = cast.iter().map(|t| t.numel()).max().unwrap_or(0);
     let result = compute(py, elements, move || op(&cast[0], &cast[1], &cast[2]))?;
-    wrap(py, &library, result, true)
+    subclasses.rewrap(py, wrap(py, &library, result, true)?)
 }
 
 /// Expands the table's `unary` and `binary` groups into pyfunctions (the
