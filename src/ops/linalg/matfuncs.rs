@@ -24,21 +24,283 @@ fn numpy_exp_kind(d: DType) -> Kind {
     }
 }
 
-/// The exponential of square matrices already in a floating kind: exact
-/// `exp` of the diagonal for diagonal input, triangular structure kept (with
-/// the exact diagonal) for triangular input, libtorch's `matrix_exp` (a
-/// scaled and squared Taylor approximant) otherwise.
-fn expm_core(a: &Tensor) -> Result<Tensor> {
-    let diagonal = a.f_diagonal(0, -2, -1)?;
-    let below = any(&a.f_tril(-1)?.f_ne(0.0)?)?;
-    let above = any(&a.f_triu(1)?.f_ne(0.0)?)?;
-    let exp_diagonal = diagonal.f_exp()?.f_diag_embed(0, -2, -1)?;
-    match (below, above) {
-        (false, false) => Ok(exp_diagonal),
-        (false, true) => Ok(a.f_matrix_exp()?.f_triu(1)?.f_add(&exp_diagonal)?),
-        (true, false) => Ok(a.f_matrix_exp()?.f_tril(-1)?.f_add(&exp_diagonal)?),
-        (true, true) => Ok(a.f_matrix_exp()?),
+/// Al-Mohy & Higham's `theta_m` (2009, Table 3.1) for `m` = 3, 5, 7, 9, 13,
+/// as SciPy's `pick_pade_structure` uses them in both precisions.
+const THETA: [f64; 5] = [1.495585217958292e-2, 2.539398330063230e-1, 9.504178996162932e-1, 2.097847961257068, 4.25];
+
+/// `|c_{2m+1}| / u` of the backward-error bound (the `ell` test), per `m`,
+/// for float64 and float32 (SciPy's `coeff` tables).
+const ELL_COEFF_DOUBLE: [f64; 5] = [
+    1.119_104_808_822_157_8e-11,
+    1.116_777_070_819_807_7e-6,
+    0.498_261_243_104_934_7,
+    656_628.625,
+    1.257_336_186_533_943_7e19,
+];
+const ELL_COEFF_SINGLE: [f64; 5] =
+    [0.006_008_148_193_359_375, 599.565_124_511_718_8, 267_501_968.0, 352_524_808_749_056.0, 6.750_272_251_550_805e27];
+
+/// The Padé coefficients `b_0..=b_m` of the diagonal `[m/m]` approximant of `exp`.
+fn pade_coefficients(m: i64) -> &'static [f64] {
+    match m {
+        3 => &[120.0, 60.0, 12.0, 1.0],
+        5 => &[30240.0, 15120.0, 3360.0, 420.0, 30.0, 1.0],
+        7 => &[17297280.0, 8648640.0, 1995840.0, 277200.0, 25200.0, 1512.0, 56.0, 1.0],
+        9 => &[
+            17643225600.0,
+            8821612800.0,
+            2075673600.0,
+            302702400.0,
+            30270240.0,
+            2162160.0,
+            110880.0,
+            3960.0,
+            90.0,
+            1.0,
+        ],
+        _ => &[
+            64764752532480000.0,
+            32382376266240000.0,
+            7771770303897600.0,
+            1187353796428800.0,
+            129060195264000.0,
+            10559470521600.0,
+            670442572800.0,
+            33522128640.0,
+            1323241920.0,
+            40840800.0,
+            960960.0,
+            16380.0,
+            182.0,
+            1.0,
+        ],
     }
+}
+
+/// The 1-norm (largest column sum of magnitudes) of each matrix of `x`, `(B,)`.
+fn norm1(x: &Tensor) -> Result<Tensor> {
+    Ok(x.f_abs()?.f_sum_dim_intlist(-2, false, None::<Kind>)?.f_amax(-1, false)?)
+}
+
+/// The degree `m` and squarings `s` of each matrix of `a` `(B, n, n)`:
+/// SciPy's `pick_pade_structure` (Al-Mohy & Higham 2009, Algorithm 5.1),
+/// with the `ell` test's norms of powers of `|A|` by repeated products with
+/// a vector of ones, as SciPy's, and the exact 1-norms of `A^8` and `A^10`
+/// at every size (SciPy estimates them from n = 400 on). Also the powers
+/// `A^2`, `A^4`, `A^6` it needs.
+fn pick_pade_structure(a: &Tensor) -> Result<(Vec<i64>, Vec<i64>, [Tensor; 3])> {
+    let single = matches!(a.kind(), Kind::Float | Kind::ComplexFloat);
+    let coeff = if single { ELL_COEFF_SINGLE } else { ELL_COEFF_DOUBLE };
+    let abs = a.f_abs()?.f_to_kind(Kind::Double)?;
+    let n = a.size()[a.dim() - 1];
+    let mut v = Tensor::f_ones([a.size()[0], n, 1], (Kind::Double, a.device()))?;
+    let spin = |times: usize, v: &mut Tensor| -> Result<Tensor> {
+        for _ in 0..times {
+            *v = abs.f_matmul(v)?;
+        }
+        Ok(v.f_amax(&[-2i64, -1][..], false)?)
+    };
+    let norm_a = spin(1, &mut v)?;
+    let a2 = a.f_matmul(a)?;
+    let a4 = a2.f_matmul(&a2)?;
+    let a6 = a4.f_matmul(&a2)?;
+    let root =
+        |x: &Tensor, k: f64| -> Result<Tensor> { Ok(norm1(x)?.f_to_kind(Kind::Double)?.f_pow_tensor_scalar(1.0 / k)?) };
+    // ell(A, m) = max(ceil(log2(||A|^(2m+1)|| / ||A|| / coeff) / (2m)), 0)
+    let ell = |power: &Tensor, norm: &Tensor, c: f64, m: f64| -> Result<Tensor> {
+        Ok(power.f_div(norm)?.f_div_scalar(c)?.f_log2()?.f_div_scalar(2.0 * m)?.f_ceil()?.f_clamp_min(0.0)?)
+    };
+    let (d4, d6) = (root(&a4, 4.0)?, root(&a6, 6.0)?);
+    let eta1 = d4.f_maximum(&d6)?;
+    let l3 = ell(&spin(6, &mut v)?, &norm_a, coeff[0], 3.0)?;
+    let l5 = ell(&spin(4, &mut v)?, &norm_a, coeff[1], 5.0)?;
+    let d8 = root(&a4.f_matmul(&a4)?, 8.0)?;
+    let eta2 = d6.f_maximum(&d8)?;
+    let l7 = ell(&spin(4, &mut v)?, &norm_a, coeff[2], 7.0)?;
+    let l9 = ell(&spin(4, &mut v)?, &norm_a, coeff[3], 9.0)?;
+    let d10 = root(&a6.f_matmul(&a4)?, 10.0)?;
+    let eta4 = eta2.f_minimum(&d8.f_maximum(&d10)?)?;
+    let s = eta4.f_div_scalar(THETA[4])?.f_log2()?.f_ceil()?.f_clamp_min(0.0)?.f_nan_to_num(0.0, 0.0, 0.0)?;
+    // |A|^27 of the scaled matrix: the 19th power so far, scaled by 2^(-19 s), then 8 more of |A| 2^(-s).
+    let scale = Tensor::f_pow_scalar(0.5, &s)?;
+    let mut scaled = v.f_mul(&Tensor::f_pow_scalar(0.5, &s.f_mul_scalar(19.0)?)?.f_view([-1, 1, 1])?)?;
+    let scaled_abs = abs.f_mul(&scale.f_view([-1, 1, 1])?)?;
+    for _ in 0..8 {
+        scaled = scaled_abs.f_matmul(&scaled)?;
+    }
+    let l13 = ell(&scaled.f_amax(&[-2i64, -1][..], false)?, &norm_a.f_mul(&scale)?, coeff[4], 13.0)?;
+    let s13 = s.f_add(&l13.f_nan_to_num(0.0, 0.0, 0.0)?)?;
+    let host = |t: &Tensor| -> Result<Vec<f64>> {
+        Ok(Vec::<f64>::try_from(&t.f_to_device(tch::Device::Cpu)?.f_contiguous()?)?)
+    };
+    let tests = [
+        (host(&eta1)?, host(&l3)?, THETA[0]),
+        (host(&eta1)?, host(&l5)?, THETA[1]),
+        (host(&eta2)?, host(&l7)?, THETA[2]),
+        (host(&eta2)?, host(&l9)?, THETA[3]),
+    ];
+    let s13 = host(&s13)?;
+    let mut ms = Vec::with_capacity(s13.len());
+    let mut ss = Vec::with_capacity(s13.len());
+    for (b, &squarings) in s13.iter().enumerate() {
+        let degree = [3, 5, 7, 9].iter().zip(&tests).find(|(_, (eta, l, theta))| eta[b] < *theta && l[b] == 0.0);
+        match degree {
+            Some((&m, _)) => (ms.push(m), ss.push(0)),
+            // A non-finite matrix gives s = 0 (its result is NaN, as SciPy's).
+            None => (ms.push(13), ss.push(if squarings.is_finite() { squarings.min(2048.0) as i64 } else { 0 })),
+        };
+    }
+    Ok((ms, ss, [a2, a4, a6]))
+}
+
+/// `exp(x)` for the whole of one of `pick_pade_structure`'s degree groups:
+/// the `[m/m]` Padé approximant `(V - U)^-1 (V + U)` of `a / 2^s` (powers
+/// `a2`, `a4`, `a6` of `a`, `scale` its `2^-s` per matrix, `(B,)`).
+fn pade(a: &Tensor, powers: [&Tensor; 3], m: i64, scale: &Tensor) -> Result<Tensor> {
+    let b = pade_coefficients(m);
+    let per = |k: f64| -> Result<Tensor> {
+        Ok(scale.f_pow_tensor_scalar(k)?.f_to_kind(real_kind(a.kind()))?.f_view([-1, 1, 1])?)
+    };
+    let a1 = a.f_mul(&per(1.0)?)?;
+    let a2 = powers[0].f_mul(&per(2.0)?)?;
+    let a4 = powers[1].f_mul(&per(4.0)?)?;
+    let a6 = powers[2].f_mul(&per(6.0)?)?;
+    let n = a.size()[a.dim() - 1];
+    let eye = Tensor::f_eye(n, (a.kind(), a.device()))?;
+    // sum_k c_k X_k over (coefficient, matrix) pairs
+    let combo = |terms: &[(f64, &Tensor)]| -> Result<Tensor> {
+        let mut sum = terms[0].1.f_mul_scalar(terms[0].0)?;
+        for (c, x) in &terms[1..] {
+            sum = sum.f_add(&x.f_mul_scalar(*c)?)?;
+        }
+        Ok(sum)
+    };
+    let (odd, even) = match m {
+        3 => (combo(&[(b[3], &a2), (b[1], &eye)])?, combo(&[(b[2], &a2), (b[0], &eye)])?),
+        5 => (combo(&[(b[5], &a4), (b[3], &a2), (b[1], &eye)])?, combo(&[(b[4], &a4), (b[2], &a2), (b[0], &eye)])?),
+        7 => (
+            combo(&[(b[7], &a6), (b[5], &a4), (b[3], &a2), (b[1], &eye)])?,
+            combo(&[(b[6], &a6), (b[4], &a4), (b[2], &a2), (b[0], &eye)])?,
+        ),
+        9 => {
+            let a8 = a4.f_matmul(&a4)?;
+            (
+                combo(&[(b[9], &a8), (b[7], &a6), (b[5], &a4), (b[3], &a2), (b[1], &eye)])?,
+                combo(&[(b[8], &a8), (b[6], &a6), (b[4], &a4), (b[2], &a2), (b[0], &eye)])?,
+            )
+        }
+        _ => {
+            let high_odd = a6.f_matmul(&combo(&[(b[13], &a6), (b[11], &a4), (b[9], &a2)])?)?;
+            let high_even = a6.f_matmul(&combo(&[(b[12], &a6), (b[10], &a4), (b[8], &a2)])?)?;
+            (
+                high_odd.f_add(&combo(&[(b[7], &a6), (b[5], &a4), (b[3], &a2), (b[1], &eye)])?)?,
+                high_even.f_add(&combo(&[(b[6], &a6), (b[4], &a4), (b[2], &a2), (b[0], &eye)])?)?,
+            )
+        }
+    };
+    let u = a1.f_matmul(&odd)?;
+    Ok(Tensor::f_linalg_solve(&even.f_sub(&u)?, &even.f_add(&u)?, true)?)
+}
+
+/// `(exp(b) - exp(a)) / (b - a)` for neighbouring `x = [.., a, b, ..]` along
+/// the last axis (`exp(a)` where `a == b`): SciPy's `_exp_sinch`, the exact
+/// first off-diagonal of the exponential of a bidiagonal matrix.
+fn exp_sinch(x: &Tensor) -> Result<Tensor> {
+    let n = x.size()[x.dim() - 1];
+    let (head, tail) = (x.f_narrow(-1, 0, n - 1)?, x.f_narrow(-1, 1, n - 1)?);
+    let exp_diff = tail.f_exp()?.f_sub(&head.f_exp()?)?;
+    let diff = tail.f_sub(&head)?;
+    let equal = diff.f_eq(0.0)?;
+    let quotient = exp_diff.f_div(&diff.f_masked_fill(&equal, 1.0)?)?;
+    Ok(head.f_exp()?.f_where_self(&equal, &quotient)?)
+}
+
+/// `m` with its diagonal replaced by `values`.
+fn with_diagonal(m: &Tensor, values: &Tensor, offset: i64) -> Result<Tensor> {
+    let old = m.f_diagonal(offset, -2, -1)?.f_diag_embed(offset, -2, -1)?;
+    Ok(m.f_sub(&old)?.f_add(&values.f_diag_embed(offset, -2, -1)?)?)
+}
+
+/// Whether each matrix of `x` `(B, n, n)` has only zeros below its diagonal, `(B,)`.
+fn upper_triangular(x: &Tensor) -> Result<Tensor> {
+    Ok(x.f_tril(-1)?.f_ne(0.0)?.f_any_dims(&[-2i64, -1][..], false)?.f_logical_not()?)
+}
+
+/// The exponential of square matrices `(..., n, n)` already in a floating
+/// kind, by SciPy's algorithm (Al-Mohy & Higham 2009): `exp` of the diagonal
+/// for diagonal matrices; otherwise for each matrix the Padé degree and
+/// scaling SciPy picks, then `s` squarings; for triangular input, the
+/// diagonal and first off-diagonal recomputed exactly after each squaring
+/// (their Code Fragment 2.1) and the other triangle kept zero, which keeps
+/// badly scaled triangular matrices (entries 1 to 3e4) accurate where a
+/// plain scaling and squaring loses every digit. Lower triangular matrices
+/// are computed as `expm(A^T)^T`: libtorch's LU pivots on them, and their
+/// error was ten times SciPy's on the Al-Mohy & Higham matrix. Batches are
+/// computed together, grouped by degree.
+fn expm_core(a: &Tensor) -> Result<Tensor> {
+    let shape = a.size();
+    let n = shape[shape.len() - 1];
+    let a = a.f_reshape([-1, n, n])?;
+    let upper = upper_triangular(&a)?;
+    let lower = upper_triangular(&a.f_mt()?)?;
+    let diagonal = upper.f_logical_and(&lower)?;
+    let flip = lower.f_logical_and(&diagonal.f_logical_not()?)?.f_view([-1, 1, 1])?;
+    // From here every triangular matrix is upper triangular.
+    let a = a.f_mt()?.f_where_self(&flip, &a)?;
+    let triangular = upper.f_logical_or(&lower)?;
+    let mut result = a.f_diagonal(0, -2, -1)?.f_exp()?.f_diag_embed(0, -2, -1)?;
+    let general = Vec::<bool>::try_from(&diagonal.f_logical_not()?.f_to_device(tch::Device::Cpu)?)?;
+    let todo: Vec<i64> = (0..general.len() as i64).filter(|&b| general[b as usize]).collect();
+    let device = a.device();
+    let index = Tensor::f_from_slice(&todo)?.f_to_device(device)?;
+    let sub = a.f_index_select(0, &index)?;
+    let triangular = triangular.f_index_select(0, &index)?;
+    let (ms, ss, powers) = if todo.is_empty() {
+        (vec![], vec![], [sub.shallow_clone(), sub.shallow_clone(), sub.shallow_clone()])
+    } else {
+        pick_pade_structure(&sub)?
+    };
+    for m in [3, 5, 7, 9, 13] {
+        let members: Vec<i64> = (0..ms.len()).filter(|&k| ms[k] == m).map(|k| k as i64).collect();
+        if members.is_empty() {
+            continue;
+        }
+        let local = Tensor::f_from_slice(&members)?.f_to_device(device)?;
+        let pick = |x: &Tensor| x.f_index_select(0, &local);
+        let squarings: Vec<i64> = members.iter().map(|&k| ss[k as usize]).collect();
+        let s = Tensor::f_from_slice(&squarings)?.f_to_device(device)?;
+        let x = pick(&sub)?;
+        let scale = Tensor::f_pow_scalar(0.5, &s.f_to_kind(Kind::Double)?)?;
+        let mut e = pade(&x, [&pick(&powers[0])?, &pick(&powers[1])?, &pick(&powers[2])?], m, &scale)?;
+        let triangular = pick(&triangular)?.f_view([-1, 1, 1])?;
+        let most = squarings.iter().copied().max().unwrap_or(0);
+        if most > 0 {
+            let (d, off) = (x.f_diagonal(0, -2, -1)?, x.f_diagonal(1, -2, -1)?);
+            // For the triangular matrices, the exact diagonal (and first
+            // superdiagonal) of exp(x / 2^i), `i` per matrix.
+            let exact = |e: &Tensor, i: &Tensor, with_off: bool| -> Result<Tensor> {
+                let factor = Tensor::f_pow_scalar(0.5, &i.f_to_kind(Kind::Double)?)?
+                    .f_to_kind(real_kind(x.kind()))?
+                    .f_view([-1, 1])?;
+                let scaled = d.f_mul(&factor)?;
+                let mut fixed = with_diagonal(e, &scaled.f_exp()?, 0)?;
+                if with_off {
+                    fixed = with_diagonal(&fixed, &exp_sinch(&scaled)?.f_mul(&off.f_mul(&factor)?)?, 1)?;
+                }
+                Ok(fixed.f_where_self(&triangular, e)?)
+            };
+            e = exact(&e, &s, false)?.f_where_self(&s.f_gt(0)?.f_view([-1, 1, 1])?, &e)?;
+            for i in (0..most).rev() {
+                let active = s.f_gt(i)?.f_view([-1, 1, 1])?;
+                let squared = e.f_matmul(&e)?;
+                e = exact(&squared, &s.f_full_like(i)?, true)?.f_where_self(&active, &e)?;
+            }
+        }
+        // Triangular input: the lower triangle exactly zero, as SciPy's triu.
+        e = e.f_triu(0)?.f_where_self(&triangular, &e)?;
+        result = result.f_index_copy(0, &index.f_index_select(0, &local)?, &e)?;
+    }
+    Ok(result.f_mt()?.f_where_self(&flip, &result)?.f_reshape(shape.as_slice())?)
 }
 
 /// `scipy.linalg.expm`: the matrix exponential of `(..., N, N)` `a`. Integer
