@@ -15,6 +15,7 @@ __all__ = [
     "TorchbridgeError",
     "DLPackError",
     "DtypeError",
+    "NonNumericDtypeError",
     "DeviceError",
     "InputTypeError",
     "MixedContainersError",
@@ -37,6 +38,12 @@ class DLPackError(TorchbridgeError, ValueError):
 
 class DtypeError(TorchbridgeError, TypeError):
     """A dtype torchbridge (or the routine called) does not accept."""
+
+
+class NonNumericDtypeError(DtypeError, ValueError):
+    """An array whose dtype holds no numbers (object, str, bytes, datetime,
+    structured): a ``DtypeError`` (a ``TypeError``, as SciPy's ufuncs raise
+    for it) and a ``ValueError`` (as ``scipy.linalg`` and others raise)."""
 
 
 class DeviceError(TorchbridgeError, ValueError):

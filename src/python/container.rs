@@ -453,8 +453,15 @@ fn import_failed(arg: &Arg<'_>, cause: PyErr) -> PyErr {
     }
     let described = match (&arg.library, arg.array.getattr("dtype")) {
         (Library::NumPy, Ok(dtype)) => {
+            // object, str, bytes, void, datetime, timedelta: no numbers at all.
+            let kind: String = dtype.getattr("kind").and_then(|k| k.extract()).unwrap_or_default();
+            let class = if matches!(kind.as_str(), "O" | "U" | "S" | "V" | "M" | "m") {
+                Class::NonNumericDtype
+            } else {
+                Class::Dtype
+            };
             let dtype = dtype.str().map(|s| s.to_string()).unwrap_or_default();
-            Class::Dtype.err(format!(
+            class.err(format!(
                 "cannot import a numpy array of dtype {dtype}: {cause}; accepted: {ACCEPTED_DTYPES} \
                  (native byte order)"
             ))

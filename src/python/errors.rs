@@ -15,6 +15,7 @@ use crate::Error;
 pub(crate) enum Class {
     DLPack,
     Dtype,
+    NonNumericDtype,
     Device,
     InputType,
     MixedContainers,
@@ -27,9 +28,10 @@ pub(crate) enum Class {
 }
 
 impl Class {
-    const ALL: [Class; 11] = [
+    const ALL: [Class; 12] = [
         Class::DLPack,
         Class::Dtype,
+        Class::NonNumericDtype,
         Class::Device,
         Class::InputType,
         Class::MixedContainers,
@@ -45,6 +47,7 @@ impl Class {
         match self {
             Class::DLPack => "DLPackError",
             Class::Dtype => "DtypeError",
+            Class::NonNumericDtype => "NonNumericDtypeError",
             Class::Device => "DeviceError",
             Class::InputType => "InputTypeError",
             Class::MixedContainers => "MixedContainersError",

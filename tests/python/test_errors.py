@@ -31,8 +31,29 @@ def test_unsupported_numpy_dtypes_raise_dtype_error_naming_it(array, named):
         tb.special.erf(array)
     assert isinstance(info.value, TypeError)
     assert "accepted: bool" in str(info.value)
+    # A dtype with no numbers is also the ValueError scipy.linalg raises for it.
+    holds_numbers = array.dtype.kind in "biufc"
+    assert isinstance(info.value, tb.NonNumericDtypeError) is (not holds_numbers)
+    assert isinstance(info.value, ValueError) is (not holds_numbers)
     with pytest.raises(tb.DtypeError):
         tb.apply(lambda t: t, array)
+
+
+@pytest.mark.parametrize("array", [np.array([object(), 1], dtype=object), np.array(["a", "b"]), np.array([b"ab"])])
+def test_non_numeric_dtypes_raise_what_scipy_raises(array):
+    """SciPy's class for the same bad input is an ancestor of torchbridge's."""
+    import scipy.linalg
+    import scipy.special
+
+    for ours, theirs, arg in [
+        (tb.special.erf, scipy.special.erf, array),
+        (tb.linalg.inv, scipy.linalg.inv, array.reshape(1, -1)[:, :1]),
+    ]:
+        with pytest.raises(Exception) as scipys:
+            theirs(arg)
+        with pytest.raises(tb.NonNumericDtypeError) as ours_raised:
+            ours(arg)
+        assert isinstance(ours_raised.value, type(scipys.value)), (scipys.value, ours_raised.value)
 
 
 @pytest.mark.parametrize("value", [None, "text", {"a": 1}, object(), b"bytes"])

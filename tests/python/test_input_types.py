@@ -55,7 +55,8 @@ class TestMaskedArrays:
         assert_same_masked(special.betainc(a, 2.0, 0.5), sc.betainc(a, 2.0, 0.5))
 
     def test_zero_dimensional(self):
-        assert special.erf(np.ma.masked_array(0.5, mask=True)) is np.ma.masked is sc.erf(np.ma.masked_array(0.5, mask=True))
+        masked = np.ma.masked_array(0.5, mask=True)
+        assert special.erf(masked) is np.ma.masked is sc.erf(masked)
         got, want = special.erf(np.ma.masked_array(0.5, mask=False)), sc.erf(np.ma.masked_array(0.5, mask=False))
         assert type(got) is type(want) is np.ma.MaskedArray
         assert got.shape == () and not got.mask and float(got) == float(want)

@@ -27,7 +27,10 @@ by default the computation runs where the arrays live, CUDA included."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from .. import _dispatch
+from . import _misc
 from ._array_utils import bandwidth, ishermitian, issymmetric
 from ._basic import (
     det,
@@ -52,8 +55,9 @@ from ._decomp_qr import qr, rq
 from ._decomp_svd import diagsvd, null_space, orth, subspace_angles, svd, svdvals
 from ._matfuncs import coshm, cosm, expm, expm_frechet, sinhm, sinm, tanhm, tanm
 
-# (LinAlgError and LinAlgWarning are module attributes, as in scipy.linalg)
-from ._misc import LinAlgError, LinAlgWarning, norm  # noqa: F401
+# (LinAlgError and LinAlgWarning are module attributes, as in scipy.linalg;
+# LinAlgWarning is made on first use, see _misc._linalg_warning)
+from ._misc import LinAlgError, norm  # noqa: F401
 from ._procrustes import orthogonal_procrustes
 from ._special_matrices import (
     block_diag,
@@ -152,6 +156,12 @@ _dispatch.expose(
         *("cho_solve", "lu_solve", "solve_banded", "solve_toeplitz", "matmul_toeplitz"),
     ),
 )
+
+
+def __getattr__(name: str) -> Any:
+    if name == "LinAlgWarning":
+        return _misc._linalg_warning()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:

@@ -26,7 +26,8 @@ fn numpy_exp_kind(d: DType) -> Kind {
 
 /// Al-Mohy & Higham's `theta_m` (2009, Table 3.1) for `m` = 3, 5, 7, 9, 13,
 /// as SciPy's `pick_pade_structure` uses them in both precisions.
-const THETA: [f64; 5] = [1.495585217958292e-2, 2.539398330063230e-1, 9.504178996162932e-1, 2.097847961257068, 4.25];
+const THETA: [f64; 5] =
+    [0.014_955_852_179_582_92, 0.253_939_833_006_323, 0.950_417_899_616_293_2, 2.097_847_961_257_068, 4.25];
 
 /// `|c_{2m+1}| / u` of the backward-error bound (the `ell` test), per `m`,
 /// for float64 and float32 (SciPy's `coeff` tables).

@@ -5,7 +5,7 @@ use pyo3::prelude::*;
 
 use super::super::container::{compute, import_all, wrap, wrap_tuple};
 use super::super::placement::on_device;
-use super::{batched, import1, rhs_core, sequence, unpack2, warn, Device, LinAlgWarning};
+use super::{batched, import1, linalg_warning, rhs_core, sequence, unpack2, warn, Device};
 use crate::ops::linalg::{self as ops, CheckFinite, Lu, LuFactor, LuOptions, LuSolveOptions, Trans};
 use crate::Error;
 
@@ -62,7 +62,7 @@ fn lu_factor(
         let LuFactor { lu, piv, info } = compute(py, a.numel(), move || ops::lu_factor(&a, check))?;
         if info > 0 {
             let message = format!("Diagonal number {info} is exactly zero. Singular matrix.");
-            warn(py, &py.get_type::<LinAlgWarning>(), &message)?;
+            warn(py, &linalg_warning(py)?, &message)?;
         }
         sequence(py, vec![wrap(py, &library, lu, false)?, wrap(py, &library, piv, false)?], list)
     })

@@ -214,7 +214,14 @@ pub(super) fn warn_ill_conditioned(py: Python<'_>, rcond: f64, x: &Tensor) -> Py
     // Python's `:.6g`, as SciPy formats it.
     let shown: String = pyo3::types::PyFloat::new(py, rcond).call_method1("__format__", (".6g",))?.extract()?;
     let message = format!("An ill-conditioned matrix detected: rcond = {shown}: result may not be accurate.");
-    warn(py, &py.get_type::<LinAlgWarning>(), &message)
+    warn(py, &linalg_warning(py)?, &message)
+}
+
+/// The category the routines warn with: `torchbridge.linalg.LinAlgWarning`,
+/// a subclass of the compiled class and of SciPy's `LinAlgWarning` where
+/// SciPy is installed (made on first use by `torchbridge.linalg._misc`).
+pub(super) fn linalg_warning(py: Python<'_>) -> PyResult<Bound<'_, pyo3::types::PyType>> {
+    Ok(py.import("torchbridge.linalg")?.getattr("LinAlgWarning")?.cast_into::<pyo3::types::PyType>()?)
 }
 
 /// `warnings.warn(message, category)` attributed to the caller.

@@ -174,3 +174,20 @@ def test_norm_any_float64(x, ord):
             return  # NumPy's SVD refuses non-finite input for ord=2
     got = tl.norm(x, ord=ord, check_finite=False)
     np.testing.assert_allclose(got, want, rtol=1e-13, equal_nan=True)
+
+
+def test_linalg_warning_is_scipys_too():
+    """Code written for SciPy (``pytest.warns(scipy.linalg.LinAlgWarning)``,
+    a warnings filter on SciPy's class) catches torchbridge's warning."""
+    import warnings
+
+    assert issubclass(tl.LinAlgWarning, sl.LinAlgWarning)
+    assert tl.LinAlgWarning is tl.LinAlgWarning and tl.LinAlgWarning.__module__ == "torchbridge.linalg"
+    singular = np.array([[1.0, 2.0], [2.0, 4.0 + 1e-15]])
+    with pytest.warns(sl.LinAlgWarning, match="ill-conditioned") as record:
+        tl.solve(singular, np.ones(2))
+    assert all(type(w.message) is tl.LinAlgWarning for w in record)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        warnings.simplefilter("ignore", sl.LinAlgWarning)
+        tl.inv(singular)  # silenced by SciPy's filter
