@@ -169,6 +169,9 @@ def test_pearsonr(rng, lib, alternative):
     same(got, ss.pearsonr(x.T, y.T, alternative=alternative))
     # broadcasting
     same(ts.pearsonr(x, y[:1], axis=1), ss.pearsonr(x, y[:1], axis=1))
+    # deviations whose squares overflow or underflow: the rescaled sums
+    for scale in (1e200, 1e-200):
+        same(ts.pearsonr(x * scale, y, axis=1), ss.pearsonr(x * scale, y, axis=1))
 
 
 def test_pearsonr_edges(rng):

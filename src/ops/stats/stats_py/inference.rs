@@ -295,23 +295,43 @@ pub fn pearsonr(x: &Tensor, y: &Tensor, alternative: Alternative, axis: Option<i
     let y = y.f_to_kind(kind)?.f_expand(&target, false)?.f_movedim([ax as i64], [-1])?;
     let work = super::compute_kind(kind);
     let (x, y) = (x.f_to_kind(work)?, y.f_to_kind(work)?);
-    let constant = |t: &Tensor| -> Result<Tensor> { Ok(t.f_eq_tensor(&t.f_narrow(-1, 0, 1)?)?.f_all_dim(-1, false)?) };
-    let (const_x, const_y) = (constant(&x)?, constant(&y)?);
+    let dims = [-1i64];
+    // one pass each for the mean, the deviations, their range and their sums of products
+    let centred = |t: &Tensor| -> Result<(Tensor, Tensor, Tensor, Tensor, Tensor)> {
+        let mean = t.f_mean_dim(dims.as_slice(), true, None::<Kind>)?;
+        let tm = t.f_sub(&mean)?;
+        let (lo, hi) = t.f_aminmax(-1, false)?;
+        // SciPy's test `all(x == x[0])`: the range is 0 (NaN compares unequal)
+        let constant = lo.f_eq_tensor(&hi)?;
+        let ss = tm.f_square()?.f_sum_dim_intlist(dims.as_slice(), true, None::<Kind>)?;
+        Ok((tm, ss, mean, constant, hi.f_sub(&lo)?))
+    };
+    let (xm, ssx, xmean, const_x, xrange) = centred(&x)?;
+    let (ym, ssy, ymean, const_y, yrange) = centred(&y)?;
     let const_xy = const_x.f_logical_or(&const_y)?;
     let mut warnings = Vec::new();
     if any(&const_xy)? {
         warnings.push(Warning::ConstantInput(CONSTANT_INPUT));
     }
-    let dims = [-1i64];
-    let centred = |t: &Tensor| -> Result<(Tensor, Tensor, Tensor)> {
-        let mean = t.f_mean_dim(dims.as_slice(), true, None::<Kind>)?;
-        let tm = t.f_sub(&mean)?;
-        let tmax = tm.f_abs()?.f_amax(dims.as_slice(), true)?;
-        let norm = tm.f_div(&tmax)?.f_square()?.f_sum_dim_intlist(dims.as_slice(), true, None::<Kind>)?.f_sqrt()?;
-        Ok((tm, norm.f_mul(&tmax)?, mean))
+    // SciPy scales the deviations by their largest before squaring them; the
+    // plain sums agree unless the squares overflow or underflow, where the
+    // scaled form is taken
+    let tiny = if work == Kind::Double { 1e-140 } else { 1e-17 };
+    let huge = if work == Kind::Double { 1e140 } else { 1e17 };
+    let extreme = |r: &Tensor| -> Result<bool> {
+        any(&r.f_gt(huge)?.f_logical_or(&r.f_lt(tiny)?.f_logical_and(&r.f_gt(0.0)?)?)?)
     };
-    let (xm, normx, xmean) = centred(&x)?;
-    let (ym, normy, ymean) = centred(&y)?;
+    let scaled = extreme(&xrange)? || extreme(&yrange)?;
+    let norm = |tm: &Tensor, ss: &Tensor| -> Result<Tensor> {
+        if scaled {
+            let tmax = tm.f_abs()?.f_amax(dims.as_slice(), true)?;
+            let s = tm.f_div(&tmax)?.f_square()?.f_sum_dim_intlist(dims.as_slice(), true, None::<Kind>)?;
+            Ok(s.f_sqrt()?.f_mul(&tmax)?)
+        } else {
+            Ok(ss.f_sqrt()?)
+        }
+    };
+    let (normx, normy) = (norm(&xm, &ssx)?, norm(&ym, &ssy)?);
     let threshold = super::eps(work).powf(0.75);
     let near = |norm: &Tensor, mean: &Tensor| -> Result<Tensor> {
         Ok(norm.f_lt_tensor(&mean.f_abs()?.f_mul_scalar(threshold)?)?.f_squeeze_dim(-1)?)
@@ -320,12 +340,14 @@ pub fn pearsonr(x: &Tensor, y: &Tensor, alternative: Alternative, axis: Option<i
     if any(&nconst.f_logical_and(&const_xy.f_logical_not()?)?)? {
         warnings.push(Warning::NearConstantInput(NEAR_CONSTANT_INPUT));
     }
-    let r = xm
-        .f_div(&normx)?
-        .f_mul(&ym.f_div(&normy)?)?
-        .f_sum_dim_intlist(dims.as_slice(), false, None::<Kind>)?
-        .f_clamp(-1.0, 1.0)?
-        .f_masked_fill(&const_xy, f64::NAN)?;
+    let r = if scaled {
+        xm.f_div(&normx)?.f_mul(&ym.f_div(&normy)?)?.f_sum_dim_intlist(dims.as_slice(), false, None::<Kind>)?
+    } else {
+        xm.f_mul(&ym)?
+            .f_sum_dim_intlist(dims.as_slice(), false, None::<Kind>)?
+            .f_div(&normx.f_mul(&normy)?.f_squeeze_dim(-1)?)?
+    };
+    let r = r.f_clamp(-1.0, 1.0)?.f_masked_fill(&const_xy, f64::NAN)?;
     let (r, p) = if n == 2 {
         let r = r.f_round()?;
         let p = r.f_ones_like()?.f_masked_fill(&r.f_isnan()?, f64::NAN)?;
