@@ -73,7 +73,8 @@ fn lmbda_value(lmbda: Arg<'_, '_>, routine: &str) -> PyResult<f64> {
 /// Return a dataset transformed by a Box-Cox power transformation.
 ///
 /// ``(x**lmbda - 1) / lmbda`` (``log(x)`` at ``lmbda = 0``), SciPy's
-/// ``special.boxcox`` elementwise. Only a given ``lmbda``: ``lmbda=None``
+/// ``special.boxcox`` elementwise (torchbridge's ``special.boxcox`` kernel,
+/// composed of libtorch ops on the input's device). Only a given ``lmbda``: ``lmbda=None``
 /// (the maximum-likelihood estimate, with ``alpha``/``optimizer``) raises
 /// ``UnsupportedParameterError``.
 ///
@@ -97,7 +98,8 @@ fn boxcox(
 ///
 /// ``((1 + x)**lmbda - 1) / lmbda`` for ``x >= 0`` and
 /// ``-((1 - x)**(2 - lmbda) - 1) / (2 - lmbda)`` below (``log1p``/``expm1``
-/// forms, the logarithmic limits at ``lmbda`` 0 and 2). Only a given
+/// forms, the logarithmic limits at ``lmbda`` 0 and 2), computed by
+/// torchbridge from libtorch ops on the input's device. Only a given
 /// ``lmbda``: ``lmbda=None`` raises ``UnsupportedParameterError``.
 ///
 #[doc = device_note!()]
