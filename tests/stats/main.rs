@@ -3,4 +3,5 @@
 //! computations written here, SciPy's nan_policy and small-sample rules,
 //! and errors.
 
+mod inference;
 mod stats_py;

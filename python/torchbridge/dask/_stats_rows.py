@@ -15,6 +15,11 @@ _MOMENTS = (
     "compute it eagerly (or rechunk the axis to one chunk and map_blocks)"
 )
 _ORDER = "an order statistic: the whole axis must be sorted at once; compute it eagerly"
+_TEST = (
+    "a correlation or test statistic over whole axis-slices (moments, ranks or pairwise comparisons of "
+    "every value): chunked partial statistics are not built yet; compute it eagerly"
+)
+_ELEMENTWISE = "an elementwise transformation: no chunking row is built yet; use map_blocks with the given lmbda"
 
 #: ``name`` -> the chunking class of ``torchbridge.stats.{name}``.
 ROWS: dict[str, Chunking] = {
@@ -26,4 +31,13 @@ ROWS: dict[str, Chunking] = {
         )
     },
     **{name: Unsupported(_ORDER) for name in ("iqr", "median_abs_deviation", "trim_mean", "mode", "rankdata")},
+    **{
+        name: Unsupported(_TEST)
+        for name in (
+            "pearsonr", "spearmanr", "kendalltau", "linregress", "ttest_1samp", "ttest_ind", "ttest_rel",
+            "chisquare", "power_divergence", "f_oneway", "mannwhitneyu",
+        )
+    },
+    "differential_entropy": Unsupported(_ORDER),
+    **{name: Unsupported(_ELEMENTWISE) for name in ("boxcox", "yeojohnson")},
 }

@@ -4,7 +4,11 @@ Swap ``from scipy import stats`` for ``from torchbridge import stats``: the
 same names, parameters and defaults, results in the caller's array type and
 on its device. So far the descriptive statistics of ``scipy.stats._stats_py``
 (moments, means, trimmed statistics, ``iqr``, ``median_abs_deviation``,
-``mode``, ``describe``), ``zscore``/``zmap``, ``rankdata`` and ``entropy``,
+``mode``, ``describe``), ``zscore``/``zmap``, ``rankdata``, ``entropy`` and
+``differential_entropy``; the correlations (``pearsonr``, ``spearmanr``,
+``kendalltau``, ``linregress``) and tests (the t tests, ``chisquare``,
+``power_divergence``, ``f_oneway``, ``mannwhitneyu``); ``boxcox`` and
+``yeojohnson`` for a given ``lmbda``,
 with SciPy's ``axis`` (ints, tuples, ``None``), ``keepdims`` and
 ``nan_policy`` semantics.
 
@@ -13,17 +17,101 @@ the copies that costs (see :mod:`torchbridge._device`).
 
 The routines are the compiled functions of ``torchbridge._core.stats``, each
 behind its public face (``torchbridge._dispatch``); the private modules
-follow SciPy's (``_stats_py``, ``_axis_nan_policy``), and ``__all__`` is
-built from theirs.
+follow SciPy's (``_stats_py``, ``_mannwhitneyu``, ``_morestats``,
+``_entropy``, ``_axis_nan_policy``, ``_warnings_errors``); ``__all__`` is
+theirs, written out (stubtest reads literals only).
 """
 
 from __future__ import annotations
 
 from .. import _dispatch
-from . import _axis_nan_policy, _stats_py  # noqa: F401  (SciPy's private modules)
-from ._stats_py import *  # noqa: F403 (its __all__)
+from . import (  # noqa: F401  (SciPy's private modules)
+    _axis_nan_policy,
+    _entropy,
+    _mannwhitneyu,
+    _morestats,
+    _stats_py,
+    _warnings_errors,
+)
+from ._entropy import differential_entropy
+from ._mannwhitneyu import mannwhitneyu
+from ._morestats import boxcox, yeojohnson
+from ._stats_py import (
+    chisquare,
+    describe,
+    entropy,
+    f_oneway,
+    gmean,
+    hmean,
+    iqr,
+    kendalltau,
+    kurtosis,
+    linregress,
+    median_abs_deviation,
+    mode,
+    moment,
+    pearsonr,
+    pmean,
+    power_divergence,
+    rankdata,
+    sem,
+    skew,
+    spearmanr,
+    tmax,
+    tmean,
+    tmin,
+    trim_mean,
+    tsem,
+    tstd,
+    ttest_1samp,
+    ttest_ind,
+    ttest_rel,
+    tvar,
+    variation,
+    zmap,
+    zscore,
+)
 
-__all__: list[str] = [*_stats_py.__all__]
+__all__: list[str] = [
+    "boxcox",
+    "chisquare",
+    "describe",
+    "differential_entropy",
+    "entropy",
+    "f_oneway",
+    "gmean",
+    "hmean",
+    "iqr",
+    "kendalltau",
+    "kurtosis",
+    "linregress",
+    "mannwhitneyu",
+    "median_abs_deviation",
+    "mode",
+    "moment",
+    "pearsonr",
+    "pmean",
+    "power_divergence",
+    "rankdata",
+    "sem",
+    "skew",
+    "spearmanr",
+    "tmax",
+    "tmean",
+    "tmin",
+    "trim_mean",
+    "tsem",
+    "tstd",
+    "ttest_1samp",
+    "ttest_ind",
+    "ttest_rel",
+    "tvar",
+    "variation",
+    "yeojohnson",
+    "zmap",
+    "zscore",
+]
+assert sorted(__all__) == sorted(_stats_py.__all__ + _mannwhitneyu.__all__ + _morestats.__all__ + _entropy.__all__)
 
 # Each routine's public face: the compiled function, plus the route for dask arrays.
 _dispatch.expose(globals(), __all__, "stats")

@@ -1,12 +1,21 @@
-//! `scipy.stats` counterparts. So far [`stats_py`] (`scipy.stats._stats_py`
-//! and `_entropy`): the descriptive statistics (moments, means, trimmed
-//! statistics, quantile spreads, `mode`), `zscore`/`zmap`, `rankdata` and
-//! `entropy`, with SciPy's `axis`/`keepdims`/`nan_policy` semantics
-//! (SciPy's `_axis_nan_policy` decorator) in [`stats_py::Layout`].
+//! `scipy.stats` counterparts, in files after SciPy's modules: [`stats_py`]
+//! (`scipy.stats._stats_py` and `_entropy`'s `entropy`): the descriptive
+//! statistics (moments, means, trimmed statistics, quantile spreads,
+//! `mode`), `zscore`/`zmap`, `rankdata`, `entropy`, and the correlations and
+//! tests (`pearsonr`, `spearmanr`, `kendalltau`, `linregress`, the t tests,
+//! `power_divergence`/`chisquare`, `f_oneway`); [`mannwhitneyu`]
+//! (`_mannwhitneyu`), [`morestats`] (`_morestats`: `boxcox`, `yeojohnson`
+//! for a given `lmbda`) and [`entropy`] (`_entropy`: `differential_entropy`),
+//! with SciPy's `axis`/`keepdims`/`nan_policy` semantics (SciPy's
+//! `_axis_nan_policy` decorator) in [`stats_py::Layout`].
 //!
 //! Everything is a composite of libtorch ops on the input's device: masked
 //! two-pass moments, one sort per reduction for the order statistics and
-//! ranks, segment arithmetic (cumulative max/min, scatter) for ties; nothing
-//! goes through NumPy and nothing loops over slices.
+//! ranks, segment arithmetic (cumulative max/min, scatter) for ties, p-values
+//! from `crate::ops::special`; nothing goes through NumPy and nothing loops
+//! over slices.
 
+pub mod entropy;
+pub mod mannwhitneyu;
+pub mod morestats;
 pub mod stats_py;

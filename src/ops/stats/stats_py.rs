@@ -21,6 +21,9 @@ use tch::{Kind, Tensor};
 use crate::ops::numpy::normalize_axis;
 use crate::{Error, Result};
 
+mod inference;
+pub use inference::*;
+
 /// SciPy's `nan_policy`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NanPolicy {
@@ -60,6 +63,10 @@ pub enum Warning {
     SmallSample(&'static str),
     /// A plain `RuntimeWarning`.
     Runtime(&'static str),
+    /// `scipy.stats.ConstantInputWarning`.
+    ConstantInput(&'static str),
+    /// `scipy.stats.NearConstantInputWarning`.
+    NearConstantInput(&'static str),
 }
 
 /// SciPy's `SmallSampleWarning` messages (`scipy/stats/_axis_nan_policy.py`).
@@ -124,6 +131,11 @@ fn eps(kind: Kind) -> f64 {
 
 fn any(t: &Tensor) -> Result<bool> {
     Ok(t.numel() > 0 && t.f_any()?.f_int64_value(&[])? != 0)
+}
+
+/// Whether any element of a boolean tensor is true (false when empty).
+pub(crate) fn any_true(t: &Tensor) -> Result<bool> {
+    any(t)
 }
 
 fn all(t: &Tensor) -> Result<bool> {

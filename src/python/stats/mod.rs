@@ -34,6 +34,7 @@ macro_rules! stats_note {
     };
 }
 
+mod others;
 mod stats_py;
 
 use std::ffi::CString;
@@ -117,6 +118,12 @@ pub(super) fn warn(py: Python<'_>, warnings: &[Warning]) -> PyResult<()> {
                 (py.import("torchbridge.stats._axis_nan_policy")?.getattr("SmallSampleWarning")?, *m)
             }
             Warning::Runtime(m) => (py.get_type::<PyRuntimeWarning>().into_any(), *m),
+            Warning::ConstantInput(m) => {
+                (py.import("torchbridge.stats._warnings_errors")?.getattr("ConstantInputWarning")?, *m)
+            }
+            Warning::NearConstantInput(m) => {
+                (py.import("torchbridge.stats._warnings_errors")?.getattr("NearConstantInputWarning")?, *m)
+            }
         };
         let message = CString::new(message).expect("static messages hold no NUL");
         PyErr::warn(py, &category, &message, 2)?;
@@ -158,5 +165,6 @@ pub(super) fn reduce_one(
 pub(crate) fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     let module = super::submodule(parent, "stats")?;
     stats_py::register(&module)?;
+    others::register(&module)?;
     super::attach(parent, &module)
 }

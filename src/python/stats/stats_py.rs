@@ -12,9 +12,12 @@ use super::{int_axis, policy, reduce, reduce_one, AxisArg, Device};
 use crate::ops::stats::stats_py::{self as ops, Interpolation, Limits, NanPolicy, Power, RankMethod, Reduced};
 use crate::Error;
 
-type Arg<'a, 'py> = Option<&'a Bound<'py, PyAny>>;
+pub(super) type Arg<'a, 'py> = Option<&'a Bound<'py, PyAny>>;
 
-fn nan_policy(arg: Arg<'_, '_>) -> PyResult<NanPolicy> {
+mod inference;
+pub(super) use inference::alternative;
+
+pub(super) fn nan_policy(arg: Arg<'_, '_>) -> PyResult<NanPolicy> {
     match arg {
         None => Ok(NanPolicy::Propagate),
         Some(p) => policy(p),
@@ -22,7 +25,7 @@ fn nan_policy(arg: Arg<'_, '_>) -> PyResult<NanPolicy> {
 }
 
 /// A result class of `torchbridge.stats._stats_py` (`ModeResult`, `DescribeResult`).
-fn result_class<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+pub(super) fn result_class<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
     py.import("torchbridge.stats._stats_py")?.getattr(name)
 }
 
@@ -788,5 +791,15 @@ pub(super) fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(mode, module)?)?;
     module.add_function(wrap_pyfunction!(rankdata, module)?)?;
     module.add_function(wrap_pyfunction!(entropy, module)?)?;
+    module.add_function(wrap_pyfunction!(inference::pearsonr, module)?)?;
+    module.add_function(wrap_pyfunction!(inference::spearmanr, module)?)?;
+    module.add_function(wrap_pyfunction!(inference::kendalltau, module)?)?;
+    module.add_function(wrap_pyfunction!(inference::linregress, module)?)?;
+    module.add_function(wrap_pyfunction!(inference::ttest_1samp, module)?)?;
+    module.add_function(wrap_pyfunction!(inference::ttest_ind, module)?)?;
+    module.add_function(wrap_pyfunction!(inference::ttest_rel, module)?)?;
+    module.add_function(wrap_pyfunction!(inference::power_divergence, module)?)?;
+    module.add_function(wrap_pyfunction!(inference::chisquare, module)?)?;
+    module.add_function(wrap_pyfunction!(inference::f_oneway, module)?)?;
     Ok(())
 }

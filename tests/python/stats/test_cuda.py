@@ -69,3 +69,35 @@ def test_mode_and_describe_on_cuda(rng):
     e = ss.describe(x)
     np.testing.assert_allclose(d.variance.cpu().numpy(), e.variance, rtol=1e-6)
     np.testing.assert_allclose(d.skewness.cpu().numpy(), ss.skew(x - 1e9), atol=1e-6)
+
+
+TESTS = [
+    ("pearsonr", 2, {"axis": 1}),
+    ("ttest_ind", 2, {"equal_var": False}),
+    ("ttest_rel", 2, {}),
+    ("ttest_1samp", 1, {}),
+    ("linregress", 2, {}),
+    ("kendalltau", 2, {"axis": 0, "method": "asymptotic"}),
+    ("kendalltau", 2, {"axis": 0}),
+    ("mannwhitneyu", 2, {}),
+    ("chisquare", 1, {}),
+    ("power_divergence", 1, {"lambda_": "log-likelihood"}),
+    ("f_oneway", 3, {}),
+]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize(("name", "k", "kwargs"), TESTS, ids=[f"{t[0]}-{i}" for i, t in enumerate(TESTS)])
+def test_tests_on_cuda_tensors(rng, name, k, kwargs):
+    """The correlations and tests on CUDA: statistic and p-value on the device, equal to SciPy's."""
+    require_cuda()
+    import torch
+
+    samples = [rng.random((30, 12)) + 0.5 for _ in range(k)]
+    args = list(samples) + ([0.6] if name == "ttest_1samp" else [])
+    expected = getattr(ss, name)(*args, **kwargs)
+    cuda_args = [torch.from_numpy(s).cuda() for s in samples] + args[k:]
+    got = getattr(ts, name)(*cuda_args, **kwargs)
+    assert got[0].is_cuda and got[1].is_cuda
+    for g, e in zip(got, expected, strict=True):
+        np.testing.assert_allclose(g.cpu().numpy(), e, rtol=1e-10, atol=1e-300)
