@@ -10,3 +10,4 @@
 
 pub mod filters;
 pub mod measurements;
+pub mod morphology;
