@@ -536,9 +536,8 @@ fn min_or_max(input: &Tensor, g: &Grey<'_>, output: Option<DType>, minimum: bool
     let views = footprint_views(&ext, &shape, &footprint.mask, &work.size())?;
     // without a structure the values compare exactly in their own type (int64 aside, as C's double)
     let native = ss.is_none() && work.kind() != Kind::Int64;
-    let widen = |t: &Tensor| -> Result<Tensor> {
-        Ok(if native { t.shallow_clone() } else { t.f_to_kind(Kind::Double)? })
-    };
+    let widen =
+        |t: &Tensor| -> Result<Tensor> { Ok(if native { t.shallow_clone() } else { t.f_to_kind(Kind::Double)? }) };
     let mut res = widen(&views[0])?;
     if let Some(ss) = &ss {
         res = res.f_add_scalar(ss[0])?;
@@ -647,7 +646,8 @@ pub fn tophat(input: &Tensor, g: &Grey<'_>, output: Option<DType>, white: bool) 
     if in_dtype == DType::Bool && tmp_dtype == DType::Bool {
         return Ok(input.f_logical_xor(&tmp)?);
     }
-    let (a, b) = if white { (input.shallow_clone(), tmp.shallow_clone()) } else { (tmp.shallow_clone(), input.shallow_clone()) };
+    let (a, b) =
+        if white { (input.shallow_clone(), tmp.shallow_clone()) } else { (tmp.shallow_clone(), input.shallow_clone()) };
     if in_dtype == tmp_dtype {
         return difference(&a, &b, if white { "white_tophat" } else { "black_tophat" });
     }
@@ -833,7 +833,9 @@ pub fn distance_transform_edt(
     };
     let background = x.f_eq(0)?;
     let features: Vec<Tensor> = if x.numel() == 0 {
-        (0..ndim).map(|_| Tensor::f_zeros(shape.as_slice(), (Kind::Int64, dev))).collect::<std::result::Result<_, _>>()?
+        (0..ndim)
+            .map(|_| Tensor::f_zeros(shape.as_slice(), (Kind::Int64, dev)))
+            .collect::<std::result::Result<_, _>>()?
     } else if !bool::try_from(background.f_any()?)? {
         // SciPy's feature transform without any background: -1 along the first axis, 0 along the others
         (0..ndim)
@@ -858,11 +860,7 @@ pub fn distance_transform_edt(
     } else {
         None
     };
-    let indices = if return_indices {
-        Some(Tensor::f_stack(&features, 0)?.f_to_kind(Kind::Int)?)
-    } else {
-        None
-    };
+    let indices = if return_indices { Some(Tensor::f_stack(&features, 0)?.f_to_kind(Kind::Int)?) } else { None };
     Ok(Transform { distances, indices })
 }
 
@@ -874,8 +872,7 @@ fn feature_transform(background: &Tensor, sampling: &[f64]) -> Result<Vec<Tensor
     let ndim = shape.len();
     // first axis: the nearest background before and after every element
     let idx = coordinate(&shape, 0, dev)?;
-    let before =
-        idx.f_where_scalarother(background, -FAR)?.f_cummax(0)?.0;
+    let before = idx.f_where_scalarother(background, -FAR)?.f_cummax(0)?.0;
     let after = idx.f_where_scalarother(background, FAR)?.f_flip([0])?.f_cummin(0)?.0.f_flip([0])?;
     let nearer_before = idx.f_sub(&before)?.f_le_tensor(&after.f_sub(&idx)?)?;
     let f0 = before.f_where_self(&nearer_before, &after)?;

@@ -127,9 +127,27 @@ fn binary(
 /// The ``3**rank`` boolean array whose elements lie within squared distance
 /// ``connectivity`` of the centre (``connectivity < 1`` counts as 1; a 0-d
 /// ``True`` for ``rank < 1``), as a NumPy array, as SciPy returns it.
+///
+/// ``device=None`` (keyword-only): the result is a NumPy array on the host;
+/// ``None`` and ``"cpu"`` are accepted, another device raises
+/// ``InvalidArgumentError``.
 #[pyfunction]
-#[pyo3(signature = (rank, connectivity), text_signature = "(rank, connectivity)")]
-fn generate_binary_structure(py: Python<'_>, rank: i64, connectivity: i64) -> PyResult<Py<PyAny>> {
+#[pyo3(signature = (rank, connectivity, *, device = None), text_signature = "(rank, connectivity, *, device=None)")]
+fn generate_binary_structure(
+    py: Python<'_>,
+    rank: i64,
+    connectivity: i64,
+    device: Device<'_, '_>,
+) -> PyResult<Py<PyAny>> {
+    if let Some(d) = device.filter(|d| !d.is_none()) {
+        if d.str()?.to_cow()? != "cpu" {
+            return Err(Error::InvalidArgument(format!(
+                "generate_binary_structure returns a NumPy array: device must be None or 'cpu', not {}",
+                d.repr()?
+            ))
+            .into());
+        }
+    }
     let f = ops::generate_binary_structure(rank, connectivity)?;
     let t = ops::footprint_tensor(&f, tch::Device::Cpu)?;
     wrap(py, &Library::NumPy, t, false)
@@ -516,12 +534,37 @@ macro_rules! grey_routine {
 
 grey_routine!(grey_erosion, GreyOp::Erosion, "Calculate a greyscale erosion, using either a structuring element, or a footprint corresponding to a flat structuring element.", "The minimum over ``size``, ``footprint`` or ``structure`` of the input minus the structure's values.");
 grey_routine!(grey_dilation, GreyOp::Dilation, "Calculate a greyscale dilation, using either a structuring element, or a footprint corresponding to a flat structuring element.", "The maximum over the reflected ``size``, ``footprint`` or ``structure`` of the input plus the structure's values.");
-grey_routine!(grey_opening, GreyOp::Opening, "Multidimensional grayscale opening.", "The grey erosion, then the grey dilation.");
-grey_routine!(grey_closing, GreyOp::Closing, "Multidimensional grayscale closing.", "The grey dilation, then the grey erosion.");
-grey_routine!(morphological_gradient, GreyOp::Gradient, "Multidimensional morphological gradient.", "The grey dilation minus the grey erosion, in the input's dtype (SciPy ignores an ``output`` dtype here).");
+grey_routine!(
+    grey_opening,
+    GreyOp::Opening,
+    "Multidimensional grayscale opening.",
+    "The grey erosion, then the grey dilation."
+);
+grey_routine!(
+    grey_closing,
+    GreyOp::Closing,
+    "Multidimensional grayscale closing.",
+    "The grey dilation, then the grey erosion."
+);
+grey_routine!(
+    morphological_gradient,
+    GreyOp::Gradient,
+    "Multidimensional morphological gradient.",
+    "The grey dilation minus the grey erosion, in the input's dtype (SciPy ignores an ``output`` dtype here)."
+);
 grey_routine!(morphological_laplace, GreyOp::Laplace, "Multidimensional morphological laplace.", "The grey dilation plus the grey erosion minus twice the input, in the input's dtype (SciPy ignores an ``output`` dtype here).");
-grey_routine!(white_tophat, GreyOp::WhiteTophat, "Multidimensional white tophat filter.", "The input minus its grey opening (``xor`` for booleans).");
-grey_routine!(black_tophat, GreyOp::BlackTophat, "Multidimensional black tophat filter.", "The grey closing minus the input (``xor`` for booleans).");
+grey_routine!(
+    white_tophat,
+    GreyOp::WhiteTophat,
+    "Multidimensional white tophat filter.",
+    "The input minus its grey opening (``xor`` for booleans)."
+);
+grey_routine!(
+    black_tophat,
+    GreyOp::BlackTophat,
+    "Multidimensional black tophat filter.",
+    "The grey closing minus the input (``xor`` for booleans)."
+);
 
 /// SciPy refuses output arrays for the transforms only after its own checks.
 fn transform_outputs(

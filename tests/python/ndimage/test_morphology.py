@@ -255,7 +255,8 @@ def test_grey_small_arrays_axes_and_errors():
     x = rng.standard_normal((2, 3))
     for name in GREY:
         same(getattr(tn, name)(x, size=5), scipy_call(name, x, size=5))
-        same(getattr(tn, name)(x, footprint=np.eye(5, dtype=bool)), scipy_call(name, x, footprint=np.eye(5, dtype=bool)))
+        eye = np.eye(5, dtype=bool)
+        same(getattr(tn, name)(x, footprint=eye), scipy_call(name, x, footprint=eye))
     y = rng.standard_normal((5, 6, 4))
     same(tn.grey_erosion(y, size=3, axes=(0, 2)), sn.grey_erosion(y, size=3, axes=(0, 2)))
     fp = np.array([[1, 0], [1, 1]], bool)
@@ -306,7 +307,8 @@ def test_edt_far_background_and_edges():
          sn.distance_transform_edt(x, return_distances=False, return_indices=True))
     ones = np.ones((3, 4))
     np.testing.assert_allclose(to_numpy(tn.distance_transform_edt(ones)), sn.distance_transform_edt(ones), atol=1e-12)
-    same(tn.distance_transform_edt(ones, return_indices=True)[1], sn.distance_transform_edt(ones, return_indices=True)[1])
+    same(tn.distance_transform_edt(ones, return_indices=True)[1],
+         sn.distance_transform_edt(ones, return_indices=True)[1])
     same(tn.distance_transform_cdt(ones), sn.distance_transform_cdt(ones))
     v = np.array([1.0, np.nan, 0.0, 2.0])
     np.testing.assert_allclose(to_numpy(tn.distance_transform_edt(v)), sn.distance_transform_edt(v), atol=1e-12)
