@@ -8,7 +8,7 @@ boundary mode applied only at the array's true edges, which is not built;
 
 from __future__ import annotations
 
-from ._chunking import Chunking, NoArrays, Unsupported
+from ._chunking import Chunking, Unsupported
 
 _NEIGHBOURHOOD = (
     "a neighbourhood filter: chunks need overlaps of the footprint's depth with the boundary mode at the "
@@ -43,6 +43,6 @@ for _name in ("binary_propagation", "binary_fill_holes", "distance_transform_edt
         "its result at one element can depend on the whole array (propagation until nothing changes, the "
         "nearest background anywhere): chunk-wise results need a global merge, not built yet; compute it eagerly"
     )
-ROWS["generate_binary_structure"] = NoArrays()
-ROWS["iterate_structure"] = Unsupported("builds a small structuring element, not an array computation; call it eagerly")
+for _name in ("generate_binary_structure", "iterate_structure"):
+    ROWS[_name] = Unsupported("builds a small structuring element, not an array computation; call it eagerly")
 del _name
