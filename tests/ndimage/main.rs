@@ -6,3 +6,4 @@
 
 mod filters;
 mod measurements;
+mod morphology;

@@ -41,3 +41,18 @@ for _name in (
 ):
     ROWS[_name] = Unsupported(_LABELED)
 
+# The morphology (``_morphology``): neighbourhood passes, some repeated until nothing changes.
+for _name in (
+    "binary_erosion", "binary_dilation", "binary_opening", "binary_closing", "binary_hit_or_miss",
+    "grey_erosion", "grey_dilation", "grey_opening", "grey_closing", "morphological_gradient",
+    "morphological_laplace", "white_tophat", "black_tophat",
+):
+    ROWS[_name] = Unsupported(_NEIGHBOURHOOD)
+for _name in ("binary_propagation", "binary_fill_holes", "distance_transform_edt", "distance_transform_cdt"):
+    ROWS[_name] = Unsupported(
+        "its result at one element can depend on the whole array (propagation until nothing changes, the "
+        "nearest background anywhere): chunk-wise results need a global merge, not built yet; compute it eagerly"
+    )
+for _name in ("generate_binary_structure", "iterate_structure"):
+    ROWS[_name] = Unsupported("builds a small structuring element, not an array computation; call it eagerly")
+del _name

@@ -11,13 +11,14 @@ with the copies that costs (see :mod:`torchbridge._device`).
 
 The routines are the compiled functions of ``torchbridge._core.ndimage``, each
 behind its public face (``torchbridge._dispatch``); the private modules follow
-SciPy's (``_filters``, ``_measurements``); ``__all__`` is theirs, written out (stubtest reads literals only).
+SciPy's (``_filters``, ``_measurements``, ``_morphology``); ``__all__`` is theirs,
+written out (stubtest reads literals only).
 """
 
 from __future__ import annotations
 
 from .. import _dispatch
-from . import _filters, _measurements
+from . import _filters, _measurements, _morphology
 from ._filters import (
     convolve,
     convolve1d,
@@ -57,6 +58,27 @@ from ._measurements import (
     sum_labels,
     variance,
 )
+from ._morphology import (
+    binary_closing,
+    binary_dilation,
+    binary_erosion,
+    binary_fill_holes,
+    binary_hit_or_miss,
+    binary_opening,
+    binary_propagation,
+    black_tophat,
+    distance_transform_cdt,
+    distance_transform_edt,
+    generate_binary_structure,
+    grey_closing,
+    grey_dilation,
+    grey_erosion,
+    grey_opening,
+    iterate_structure,
+    morphological_gradient,
+    morphological_laplace,
+    white_tophat,
+)
 
 __all__: list[str] = [
     "convolve",
@@ -94,9 +116,28 @@ __all__: list[str] = [
     "sum",
     "sum_labels",
     "variance",
+    "binary_closing",
+    "binary_dilation",
+    "binary_erosion",
+    "binary_fill_holes",
+    "binary_hit_or_miss",
+    "binary_opening",
+    "binary_propagation",
+    "black_tophat",
+    "distance_transform_cdt",
+    "distance_transform_edt",
+    "generate_binary_structure",
+    "grey_closing",
+    "grey_dilation",
+    "grey_erosion",
+    "grey_opening",
+    "iterate_structure",
+    "morphological_gradient",
+    "morphological_laplace",
+    "white_tophat",
 ]
 # a literal for stubtest, the private modules' lists
-assert sorted(__all__) == sorted(_filters.__all__ + _measurements.__all__)
+assert sorted(__all__) == sorted(_filters.__all__ + _measurements.__all__ + _morphology.__all__)
 
 _dispatch.expose(globals(), __all__, "ndimage")
 

@@ -127,7 +127,7 @@ pub fn extend_map(mode: Mode, n: i64, before: i64, after: i64) -> Vec<i64> {
 }
 
 /// `x` extended along `axis` by `before` and `after` samples.
-fn extend(x: &Tensor, axis: usize, mode: Mode, cval: f64, before: i64, after: i64) -> Result<Tensor> {
+pub(crate) fn extend(x: &Tensor, axis: usize, mode: Mode, cval: f64, before: i64, after: i64) -> Result<Tensor> {
     if before == 0 && after == 0 {
         return Ok(x.shallow_clone());
     }
@@ -146,7 +146,7 @@ fn extend(x: &Tensor, axis: usize, mode: Mode, cval: f64, before: i64, after: i6
 }
 
 /// `x` extended along every axis by `before[d]`, `after[d]` (one mode for all).
-fn extend_all(x: &Tensor, mode: Mode, cval: f64, before: &[i64], after: &[i64]) -> Result<Tensor> {
+pub(crate) fn extend_all(x: &Tensor, mode: Mode, cval: f64, before: &[i64], after: &[i64]) -> Result<Tensor> {
     let mut out = x.shallow_clone();
     for d in 0..x.dim() {
         out = extend(&out, d, mode, cval, before[d], after[d])?;
@@ -186,13 +186,13 @@ fn output_dtype(input: DType, output: Option<DType>) -> Result<DType> {
 }
 
 /// `x` as float64 (SciPy's double line buffers).
-fn to_double(x: &Tensor) -> Result<Tensor> {
+pub(crate) fn to_double(x: &Tensor) -> Result<Tensor> {
     Ok(if x.kind() == Kind::Double { x.shallow_clone() } else { x.f_to_kind(Kind::Double)? })
 }
 
 /// `x` (float64) cast to `dtype` as SciPy's C cast `(type)value` does;
 /// `like`: a tensor of `dtype` when it has no `tch::Kind` (uint16/32/64).
-fn cast(x: &Tensor, dtype: DType, like: Option<&Tensor>) -> Result<Tensor> {
+pub(crate) fn cast(x: &Tensor, dtype: DType, like: Option<&Tensor>) -> Result<Tensor> {
     if let Some(kind) = dtype.kind() {
         if x.kind() == kind {
             return Ok(x.shallow_clone());
@@ -222,19 +222,19 @@ fn cast(x: &Tensor, dtype: DType, like: Option<&Tensor>) -> Result<Tensor> {
 }
 
 /// A pass's result in the output dtype (`like`: the input, for the wide unsigned types).
-struct Output<'a> {
-    dtype: DType,
+pub(crate) struct Output<'a> {
+    pub(crate) dtype: DType,
     like: Option<&'a Tensor>,
 }
 
 impl Output<'_> {
-    fn of<'a>(input: &'a Tensor, output: Option<DType>) -> Result<Output<'a>> {
+    pub(crate) fn of<'a>(input: &'a Tensor, output: Option<DType>) -> Result<Output<'a>> {
         let dtype = output_dtype(dlpack::dtype_of(input)?, output)?;
         let like = (dlpack::dtype_of(input)? == dtype).then_some(input);
         Ok(Output { dtype, like })
     }
 
-    fn cast(&self, x: &Tensor) -> Result<Tensor> {
+    pub(crate) fn cast(&self, x: &Tensor) -> Result<Tensor> {
         cast(x, self.dtype, self.like)
     }
 }
@@ -261,7 +261,7 @@ pub fn check_axes(axes: Option<&[i64]>, ndim: usize) -> Result<Vec<usize>> {
 }
 
 /// SciPy's `_invalid_origin` check for a filter of `len` taps.
-fn check_origin(origin: i64, len: i64, message: &str) -> Result<()> {
+pub(crate) fn check_origin(origin: i64, len: i64, message: &str) -> Result<()> {
     if len / 2 + origin < 0 || len / 2 + origin >= len {
         return Err(Error::InvalidArgument(message.into()));
     }
@@ -269,7 +269,7 @@ fn check_origin(origin: i64, len: i64, message: &str) -> Result<()> {
 }
 
 /// The view of `ext` (extended by the footprint) at footprint offset `offset` along every axis.
-fn view_at(ext: &Tensor, offset: &[i64], shape: &[i64]) -> Result<Tensor> {
+pub(crate) fn view_at(ext: &Tensor, offset: &[i64], shape: &[i64]) -> Result<Tensor> {
     let mut view = ext.shallow_clone();
     for (d, (&o, &n)) in offset.iter().zip(shape).enumerate() {
         view = view.f_narrow(d as i64, o, n)?;
@@ -366,7 +366,7 @@ pub fn convolve1d(
 
 /// A footprint (weights or mask) of `axes.len()` dimensions spread over the
 /// input's `ndim` (size 1 along the other axes), as SciPy's `_expand_footprint`.
-fn expand_shape(shape: &[i64], axes: &[usize], ndim: usize, name: &str) -> Result<Vec<i64>> {
+pub(crate) fn expand_shape(shape: &[i64], axes: &[usize], ndim: usize, name: &str) -> Result<Vec<i64>> {
     if axes.len() < ndim && shape.len() != axes.len() {
         return Err(Error::InvalidArgument(format!(
             "{name}.ndim ({}) must match len(axes) ({})",
@@ -388,7 +388,7 @@ fn expand_shape(shape: &[i64], axes: &[usize], ndim: usize, name: &str) -> Resul
 }
 
 /// The origins for every axis of the input (0 where not filtered), SciPy's `_expand_origin`.
-fn expand_origin(origin: &PerAxis<i64>, axes: &[usize], ndim: usize) -> Result<Vec<i64>> {
+pub(crate) fn expand_origin(origin: &PerAxis<i64>, axes: &[usize], ndim: usize) -> Result<Vec<i64>> {
     let origins = origin.normalize(axes.len())?;
     if axes.len() == ndim {
         return Ok(origins);
@@ -401,7 +401,7 @@ fn expand_origin(origin: &PerAxis<i64>, axes: &[usize], ndim: usize) -> Result<V
 }
 
 /// The C-order multi-index of `flat` in `shape`.
-fn unravel(mut flat: i64, shape: &[i64]) -> Vec<i64> {
+pub(crate) fn unravel(mut flat: i64, shape: &[i64]) -> Vec<i64> {
     let mut index = vec![0i64; shape.len()];
     for d in (0..shape.len()).rev() {
         index[d] = flat % shape[d];
@@ -553,7 +553,7 @@ pub fn uniform_filter(
 }
 
 /// `input` converted to the output dtype (SciPy's `output[...] = input`).
-fn copy_cast(input: &Tensor, out: &Output<'_>) -> Result<Tensor> {
+pub(crate) fn copy_cast(input: &Tensor, out: &Output<'_>) -> Result<Tensor> {
     if dlpack::dtype_of(input)? == out.dtype {
         return Ok(input.f_detach_copy()?);
     }
@@ -767,7 +767,7 @@ fn selection_work(input: &Tensor) -> Result<Tensor> {
 }
 
 /// `cval` as SciPy's `(type)cval` for the working tensor's kind (truncated for integers).
-fn cval_for(work: &Tensor, cval: f64) -> f64 {
+pub(crate) fn cval_for(work: &Tensor, cval: f64) -> f64 {
     // the C cast goes through a 64-bit register, then keeps the type's low bits
     let v = if cval.is_finite() { cval.trunc() as i64 } else { 0 };
     match work.kind() {
@@ -834,7 +834,7 @@ pub fn minmax_filter1d(
 }
 
 /// SciPy's selection filters refuse complex input with a `TypeError`.
-fn check_selection_input(input: &Tensor) -> Result<DType> {
+pub(crate) fn check_selection_input(input: &Tensor) -> Result<DType> {
     let dtype = dlpack::dtype_of(input)?;
     if dtype.is_complex() {
         return Err(Error::DtypeNotAccepted {
@@ -881,7 +881,7 @@ fn footprint_of(size: Option<&PerAxis<i64>>, footprint: Option<&Footprint>, n: u
 }
 
 /// The views of `ext` under the footprint (expanded to the input's `ndim`).
-fn footprint_views(ext: &Tensor, shape: &[i64], mask: &[bool], dims: &[i64]) -> Result<Vec<Tensor>> {
+pub(crate) fn footprint_views(ext: &Tensor, shape: &[i64], mask: &[bool], dims: &[i64]) -> Result<Vec<Tensor>> {
     let mut views = Vec::new();
     for (flat, _) in mask.iter().enumerate().filter(|(_, &on)| on) {
         views.push(view_at(ext, &unravel(flat as i64, shape), dims)?);
@@ -891,7 +891,7 @@ fn footprint_views(ext: &Tensor, shape: &[i64], mask: &[bool], dims: &[i64]) -> 
 
 /// The `before`/`after` extension of a footprint of `shape` with `origins`,
 /// after SciPy's `invalid origin` check.
-fn footprint_extent(shape: &[i64], origins: &[i64]) -> Result<(Vec<i64>, Vec<i64>)> {
+pub(crate) fn footprint_extent(shape: &[i64], origins: &[i64]) -> Result<(Vec<i64>, Vec<i64>)> {
     for (&o, &k) in origins.iter().zip(shape) {
         check_origin(o, k, "invalid origin")?;
     }
@@ -975,7 +975,7 @@ pub fn minmax_filter(
 }
 
 /// The one mode of a non-separable filter (SciPy refuses a sequence).
-fn single_mode(mode: &PerAxis<Mode>, message: &str) -> Result<Mode> {
+pub(crate) fn single_mode(mode: &PerAxis<Mode>, message: &str) -> Result<Mode> {
     match mode {
         PerAxis::Same(m) => Ok(*m),
         PerAxis::Each(_) => Err(Error::InvalidArgument(message.into())),

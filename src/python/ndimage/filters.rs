@@ -10,7 +10,7 @@ use crate::ops::ndimage::filters::{self as ops, Footprint, Gaussian, Mode, PerAx
 use crate::{dlpack, DType, Error};
 
 /// `mode`: one name, or a sequence of names (one per axis).
-struct Modes(PerAxis<Mode>);
+pub(super) struct Modes(pub(super) PerAxis<Mode>);
 
 impl<'a, 'py> FromPyObject<'a, 'py> for Modes {
     type Error = PyErr;
@@ -28,7 +28,7 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Modes {
 }
 
 /// An integer, or a sequence of integers (sizes, origins, orders).
-struct Ints(PerAxis<i64>);
+pub(super) struct Ints(pub(super) PerAxis<i64>);
 
 impl<'a, 'py> FromPyObject<'a, 'py> for Ints {
     type Error = PyErr;
@@ -46,7 +46,7 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Ints {
 }
 
 /// A number, or a sequence of numbers (sigmas).
-struct Floats(PerAxis<f64>);
+pub(super) struct Floats(pub(super) PerAxis<f64>);
 
 impl<'a, 'py> FromPyObject<'a, 'py> for Floats {
     type Error = PyErr;
@@ -86,7 +86,7 @@ fn radius_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<PerAxis<Option<i64>>> 
 }
 
 /// `axes`: `None`, an integer, or a sequence of integers.
-struct Axes(Vec<i64>);
+pub(super) struct Axes(pub(super) Vec<i64>);
 
 impl<'a, 'py> FromPyObject<'a, 'py> for Axes {
     type Error = PyErr;
@@ -106,7 +106,7 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Axes {
     }
 }
 
-fn axes_ref(axes: &Option<Axes>) -> Option<&[i64]> {
+pub(super) fn axes_ref(axes: &Option<Axes>) -> Option<&[i64]> {
     axes.as_ref().map(|a| a.0.as_slice())
 }
 
@@ -133,7 +133,7 @@ pub(super) fn output_arg(py: Python<'_>, output: Option<&Bound<'_, PyAny>>) -> P
 }
 
 /// An array argument (weights, footprint) as a host float64 tensor, whatever its library.
-fn host_array(obj: &Bound<'_, PyAny>) -> PyResult<Tensor> {
+pub(super) fn host_array(obj: &Bound<'_, PyAny>) -> PyResult<Tensor> {
     let (mut tensors, _) = import_all(&[obj])?;
     let t = tensors.remove(0);
     let dtype = dlpack::dtype_of(&t)?;
@@ -149,7 +149,7 @@ fn host_array(obj: &Bound<'_, PyAny>) -> PyResult<Tensor> {
 }
 
 /// The weights (values in C order) and their shape.
-fn weights_arg(obj: &Bound<'_, PyAny>) -> PyResult<(Vec<f64>, Vec<i64>)> {
+pub(super) fn weights_arg(obj: &Bound<'_, PyAny>) -> PyResult<(Vec<f64>, Vec<i64>)> {
     let t = host_array(obj)?;
     let shape = t.size();
     let flat = t.f_view(-1).map_err(Error::from)?;
@@ -157,14 +157,14 @@ fn weights_arg(obj: &Bound<'_, PyAny>) -> PyResult<(Vec<f64>, Vec<i64>)> {
 }
 
 /// A footprint array (nonzero: in the footprint).
-fn footprint_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Footprint>> {
+pub(super) fn footprint_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Footprint>> {
     let Some(obj) = obj.filter(|o| !o.is_none()) else { return Ok(None) };
     let (values, shape) = weights_arg(obj)?;
     Ok(Some(Footprint { shape, mask: values.iter().map(|&v| v != 0.0).collect() }))
 }
 
 /// SciPy warns when both `size` and `footprint` are given.
-fn warn_size_ignored(py: Python<'_>, size: &Option<Ints>, footprint: &Option<Footprint>) -> PyResult<()> {
+pub(super) fn warn_size_ignored(py: Python<'_>, size: &Option<Ints>, footprint: &Option<Footprint>) -> PyResult<()> {
     if size.is_some() && footprint.is_some() {
         let category = py.get_type::<pyo3::exceptions::PyUserWarning>();
         PyErr::warn(py, &category, c"ignoring size because footprint is set", 1)?;

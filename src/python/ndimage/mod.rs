@@ -33,6 +33,7 @@ macro_rules! ndimage_note {
 
 mod filters;
 mod measurements;
+mod morphology;
 
 use pyo3::prelude::*;
 
@@ -53,5 +54,6 @@ pub(crate) fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     let module = super::submodule(parent, "ndimage")?;
     filters::register(&module)?;
     measurements::register(&module)?;
+    morphology::register(&module)?;
     super::attach(parent, &module)
 }

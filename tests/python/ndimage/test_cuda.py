@@ -41,3 +41,57 @@ def test_filters_compute_on_cuda_tensors(name, args, kwargs, rng):
     got = getattr(tn, name)(x, *args, **kwargs, device="cuda")
     assert type(got) is np.ndarray
     np.testing.assert_allclose(got, want, rtol=0, atol=1e-13 * np.abs(want).max())
+
+
+MORPHOLOGY = [
+    ("binary_erosion", {"iterations": 2}),
+    ("binary_dilation", {"structure": sn.generate_binary_structure(2, 2)}),
+    ("binary_closing", {}),
+    ("binary_fill_holes", {}),
+    ("binary_propagation", {}),
+]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize(("name", "kwargs"), MORPHOLOGY)
+def test_binary_morphology_on_cuda_tensors(name, kwargs, rng):
+    require_cuda()
+    import torch
+
+    x = rng.random((300, 200)) > 0.4
+    got = getattr(tn, name)(torch.from_numpy(x).cuda(), **kwargs)
+    assert isinstance(got, torch.Tensor) and got.is_cuda
+    np.testing.assert_array_equal(got.cpu().numpy(), getattr(sn, name)(x, **kwargs))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("name", ["grey_erosion", "grey_dilation", "white_tophat"])
+def test_grey_morphology_on_cuda_tensors(name, rng):
+    require_cuda()
+    import torch
+
+    x = rng.standard_normal((300, 200))
+    fp = np.array([[1, 0, 1], [0, 1, 1]], bool)
+    for kwargs in ({"size": 3}, {"footprint": fp}, {"structure": np.arange(6.0).reshape(2, 3)}):
+        got = getattr(tn, name)(torch.from_numpy(x).cuda(), **kwargs)
+        assert isinstance(got, torch.Tensor) and got.is_cuda
+        np.testing.assert_array_equal(got.cpu().numpy(), getattr(sn, name)(x, **kwargs))
+
+
+@pytest.mark.gpu
+def test_distance_transforms_on_cuda_tensors(rng):
+    require_cuda()
+    import torch
+
+    x = rng.random((300, 200)) > 0.02
+    d, i = tn.distance_transform_edt(torch.from_numpy(x).cuda(), return_indices=True)
+    assert d.is_cuda and i.is_cuda
+    rd, ri = sn.distance_transform_edt(x, return_indices=True)
+    np.testing.assert_allclose(d.cpu().numpy(), rd, rtol=0, atol=1e-12)
+    np.testing.assert_array_equal(i.cpu().numpy(), ri)
+    far = np.ones((200, 150), bool)
+    far[10, 140] = False
+    np.testing.assert_allclose(tn.distance_transform_edt(far, device="cuda"), sn.distance_transform_edt(far),
+                               rtol=0, atol=1e-12)
+    got = tn.distance_transform_cdt(torch.from_numpy(x).cuda(), metric="taxicab")
+    np.testing.assert_array_equal(got.cpu().numpy(), sn.distance_transform_cdt(x, metric="taxicab"))
