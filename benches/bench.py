@@ -255,6 +255,16 @@ def cases() -> list[Case]:
              scipy.ndimage.uniform_filter, "ndimage", "uniform_filter", sizes=(2048,), quick_sizes=(512,)),
         Case("ndimage", "median_filter", lambda n, rng: (rng.standard_normal((n, n)), 5),
              scipy.ndimage.median_filter, "ndimage", "median_filter", sizes=(1024,), quick_sizes=(256,)),
+        # scipy.ndimage interpolation, the floors: map_coordinates order 1 and 3 at 1e6 random
+        # points of a 1000x1000 image (order 3 includes SciPy's cubic prefilter)
+        Case("ndimage", "map_coordinates_o1",
+             lambda n, rng: (rng.standard_normal((1000, 1000)), rng.uniform(0, 999, (2, n))),
+             scipy.ndimage.map_coordinates, "ndimage", "map_coordinates", kwargs={"order": 1},
+             sizes=(1_000_000,), quick_sizes=(100_000,)),
+        Case("ndimage", "map_coordinates_o3",
+             lambda n, rng: (rng.standard_normal((1000, 1000)), rng.uniform(0, 999, (2, n))),
+             scipy.ndimage.map_coordinates, "ndimage", "map_coordinates", kwargs={"order": 3},
+             sizes=(1_000_000,), quick_sizes=(100_000,), peak_relative=True),
         Case("spatial", "cdist", _points, scipy.spatial.distance.cdist, "spatial.distance", "cdist",
              sizes=(200, 2000), quick_sizes=(200,)),
         Case("spatial", "pdist", lambda m, rng: _points(m, rng)[:1], scipy.spatial.distance.pdist,

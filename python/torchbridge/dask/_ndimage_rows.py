@@ -30,3 +30,10 @@ ROWS["label"] = Unsupported(
     "not built yet; compute it eagerly"
 )
 ROWS["find_objects"] = Unsupported("its result is a list of boxes over the whole array; compute it eagerly")
+
+_INTERPOLATION = (
+    "a spline interpolation: its prefilter is a recursion along whole lines and an output point can read "
+    "anywhere in the input, so chunks would need the whole array; compute it eagerly"
+)
+for _name in ("spline_filter1d", "spline_filter", "map_coordinates", "affine_transform", "shift", "zoom", "rotate"):
+    ROWS[_name] = Unsupported(_INTERPOLATION)

@@ -11,13 +11,13 @@ with the copies that costs (see :mod:`torchbridge._device`).
 
 The routines are the compiled functions of ``torchbridge._core.ndimage``, each
 behind its public face (``torchbridge._dispatch``); the private modules follow
-SciPy's (``_filters``, ``_measurements``); ``__all__`` is theirs, written out (stubtest reads literals only).
+SciPy's (``_filters``, ``_interpolation``, ``_measurements``); ``__all__`` is theirs, written out (stubtest reads literals only).
 """
 
 from __future__ import annotations
 
 from .. import _dispatch
-from . import _filters, _measurements
+from . import _filters, _interpolation, _measurements
 from ._filters import (
     convolve,
     convolve1d,
@@ -39,6 +39,15 @@ from ._filters import (
     sobel,
     uniform_filter,
     uniform_filter1d,
+)
+from ._interpolation import (
+    affine_transform,
+    map_coordinates,
+    rotate,
+    shift,
+    spline_filter,
+    spline_filter1d,
+    zoom,
 )
 from ._measurements import find_objects, label
 
@@ -65,9 +74,16 @@ __all__: list[str] = [
     "uniform_filter1d",
     "find_objects",
     "label",
+    "affine_transform",
+    "map_coordinates",
+    "rotate",
+    "shift",
+    "spline_filter",
+    "spline_filter1d",
+    "zoom",
 ]
 # a literal for stubtest, the private modules' lists
-assert sorted(__all__) == sorted(_filters.__all__ + _measurements.__all__)
+assert sorted(__all__) == sorted(_filters.__all__ + _measurements.__all__ + _interpolation.__all__)
 
 _dispatch.expose(globals(), __all__, "ndimage")
 

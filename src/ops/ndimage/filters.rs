@@ -192,7 +192,7 @@ fn to_double(x: &Tensor) -> Result<Tensor> {
 
 /// `x` (float64) cast to `dtype` as SciPy's C cast `(type)value` does;
 /// `like`: a tensor of `dtype` when it has no `tch::Kind` (uint16/32/64).
-fn cast(x: &Tensor, dtype: DType, like: Option<&Tensor>) -> Result<Tensor> {
+pub(crate) fn cast(x: &Tensor, dtype: DType, like: Option<&Tensor>) -> Result<Tensor> {
     if let Some(kind) = dtype.kind() {
         if x.kind() == kind {
             return Ok(x.shallow_clone());

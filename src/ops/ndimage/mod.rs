@@ -9,4 +9,5 @@
 //! and applied with a gather.
 
 pub mod filters;
+pub mod interpolation;
 pub mod measurements;

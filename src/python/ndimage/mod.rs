@@ -32,6 +32,7 @@ macro_rules! ndimage_note {
 }
 
 mod filters;
+mod interpolation;
 mod measurements;
 
 use pyo3::prelude::*;
@@ -40,6 +41,7 @@ use pyo3::prelude::*;
 pub(crate) fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     let module = super::submodule(parent, "ndimage")?;
     filters::register(&module)?;
+    interpolation::register(&module)?;
     measurements::register(&module)?;
     super::attach(parent, &module)
 }
