@@ -11,7 +11,8 @@ with the copies that costs (see :mod:`torchbridge._device`).
 
 The routines are the compiled functions of ``torchbridge._core.ndimage``, each
 behind its public face (``torchbridge._dispatch``); the private modules follow
-SciPy's (``_filters``, ``_interpolation``, ``_measurements``); ``__all__`` is theirs, written out (stubtest reads literals only).
+SciPy's (``_filters``, ``_interpolation``, ``_measurements``); ``__all__`` is theirs, written out
+(stubtest reads literals only).
 """
 
 from __future__ import annotations

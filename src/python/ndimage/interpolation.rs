@@ -125,7 +125,7 @@ impl<'a, 'py> FromPyObject<'a, 'py> for SplineOutput {
 ///
 #[doc = interpolation_note!()]
 #[pyfunction]
-#[pyo3(signature = (input, order = None, axis = -1, output = SplineOutput(Some(DType::Float64)), mode = None, *, device = None), text_signature = "(input, order=3, axis=-1, output=numpy.float64, mode='mirror', *, device=None)")]
+#[pyo3(signature = (input, order = None, axis = -1, output = SplineOutput(Some(DType::Float64)), mode = None, *, device = None), text_signature = "(input, order=3, axis=-1, output=..., mode='mirror', *, device=None)")]
 #[allow(clippy::too_many_arguments)]
 fn spline_filter1d(
     py: Python<'_>,
@@ -149,7 +149,7 @@ fn spline_filter1d(
 ///
 #[doc = interpolation_note!()]
 #[pyfunction]
-#[pyo3(signature = (input, order = None, output = SplineOutput(Some(DType::Float64)), mode = None, *, device = None), text_signature = "(input, order=3, output=numpy.float64, mode='mirror', *, device=None)")]
+#[pyo3(signature = (input, order = None, output = SplineOutput(Some(DType::Float64)), mode = None, *, device = None), text_signature = "(input, order=3, output=..., mode='mirror', *, device=None)")]
 fn spline_filter(
     py: Python<'_>,
     input: &Bound<'_, PyAny>,

@@ -46,7 +46,8 @@ def fixed_spline_filter1d(x, order, axis, mode):
     n = c.shape[-1]
     if order < 2 or n < 2:
         return np.moveaxis(c, -1, axis)
-    init = {"grid-wrap": "wrap", "nearest": "reflect", "reflect": "reflect", "grid-mirror": "reflect"}.get(mode, "mirror")
+    starts = {"grid-wrap": "wrap", "nearest": "reflect", "reflect": "reflect", "grid-mirror": "reflect"}
+    init = starts.get(mode, "mirror")
     for z in POLES[order]:
         c *= (1.0 - z) * (1.0 - 1.0 / z)
     for z in POLES[order]:
