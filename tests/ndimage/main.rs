@@ -5,4 +5,5 @@
 //! named after the ops' files.
 
 mod filters;
+mod interpolation;
 mod measurements;

@@ -40,7 +40,9 @@ def spline_filter1d(
     return _spline_filter1d(input, order, axis, output, mode, device=device)
 
 
-def spline_filter(input: Any, order: Any = 3, output: Any = np.float64, mode: Any = "mirror", *, device: Any = None) -> Any:
+def spline_filter(
+    input: Any, order: Any = 3, output: Any = np.float64, mode: Any = "mirror", *, device: Any = None
+) -> Any:
     return _spline_filter(input, order, output, mode, device=device)
 
 
