@@ -53,7 +53,7 @@ fn order_arg(order: &Bound<'_, PyAny>) -> PyResult<i64> {
             return Ok(v as i64);
         }
     }
-    Ok(order.extract::<i64>()?)
+    order.extract::<i64>()
 }
 
 /// A number, or a sequence of numbers (shift, zoom, offset), from Python
