@@ -569,7 +569,7 @@ fn tap_table(len: i64, order: i64, mode: Mode) -> Vec<i32> {
 
 /// The taps of one axis for points at coordinates `c` (float64, `(P,)`).
 struct Taps {
-    /// Input indices, `(P, order + 1)`, int32 (`-1`: outside, `grid-constant`).
+    /// Input indices, `(order + 1, P)`, int32 (`-1`: outside, `grid-constant`).
     index: Tensor,
     /// Weights, one `(P,)` tensor per tap (empty for order 0).
     weights: Vec<Tensor>,
@@ -601,8 +601,8 @@ fn taps(c: &Tensor, len: i64, order: i64, mode: Mode, npad: i64, table: &Tensor)
         .f_clamp(0.0, (len + k + k - 1 - order) as f64)?
         .f_to_kind(Kind::Int)?;
     let ramp = Tensor::f_arange(order + 1, (Kind::Int, c.device()))?;
-    let positions = first.f_unsqueeze(1)?.f_add(&ramp)?;
-    let index = table.f_index_select(0, &positions.f_view(-1)?)?.f_view([-1, order + 1])?;
+    let positions = ramp.f_unsqueeze(1)?.f_add(&first.f_unsqueeze(0)?)?;
+    let index = table.f_index_select(0, &positions.f_view(-1)?)?.f_view([order + 1, -1])?;
     let weights = if order > 0 { weights(&cc.f_sub(&base)?, order)? } else { Vec::new() };
     Ok(Taps { index, weights, valid })
 }
@@ -651,9 +651,9 @@ fn interpolate(src: &Tensor, coords: &[Tensor], order: i64, mode: Mode, cval: f6
         let mut ws = Vec::with_capacity(k);
         for d in 0..k {
             let t = taps(&coords[d].f_narrow(0, start, len)?, spatial[d], order, mode, npad, &tables[d])?;
-            // (P, 1, .., o, .., 1): the taps along axis d
-            let mut shape = vec![len];
-            shape.extend((0..k).map(|e| if e == d { o } else { 1 }));
+            // (1, .., o, .., 1, 1, P): the taps along axis d, tap-major
+            let mut shape: Vec<i64> = (0..k).map(|e| if e == d { o } else { 1 }).collect();
+            shape.extend([1, len]);
             let mut tap = t.index.f_view(shape.as_slice())?;
             if mode == Mode::GridConstant {
                 let out = tap.f_lt(0)?;
@@ -679,22 +679,22 @@ fn interpolate(src: &Tensor, coords: &[Tensor], order: i64, mode: Mode, cval: f6
         }
         let missing = || Error::InvalidArgument("input and output rank must be > 0".into());
         let index = index.ok_or_else(missing)?;
-        let mut full_shape = vec![batch];
-        full_shape.extend(index.size());
+        // (o, .., o, B, P)
         let full = if batch > 1 {
-            let mut bshape = vec![batch];
-            bshape.extend(std::iter::repeat_n(1, k + 1));
+            let mut bshape = vec![1i64; k];
+            bshape.extend([batch, 1]);
             let offsets = Tensor::f_arange(batch, (ikind, device))?.f_mul_scalar(numel)?;
-            index.f_unsqueeze(0)?.f_add(&offsets.f_view(bshape.as_slice())?)?
+            index.f_add(&offsets.f_view(bshape.as_slice())?)?
         } else {
             index
         };
+        let full_shape = full.size();
         let mut vals = flat.f_index_select(0, &full.f_reshape([-1])?)?.f_view(full_shape.as_slice())?;
         if vals.kind() != Kind::Double {
             vals = vals.f_to_kind(Kind::Double)?;
         }
         if let Some(out) = outside {
-            vals = vals.f_masked_fill(&out.f_unsqueeze(0)?, cval)?;
+            vals = vals.f_masked_fill(&out, cval)?;
         }
         // SciPy's order: each tap's value times the weights axis by axis,
         // then the taps summed one by one in C order
@@ -702,11 +702,11 @@ fn interpolate(src: &Tensor, coords: &[Tensor], order: i64, mode: Mode, cval: f6
             if w.is_empty() {
                 continue;
             }
-            let mut shape = vec![1, len];
-            shape.extend((0..k).map(|e| if e == d { o } else { 1 }));
-            vals = vals.f_mul(&Tensor::f_stack(w, 1)?.f_view(shape.as_slice())?)?;
+            let mut shape: Vec<i64> = (0..k).map(|e| if e == d { o } else { 1 }).collect();
+            shape.extend([1, len]);
+            vals = vals.f_mul(&Tensor::f_stack(w, 0)?.f_view(shape.as_slice())?)?;
         }
-        let taps = vals.f_reshape([batch, len, -1])?.f_movedim([2], [0])?.f_contiguous()?;
+        let taps = vals.f_reshape([-1, batch, len])?;
         let mut acc = taps.f_select(0, 0)?;
         for j in 1..taps.size()[0] {
             acc = acc.f_add(&taps.f_select(0, j)?)?;
