@@ -149,39 +149,52 @@ fn powers(z: f64, n: usize) -> Vec<f64> {
     out
 }
 
-/// `c[i] = sum_{k <= i} z^(i-k) u[k]` along the rows of `u` (`(rows, n)`, float64).
-fn recursion(u: &Tensor, z: f64) -> Result<Tensor> {
+/// `c[i] = sum_{k <= i} z^(i-k) u[k]` along the rows of `u` (`(rows, n)`,
+/// float64); `reverse`: `c[i] = sum_{k >= i} z^(k-i) u[k]`.
+fn recursion(u: &Tensor, z: f64, reverse: bool) -> Result<Tensor> {
     let size = u.size();
     let (rows, n) = (size[0], size[1]);
     // the smallest block with |z|^(2L) < 1e-22
     let l = ((-22.0 * std::f64::consts::LN_10) / (2.0 * z.abs().ln())).ceil().max(1.0) as i64;
     let l = l.min(n);
+    let lu = l as usize;
     let nb = (n + l - 1) / l;
-    let zp = powers(z, l as usize + 1);
-    // T^T: m[k][i] = z^(i-k) for k <= i
-    let mut m = vec![0.0; (l * l) as usize];
-    for k in 0..l as usize {
-        for i in k..l as usize {
-            m[k * l as usize + i] = zp[i - k];
+    let zp = powers(z, lu + 1);
+    // forward: m[k][i] = z^(i-k) for k <= i; reverse: z^(k-i) for k >= i
+    let mut m = vec![0.0; lu * lu];
+    for k in 0..lu {
+        for i in 0..lu {
+            if (!reverse && k <= i) || (reverse && k >= i) {
+                m[k * lu + i] = zp[k.abs_diff(i)];
+            }
         }
     }
     let device = u.device();
     let mat = host(&m, device)?.f_view([l, l])?;
+    // zeros past the end change neither direction's values before it
     let padded = if nb * l > n { u.f_constant_pad_nd([0, nb * l - n])? } else { u.shallow_clone() };
     let y = padded.f_reshape([rows * nb, l])?.f_matmul(&mat)?.f_reshape([rows, nb, l])?;
     if nb == 1 {
         return Ok(y.f_reshape([rows, l])?.f_narrow(1, 0, n)?);
     }
-    let last = y.f_select(2, l - 1)?; // (rows, nb)
-    let prev1 = last.f_narrow(1, 0, nb - 1)?.f_constant_pad_nd([1, 0])?;
-    let prev2 = if nb > 2 {
-        last.f_narrow(1, 0, nb - 2)?.f_constant_pad_nd([2, 0])?
-    } else {
-        Tensor::f_zeros([rows, nb], (Kind::Double, device))?
+    // each block's value at its edge, carried into the next block (two blocks deep)
+    let edge = y.f_select(2, if reverse { 0 } else { l - 1 })?;
+    // the edge values of the block `by` blocks before (after, in reverse)
+    let shifted = |by: i64| -> Result<Tensor> {
+        if nb <= by {
+            return Ok(Tensor::f_zeros([rows, nb], (Kind::Double, device))?);
+        }
+        Ok(if reverse {
+            edge.f_narrow(1, by, nb - by)?.f_constant_pad_nd([0, by])?
+        } else {
+            edge.f_narrow(1, 0, nb - by)?.f_constant_pad_nd([by, 0])?
+        })
     };
-    let carry = prev1.f_add(&prev2.f_mul_scalar(zp[l as usize])?)?;
-    let ramp = host(&zp[1..], device)?; // z^(i+1)
-    let c = y.f_add(&carry.f_unsqueeze(2)?.f_mul(&ramp)?)?;
+    let (shift1, prev2) = (shifted(1)?, shifted(2)?);
+    let carry = shift1.f_add(&prev2.f_mul_scalar(zp[lu])?)?;
+    // forward: z^(i+1); reverse: z^(L-i)
+    let ramp: Vec<f64> = (0..lu).map(|i| if reverse { zp[lu - i] } else { zp[i + 1] }).collect();
+    let c = y.f_add(&carry.f_unsqueeze(2)?.f_mul(&host(&ramp, device)?)?)?;
     Ok(c.f_reshape([rows, nb * l])?.f_narrow(1, 0, n)?)
 }
 
@@ -225,7 +238,7 @@ fn apply_pole(c: &Tensor, z: f64, init: Init) -> Result<Tensor> {
         }
     };
     let u = Tensor::f_cat(&[c0.f_unsqueeze(1)?, c.f_narrow(1, 1, n - 1)?], 1)?;
-    let causal = recursion(&u, z)?;
+    let causal = recursion(&u, z, false)?;
     // the anti-causal initial value from the causal result
     let last = causal.f_select(1, n - 1)?;
     let cl = match init {
@@ -245,7 +258,7 @@ fn apply_pole(c: &Tensor, z: f64, init: Init) -> Result<Tensor> {
     };
     // c[i] = z c[i+1] - z causal[i], run backwards
     let v = Tensor::f_cat(&[causal.f_narrow(1, 0, n - 1)?.f_mul_scalar(-z)?, cl.f_unsqueeze(1)?], 1)?;
-    recursion(&v.f_flip([1])?, z)?.f_flip([1]).map_err(Error::from)
+    recursion(&v, z, true)
 }
 
 /// SciPy's spline prefilter of float64 `x` along `axis` (any order 2..5; a
