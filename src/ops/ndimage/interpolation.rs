@@ -621,7 +621,7 @@ fn taps(c: &Tensor, len: i64, order: i64, mode: Mode, npad: i64, table: &Tensor)
 }
 
 /// The points per chunk on the CPU (the gathers stay in cache).
-const CHUNK: i64 = 1 << 16;
+const CHUNK: i64 = 1 << 14;
 
 /// Interpolates `src` (`(B, *spatial)`, the coefficients) at the points
 /// `coords` (one float64 `(P,)` tensor per spatial axis): `(B, P)` float64.
