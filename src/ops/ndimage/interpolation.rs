@@ -620,8 +620,10 @@ fn taps(c: &Tensor, len: i64, order: i64, mode: Mode, npad: i64, table: &Tensor)
     Ok(Taps { index, weights, valid })
 }
 
-/// The points per chunk on the CPU (the gathers stay in cache).
-const CHUNK: i64 = 1 << 14;
+/// The elements per chunk on the CPU: libtorch's parallel grain (32768), so
+/// that no op of a chunk opens an OpenMP region (which stalls for a scheduler
+/// slice whenever another process holds a core) and the taps stay in cache.
+const CHUNK: i64 = 1 << 15;
 
 /// Interpolates `src` (`(B, *spatial)`, the coefficients) at the points
 /// `coords` (one float64 `(P,)` tensor per spatial axis): `(B, P)` float64.
@@ -652,8 +654,8 @@ fn interpolate(src: &Tensor, coords: &[Tensor], order: i64, mode: Mode, cval: f6
         .iter()
         .map(|&n| Ok(Tensor::f_from_slice(&tap_table(n, order, mode))?.f_to_device(device)?))
         .collect::<Result<_>>()?;
-    let chunk = if device == Device::Cpu { CHUNK } else { p };
     let o = order + 1;
+    let chunk = if device == Device::Cpu { (CHUNK / o.pow(k as u32)).max(1024) } else { p };
     let mut pieces = Vec::new();
     let mut start = 0;
     while start < p {
