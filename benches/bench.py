@@ -264,6 +264,16 @@ def cases() -> list[Case]:
         Case("ndimage", "distance_transform_edt", lambda n, rng: (rng.random((n, n)) > 0.01,),
              scipy.ndimage.distance_transform_edt, "ndimage", "distance_transform_edt", sizes=(512,),
              quick_sizes=(128,)),
+        # scipy.ndimage interpolation, the floors: map_coordinates order 1 and 3 at 1e6 random
+        # points of a 1000x1000 image (order 3 includes SciPy's cubic prefilter)
+        Case("ndimage", "map_coordinates_o1",
+             lambda n, rng: (rng.standard_normal((1000, 1000)), rng.uniform(0, 999, (2, n))),
+             scipy.ndimage.map_coordinates, "ndimage", "map_coordinates", kwargs={"order": 1},
+             sizes=(1_000_000,), quick_sizes=(100_000,)),
+        Case("ndimage", "map_coordinates_o3",
+             lambda n, rng: (rng.standard_normal((1000, 1000)), rng.uniform(0, 999, (2, n))),
+             scipy.ndimage.map_coordinates, "ndimage", "map_coordinates", kwargs={"order": 3},
+             sizes=(1_000_000,), quick_sizes=(100_000,), peak_relative=True),
         Case("spatial", "cdist", _points, scipy.spatial.distance.cdist, "spatial.distance", "cdist",
              sizes=(200, 2000), quick_sizes=(200,)),
         Case("spatial", "pdist", lambda m, rng: _points(m, rng)[:1], scipy.spatial.distance.pdist,

@@ -5,5 +5,6 @@
 //! named after the ops' files.
 
 mod filters;
+mod interpolation;
 mod measurements;
 mod morphology;

@@ -55,4 +55,11 @@ for _name in ("binary_propagation", "binary_fill_holes", "distance_transform_edt
     )
 for _name in ("generate_binary_structure", "iterate_structure"):
     ROWS[_name] = Unsupported("builds a small structuring element, not an array computation; call it eagerly")
+
+_INTERPOLATION = (
+    "a spline interpolation: its prefilter is a recursion along whole lines and an output point can read "
+    "anywhere in the input, so chunks would need the whole array; compute it eagerly"
+)
+for _name in ("spline_filter1d", "spline_filter", "map_coordinates", "affine_transform", "shift", "zoom", "rotate"):
+    ROWS[_name] = Unsupported(_INTERPOLATION)
 del _name

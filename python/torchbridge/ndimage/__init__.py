@@ -11,14 +11,14 @@ with the copies that costs (see :mod:`torchbridge._device`).
 
 The routines are the compiled functions of ``torchbridge._core.ndimage``, each
 behind its public face (``torchbridge._dispatch``); the private modules follow
-SciPy's (``_filters``, ``_measurements``, ``_morphology``); ``__all__`` is theirs,
-written out (stubtest reads literals only).
+SciPy's (``_filters``, ``_interpolation``, ``_measurements``, ``_morphology``);
+``__all__`` is theirs, written out (stubtest reads literals only).
 """
 
 from __future__ import annotations
 
 from .. import _dispatch
-from . import _filters, _measurements, _morphology
+from . import _filters, _interpolation, _measurements, _morphology
 from ._filters import (
     convolve,
     convolve1d,
@@ -40,6 +40,15 @@ from ._filters import (
     sobel,
     uniform_filter,
     uniform_filter1d,
+)
+from ._interpolation import (
+    affine_transform,
+    map_coordinates,
+    rotate,
+    shift,
+    spline_filter,
+    spline_filter1d,
+    zoom,
 )
 from ._measurements import (
     center_of_mass,
@@ -135,9 +144,18 @@ __all__: list[str] = [
     "morphological_gradient",
     "morphological_laplace",
     "white_tophat",
+    "affine_transform",
+    "map_coordinates",
+    "rotate",
+    "shift",
+    "spline_filter",
+    "spline_filter1d",
+    "zoom",
 ]
 # a literal for stubtest, the private modules' lists
-assert sorted(__all__) == sorted(_filters.__all__ + _measurements.__all__ + _morphology.__all__)
+assert sorted(__all__) == sorted(
+    _filters.__all__ + _interpolation.__all__ + _measurements.__all__ + _morphology.__all__
+)
 
 _dispatch.expose(globals(), __all__, "ndimage")
 

@@ -11,5 +11,6 @@
 //! and applied with a gather.
 
 pub mod filters;
+pub mod interpolation;
 pub mod measurements;
 pub mod morphology;

@@ -32,6 +32,7 @@ macro_rules! ndimage_note {
 }
 
 mod filters;
+mod interpolation;
 mod measurements;
 mod morphology;
 
@@ -53,6 +54,7 @@ pub(crate) fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     crate::ops::ndimage::filters::set_kernel_exp(numpy_exp);
     let module = super::submodule(parent, "ndimage")?;
     filters::register(&module)?;
+    interpolation::register(&module)?;
     measurements::register(&module)?;
     morphology::register(&module)?;
     super::attach(parent, &module)
