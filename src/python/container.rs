@@ -177,6 +177,9 @@ pub(crate) fn classify<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Arg<'py>> {
     let py = obj.py();
     let np = numpy(py)?;
     let strong = |array: Bound<'py, PyAny>, library| Ok(Arg { array, library, weak: false });
+    if obj.get_type().is(np.ndarray.bind(py)) {
+        return strong(obj.clone(), Library::NumPy);
+    }
     if obj.is_instance(np.ndarray.bind(py))? {
         if obj.is_instance(np.masked_array.bind(py))? {
             return Err(Class::InputType.err(

@@ -173,8 +173,9 @@ fn check_input(x: &Tensor, routine: &str) -> Result<DType> {
     Ok(dtype)
 }
 
-/// The output dtype: `output` (SciPy's `_get_output` with a dtype) or the input's.
-fn output_dtype(input: DType, output: Option<DType>) -> Result<DType> {
+/// The output dtype: `output` (SciPy's `_get_output` with a dtype) or the
+/// input's, refused where SciPy's C store has no case (filters and interpolation).
+pub(crate) fn output_dtype(input: DType, output: Option<DType>) -> Result<DType> {
     let out = output.unwrap_or(input);
     if out.is_complex() || matches!(out, DType::Float16 | DType::BFloat16) {
         return Err(Error::NotImplemented(format!(

@@ -30,7 +30,7 @@
 
 use tch::{Device, Kind, Tensor};
 
-use super::filters::{cast, PerAxis};
+use super::filters::{cast, output_dtype, PerAxis};
 use crate::ops::numpy::normalize_axis;
 use crate::{dlpack, DType, Error, Result};
 
@@ -333,18 +333,6 @@ fn store(t: &Tensor, dtype: DType, like: Option<&Tensor>) -> Result<Tensor> {
     let below = if lo == 0.0 { t.f_zeros_like()? } else { t.f_sub_scalar(0.5)? };
     let rounded = t.f_add_scalar(0.5)?.f_where_self(&positive, &below)?.f_clamp(lo, hi)?;
     cast(&rounded, dtype, like)
-}
-
-/// The output dtype (`None`: the input's), refused where SciPy's C store has no case.
-fn output_dtype(input: DType, output: Option<DType>) -> Result<DType> {
-    let out = output.unwrap_or(input);
-    if out.is_complex() || matches!(out, DType::Float16 | DType::BFloat16) {
-        return Err(Error::NotImplemented(format!(
-            "output dtype {} is not implemented (accepted: bool, integer, float32, float64)",
-            out.name()
-        )));
-    }
-    Ok(out)
 }
 
 /// `scipy.ndimage.spline_filter1d`: B-spline coefficients along `axis` (a copy for orders 0 and 1).
