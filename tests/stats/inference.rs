@@ -116,3 +116,15 @@ fn transforms_and_errors() {
     let r = st::ttest_1samp(&x(), &Tensor::from(0.0f64), &Axis::Dims(vec![0]), NanPolicy::Raise, TWO, false);
     assert!(r.is_ok());
 }
+
+#[test]
+fn f_oneway_of_fewer_than_two_samples_is_an_error_not_a_panic() {
+    let one = Tensor::from_slice(&[1.0f64, 2.0, 3.0]);
+    for samples in [vec![], vec![&one]] {
+        let err = st::f_oneway(&samples, &Axis::Dims(vec![0]), true, NanPolicy::Propagate, false).err();
+        assert!(
+            matches!(err, Some(torchbridge::Error::InvalidArgument(ref m)) if m.contains("At least two samples")),
+            "{err:?}"
+        );
+    }
+}

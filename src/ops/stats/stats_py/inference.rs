@@ -768,6 +768,9 @@ pub fn f_oneway(
     policy: NanPolicy,
     keepdims: bool,
 ) -> Result<Reduced> {
+    if samples.len() < 2 {
+        return Err(Error::InvalidArgument(format!("At least two samples are required; got {}.", samples.len())));
+    }
     let kinds: Vec<Kind> = samples.iter().map(|s| s.kind()).collect();
     let kind = promote(&kinds)?;
     let ls = independent(samples, axis, policy, kind)?;
