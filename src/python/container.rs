@@ -296,6 +296,9 @@ impl<'py> Subclasses<'py> {
 
     /// `result` (what the call returned for the plain arrays) as the inputs' kind.
     pub(crate) fn rewrap(&self, py: Python<'py>, result: Py<PyAny>) -> PyResult<Py<PyAny>> {
+        if self.masks.is_empty() && self.wrapper.is_none() {
+            return Ok(result); // plain inputs, the common call: nothing to look up
+        }
         let result = result.into_bound(py);
         let np = numpy(py)?;
         let is_ndarray = result.is_instance(np.ndarray.bind(py))?;
