@@ -932,9 +932,10 @@ def cpu_model() -> str:
         return platform.processor() or "unknown"
 
 
-#: The thread-count variables that decide how many cores the libraries use.
+#: The variables that decide how many cores the libraries use, and whether libtorch's large CPU
+#: buffers get huge pages (``THP_MEM_ALLOC_ENABLE``, which ``import torchbridge`` sets to 1 unless set).
 THREAD_VARIABLES = ["OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_DYNAMIC", "OMP_DYNAMIC",
-                    "TORCHBRIDGE_NUM_THREADS"]
+                    "TORCHBRIDGE_NUM_THREADS", "THP_MEM_ALLOC_ENABLE"]
 
 
 def usable_cores() -> list[int] | None:
@@ -1170,7 +1171,7 @@ def markdown(results: dict) -> str:
         f"- {load_summary(m)}; warning threshold {m['load_threshold']:g} "
         f"({'exceeded' if m['high_load'] else 'not exceeded'})",
         f"- torch threads: intra-op {m['torch_intra_op_threads']}, inter-op {m['torch_inter_op_threads']}; "
-        f"thread variables: {threads_env}",
+        f"environment: {threads_env}",
         "- versions: " + ", ".join(f"{k} {v}" for k, v in m["versions"].items()) + f"; {m['platform']}",
         f"- run: {results['config']}",
     ]
