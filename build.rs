@@ -1,6 +1,6 @@
 //! Build script: compiles the C++ shim (`csrc/dlpack.cpp`: DLPack and
 //! streams; `csrc/aten.cpp`: operators by name; `csrc/iir.cpp`: SciPy's
-//! recurrent filter loops) against the
+//! recurrent filter loops; `csrc/ni_filters.cpp`: ndimage's line filters) against the
 //! libtorch that `torch-sys` found, and emits rpaths so that tests, examples,
 //! benches and the installed Python extension find libtorch at run time.
 //!
@@ -51,13 +51,14 @@ fn main() {
         .flag("-std=c++17")
         .flag("-D_GLIBCXX_USE_CXX11_ABI=1")
         .flag("-DGLOG_USE_GLOG_EXPORT")
-        // No fused multiply-adds: iir.cpp rounds as SciPy's loops do.
+        // No fused multiply-adds: iir.cpp and ni_filters.cpp round as SciPy's loops do.
         .flag("-ffp-contract=off")
         .include(&include)
         .include(include.join("torch/csrc/api/include"))
         .file("csrc/dlpack.cpp")
         .file("csrc/aten.cpp")
         .file("csrc/iir.cpp")
+        .file("csrc/ni_filters.cpp")
         .compile("torchbridge_shim");
 
     // libtorch_cuda is not referenced by any symbol we use, but a Rust binary

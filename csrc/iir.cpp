@@ -8,7 +8,7 @@
 // recurrence: SciPy's own loops (`_lfilter.cc`'s direct form II transposed,
 // `_sosfilt.pyx`'s biquad cascade) in SciPy's operation order, so that the
 // results round as SciPy's do, with the rows split over libtorch's intra-op
-// threads (as many as `torch.get_num_threads()`) and `kLanes` rows
+// threads (as many as `torch.get_num_threads()`, csrc/parallel.h) and `kLanes` rows
 // interleaved within a thread, so that their independent dependency chains
 // overlap in the pipeline and vectorise across rows (csrc/iir_kernels.h, built
 // for AVX2 too).
@@ -17,17 +17,14 @@
 // TORCH_CHECK and catches every C++ exception (see error.h).
 
 #include "error.h"
+#include "parallel.h"
 
 #include <ATen/ATen.h>
 #include <ATen/Dispatch.h>
-#include <ATen/Parallel.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
-#include <exception>
-#include <mutex>
-#include <thread>
 #include <type_traits>
 #include <vector>
 
@@ -93,15 +90,13 @@ void with_fixed(int64_t n, const F& f) {
 }
 
 // Runs `body(first_row, lanes)` over all rows of a `(rows, len)` problem:
-// `kLanes` rows at a time, then the rest one by one, the rows split into
-// contiguous ranges over up to `at::get_num_threads()` threads (so that
-// `torch.set_num_threads` governs these kernels as it does libtorch's).
-// Threads of its own rather than `at::parallel_for`: with libtorch's
-// OpenMP backend that is an inline `#pragma omp`, serial in this shim
-// (built without OpenMP, whose runtime must stay libtorch's own).
+// `kLanes` rows at a time, then the rest one by one, whole lane groups split
+// over the threads of parallel.h.
 template <typename Body>
 void for_row_groups(int64_t rows, int64_t len, const Body& body) {
-  const auto run = [&](int64_t begin, int64_t end) {
+  const int64_t groups = (rows + kLanes - 1) / kLanes;
+  const int64_t threads = tb_shim::threads_for(groups, rows * len, kSamplesPerThread);
+  tb_shim::split_over_threads(rows, threads, kLanes, [&](int64_t begin, int64_t end) {
     int64_t r = begin;
     for (; r + kLanes <= end; r += kLanes) {
       body(r, std::integral_constant<int64_t, kLanes>{});
@@ -109,38 +104,9 @@ void for_row_groups(int64_t rows, int64_t len, const Body& body) {
     for (; r < end; ++r) {
       body(r, std::integral_constant<int64_t, 1>{});
     }
-  };
-  const int64_t groups = (rows + kLanes - 1) / kLanes;
-  const int64_t by_size = rows * len / kSamplesPerThread;
-  const int64_t threads = std::max<int64_t>(
-      1, std::min<int64_t>({static_cast<int64_t>(at::get_num_threads()), groups, by_size}));
-  if (threads == 1) {
-    run(0, rows);
-    return;
-  }
-  // Whole lane groups per thread, the remainder rows to the last.
-  const int64_t per = (groups + threads - 1) / threads * kLanes;
-  std::vector<std::thread> pool;
-  std::exception_ptr failure;
-  std::mutex failure_lock;
-  for (int64_t begin = per; begin < rows; begin += per) {
-    pool.emplace_back([&, begin] {
-      try {
-        run(begin, std::min(rows, begin + per));
-      } catch (...) {
-        std::lock_guard<std::mutex> guard(failure_lock);
-        failure = std::current_exception();
-      }
-    });
-  }
-  run(0, std::min(rows, per));
-  for (auto& thread : pool) {
-    thread.join();
-  }
-  if (failure) {
-    std::rethrow_exception(failure);
-  }
+  });
 }
+
 void check_rows(const at::Tensor& x, const at::Tensor& zi, int64_t states, const char* what) {
   TORCH_CHECK(x.device().is_cpu() && zi.device().is_cpu(), what, ": tensors must be on the CPU");
   TORCH_CHECK(x.dim() == 2 && x.is_contiguous(), what, ": x must be a contiguous (rows, T) tensor");

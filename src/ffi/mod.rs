@@ -7,6 +7,8 @@
 //!   safe handles, so that `crate::aten` holds no `unsafe` code.
 //! - [`iir`] declares `csrc/iir.cpp` (SciPy's `lfilter` and `sosfilt` loops
 //!   as CPU kernels) and wraps it in safe functions for `crate::ops::signal`.
+//! - [`ni_filters`] declares `csrc/ni_filters.cpp` (the line loops of
+//!   SciPy's `ni_filters.c`) and wraps it for `crate::ops::ndimage`.
 //!
 //! Every shim function catches C++ exceptions and returns them as a
 //! `malloc`ed C string (null on success), freed by `tb_free_error`.
@@ -14,6 +16,7 @@
 pub(crate) mod aten;
 pub(crate) mod dlpack;
 pub(crate) mod iir;
+pub(crate) mod ni_filters;
 
 use std::ffi::{c_char, CStr};
 

@@ -109,3 +109,59 @@ fn median_of_an_even_window_is_the_upper_middle() {
     // windows (origin 0, size 4 covers i-2..=i+1): [10,10,1,2] [10,1,2,3] [1,2,3,4] [2,3,4,10]
     assert_eq!(got, vec![10.0, 3.0, 3.0, 4.0]);
 }
+
+/// Bit patterns of `t` (float32 or float64), for exact comparison (NaN included).
+fn bits(t: &Tensor) -> Vec<i64> {
+    let t = t.detach().contiguous().view(-1);
+    match t.kind() {
+        Kind::Float => Vec::<f32>::try_from(&t).unwrap().iter().map(|v| i64::from(v.to_bits())).collect(),
+        _ => Vec::<f64>::try_from(&t.to_kind(Kind::Double)).unwrap().iter().map(|v| v.to_bits() as i64).collect(),
+    }
+}
+
+#[test]
+fn line_kernels_give_the_composites_bits() {
+    // On the CPU the passes run csrc/ni_filters.cpp; an input that requires
+    // grad takes the libtorch-op composites (the CUDA and autograd path).
+    // Both are SciPy's operation order, so they must agree bit for bit: every
+    // mode, along the last and a middle axis, symmetric, antisymmetric and
+    // general weights longer than the axis, every origin, float32 and float64
+    // in and out, a cval that float32 cannot hold exactly, NaN and inf data.
+    tch::manual_seed(7);
+    let modes = [Mode::Reflect, Mode::Constant, Mode::Nearest, Mode::Mirror, Mode::Wrap];
+    let weights: [&[f64]; 4] = [&[0.25, 0.5, 0.25], &[-1.0, 0.0, 1.0], &[1.0, 3.0, -2.0, 0.5], &[0.1; 9]];
+    for shape in [[3_i64, 5, 4], [2, 1, 700], [1, 600, 3]] {
+        let x = Tensor::randn(shape, (Kind::Double, tch::Device::Cpu));
+        let _ = x.get(0).get(0).get(0).fill_(f64::NAN);
+        let _ = x.get(0).get(shape[1] - 1).get(shape[2] - 1).fill_(f64::INFINITY);
+        for kind in [Kind::Double, Kind::Float] {
+            let x = x.to_kind(kind);
+            let graph = x.copy().set_requires_grad(true);
+            for axis in [1_i64, 2] {
+                for mode in modes {
+                    for cval in [0.0, 0.1] {
+                        for w in weights {
+                            let size = w.len() as i64;
+                            for origin in -(size / 2)..=(size - 1) / 2 {
+                                for output in [None, Some(DType::Float32), Some(DType::Float64)] {
+                                    let got = correlate1d(&x, w, axis, output, mode, cval, origin).unwrap();
+                                    let want = correlate1d(&graph, w, axis, output, mode, cval, origin).unwrap();
+                                    assert_eq!(got.kind(), want.kind());
+                                    let case = format!("{shape:?} {kind:?} axis {axis} {mode:?} cval {cval} {w:?} origin {origin} {output:?}");
+                                    assert_eq!(bits(&got), bits(&want), "correlate1d {case}");
+                                }
+                                let got = uniform_filter1d(&x, size, axis, None, mode, cval, origin).unwrap();
+                                let want = uniform_filter1d(&graph, size, axis, None, mode, cval, origin).unwrap();
+                                assert_eq!(
+                                    bits(&got),
+                                    bits(&want),
+                                    "uniform_filter1d {shape:?} {kind:?} {axis} {mode:?} {size} {origin}"
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -278,9 +278,102 @@ pub(crate) fn view_at(ext: &Tensor, offset: &[i64], shape: &[i64]) -> Result<Ten
     Ok(view)
 }
 
-/// SciPy's `NI_Correlate1D` on float64 `x`: the weights' symmetry tested as
-/// SciPy tests it, the sums in its order.
-fn correlate1d_double(x: &Tensor, weights: &[f64], axis: usize, mode: Mode, cval: f64, origin: i64) -> Result<Tensor> {
+/// SciPy's test of odd-length weights: 1 where symmetric, -1 where
+/// antisymmetric (within `DBL_EPSILON`), else 0. A NaN difference is not
+/// above the threshold, as in SciPy's `fabs(...) > DBL_EPSILON`.
+fn symmetry(weights: &[f64]) -> i32 {
+    let size = weights.len();
+    if size % 2 == 0 {
+        return 0;
+    }
+    let half = size / 2;
+    let pairs = || (1..=half).map(|i| (weights[half + i], weights[half - i]));
+    if !pairs().any(|(r, l)| (r - l).abs() > DBL_EPSILON) {
+        1
+    } else if !pairs().any(|(r, l)| (r + l).abs() > DBL_EPSILON) {
+        -1
+    } else {
+        0
+    }
+}
+
+/// `x` as the `(outer, n, inner)` contiguous tensor around `axis` the line kernels take.
+fn lines_around(x: &Tensor, axis: usize) -> Result<Tensor> {
+    let dims = x.size();
+    let outer: i64 = dims[..axis].iter().product();
+    let inner: i64 = dims[axis + 1..].iter().product();
+    Ok(x.f_contiguous()?.f_view([outer, dims[axis], inner])?)
+}
+
+/// Whether the line kernels of `csrc/ni_filters.cpp` compute a pass of `x`
+/// into `out`: on the CPU, where no gradient is to be recorded, float32 or
+/// float64 in and out, `cval` exact in `x`'s dtype. Elsewhere the
+/// libtorch-op composites, which give the same bits.
+fn use_line_kernel(x: &Tensor, out: &Output<'_>, cval: f64) -> bool {
+    let exact = match x.kind() {
+        Kind::Double => true,
+        Kind::Float => cval.is_nan() || f64::from(cval as f32) == cval,
+        _ => false,
+    };
+    exact
+        && x.device() == tch::Device::Cpu
+        && !x.requires_grad()
+        && matches!(out.dtype, DType::Float32 | DType::Float64)
+}
+
+/// A pass of a line kernel: `x` seen around `axis`, extended by `mode` with
+/// `size / 2 + origin` samples before, into a new tensor of `out`'s dtype.
+fn line_kernel_pass(
+    x: &Tensor,
+    size: i64,
+    axis: usize,
+    mode: Mode,
+    origin: i64,
+    out: &Output<'_>,
+    kernel: impl FnOnce(&Tensor, &Tensor, &mut Tensor) -> Result<()>,
+) -> Result<Tensor> {
+    let n = x.size()[axis];
+    let map = Tensor::f_from_slice(&extend_map(mode, n, size / 2 + origin, size - size / 2 - 1 - origin))?;
+    let lines = lines_around(x, axis)?;
+    let kind = if out.dtype == DType::Float32 { Kind::Float } else { Kind::Double };
+    let mut result = Tensor::f_empty(lines.size(), (kind, tch::Device::Cpu))?;
+    kernel(&lines, &map, &mut result)?;
+    Ok(result.f_view(x.size().as_slice())?)
+}
+
+/// One `correlate1d` pass of SciPy's (`NI_Correlate1D`, the sums in float64
+/// in its order, the weights' symmetry tested as it tests it), cast to `out`:
+/// the kernel of `csrc/ni_filters.cpp` where [`use_line_kernel`], else
+/// [`correlate1d_composite`].
+fn correlate1d_pass(
+    x: &Tensor,
+    weights: &[f64],
+    axis: usize,
+    mode: Mode,
+    cval: f64,
+    origin: i64,
+    out: &Output<'_>,
+) -> Result<Tensor> {
+    if !use_line_kernel(x, out, cval) {
+        return out.cast(&correlate1d_composite(&to_double(x)?, weights, axis, mode, cval, origin)?);
+    }
+    let w = Tensor::f_from_slice(weights)?;
+    line_kernel_pass(x, weights.len() as i64, axis, mode, origin, out, |lines, map, result| {
+        crate::ffi::ni_filters::correlate1d_cpu(lines, &w, map, cval, symmetry(weights), result)
+    })
+}
+
+/// [`correlate1d_pass`] on float64 `x` from libtorch ops (the CUDA and
+/// autograd path): every tap a view of the extended tensor, one elementwise
+/// op per C operation.
+pub(crate) fn correlate1d_composite(
+    x: &Tensor,
+    weights: &[f64],
+    axis: usize,
+    mode: Mode,
+    cval: f64,
+    origin: i64,
+) -> Result<Tensor> {
     let size = weights.len() as i64;
     let (size1, size2) = (size / 2, size - size / 2 - 1);
     let n = x.size()[axis];
@@ -288,16 +381,7 @@ fn correlate1d_double(x: &Tensor, weights: &[f64], axis: usize, mode: Mode, cval
     // iline[jj] of SciPy's loop (jj relative to the centre) as a view
     let at = |jj: i64| ext.f_narrow(axis as i64, size1 + jj, n);
     let w = |jj: i64| weights[(size1 + jj) as usize];
-    let mut symmetric = 0;
-    if size % 2 == 1 {
-        symmetric = 1;
-        if (1..=size1).any(|i| (w(i) - w(-i)).abs() > DBL_EPSILON) {
-            symmetric = -1;
-            if (1..=size1).any(|i| (w(i) + w(-i)).abs() > DBL_EPSILON) {
-                symmetric = 0;
-            }
-        }
-    }
+    let symmetric = symmetry(weights);
     let mut out;
     if symmetric != 0 {
         out = at(0)?.f_mul_scalar(w(0))?;
@@ -344,7 +428,7 @@ pub fn correlate1d(
     if input.numel() == 0 {
         return empty_result(input, &out);
     }
-    out.cast(&correlate1d_double(&to_double(input)?, weights, axis, mode, cval, origin)?)
+    correlate1d_pass(input, weights, axis, mode, cval, origin, &out)
 }
 
 /// `scipy.ndimage.convolve1d`: [`correlate1d`] with the weights reversed and the origin mirrored.
@@ -477,8 +561,36 @@ pub fn correlate_nd(
     out.cast(&acc)
 }
 
-/// SciPy's `NI_UniformFilter1D` on float64 `x`: the running sum (one sequential cumsum), divided by the size.
-fn uniform1d_double(x: &Tensor, size: i64, axis: usize, mode: Mode, cval: f64, origin: i64) -> Result<Tensor> {
+/// One `uniform_filter1d` pass of SciPy's (`NI_UniformFilter1D`: the
+/// running sum in float64, divided by the size), cast to `out`: the kernel of
+/// `csrc/ni_filters.cpp` where [`use_line_kernel`], else [`uniform1d_composite`].
+fn uniform1d_pass(
+    x: &Tensor,
+    size: i64,
+    axis: usize,
+    mode: Mode,
+    cval: f64,
+    origin: i64,
+    out: &Output<'_>,
+) -> Result<Tensor> {
+    if !use_line_kernel(x, out, cval) {
+        return out.cast(&uniform1d_composite(&to_double(x)?, size, axis, mode, cval, origin)?);
+    }
+    line_kernel_pass(x, size, axis, mode, origin, out, |lines, map, result| {
+        crate::ffi::ni_filters::uniform_filter1d_cpu(lines, size, map, cval, result)
+    })
+}
+
+/// [`uniform1d_pass`] on float64 `x` from libtorch ops (the CUDA and
+/// autograd path): the running sum as one sequential `cumsum`.
+pub(crate) fn uniform1d_composite(
+    x: &Tensor,
+    size: i64,
+    axis: usize,
+    mode: Mode,
+    cval: f64,
+    origin: i64,
+) -> Result<Tensor> {
     let (size1, size2) = (size / 2, size - size / 2 - 1);
     let n = x.size()[axis];
     let ax = axis as i64;
@@ -513,7 +625,7 @@ pub fn uniform_filter1d(
     if input.numel() == 0 {
         return empty_result(input, &out);
     }
-    out.cast(&uniform1d_double(&to_double(input)?, size, axis, mode, cval, origin)?)
+    uniform1d_pass(input, size, axis, mode, cval, origin, &out)
 }
 
 /// `scipy.ndimage.uniform_filter`: [`uniform_filter1d`] along each of `axes`
@@ -544,8 +656,7 @@ pub fn uniform_filter(
         if input.numel() == 0 {
             continue;
         }
-        let pass = uniform1d_double(&to_double(&current)?, sizes[k], axes[k], modes[k], cval, origins[k])?;
-        current = out.cast(&pass)?;
+        current = uniform1d_pass(&current, sizes[k], axes[k], modes[k], cval, origins[k], &out)?;
     }
     if !any || input.numel() == 0 {
         return copy_cast(input, &out);
@@ -753,7 +864,7 @@ pub fn gaussian_filter(
     }
     let mut current = input.shallow_clone();
     for (axis, weights, mode) in passes {
-        current = out.cast(&correlate1d_double(&to_double(&current)?, &weights, axis, mode, cval, 0)?)?;
+        current = correlate1d_pass(&current, &weights, axis, mode, cval, 0, &out)?;
     }
     Ok(current)
 }
@@ -1098,10 +1209,9 @@ pub fn edge_filter(
     if input.numel() == 0 {
         return empty_result(input, &out);
     }
-    let mut current =
-        out.cast(&correlate1d_double(&to_double(input)?, &[-1.0, 0.0, 1.0], axis, modes[axis], cval, 0)?)?;
+    let mut current = correlate1d_pass(input, &[-1.0, 0.0, 1.0], axis, modes[axis], cval, 0, &out)?;
     for ii in (0..ndim).filter(|&ii| ii != axis) {
-        current = out.cast(&correlate1d_double(&to_double(&current)?, smooth, ii, modes[ii], cval, 0)?)?;
+        current = correlate1d_pass(&current, smooth, ii, modes[ii], cval, 0, &out)?;
     }
     Ok(current)
 }
@@ -1121,10 +1231,9 @@ pub fn laplace(
         return copy_cast(input, &out);
     }
     let modes = mode.normalize(axes.len())?;
-    let x = to_double(input)?;
     let mut acc: Option<Tensor> = None;
     for (k, &ax) in axes.iter().enumerate() {
-        let d = out.cast(&correlate1d_double(&x, &[1.0, -2.0, 1.0], ax, modes[k], cval, 0)?)?;
+        let d = correlate1d_pass(input, &[1.0, -2.0, 1.0], ax, modes[k], cval, 0, &out)?;
         acc = Some(match acc {
             None => d,
             Some(a) => a.f_add(&d)?,
