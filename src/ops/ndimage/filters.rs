@@ -19,7 +19,14 @@
 //! (libtorch's elementwise kernels round each op as C does). The result is
 //! then cast to the output dtype as SciPy's C cast does (truncation toward
 //! zero for integers). The separable filters cast after every axis, as
-//! SciPy writes each pass into the output array. The selection filters
+//! SciPy writes each pass into the output array.
+//!
+//! On the CPU, the line passes of `correlate1d` and `uniform_filter1d` (so
+//! the Gaussian, Sobel, Prewitt and Laplace filters too) run SciPy's loops
+//! as kernels instead (`csrc/ni_filters.cpp`, through `crate::ffi`): one
+//! pass over the data where the composite makes one per operation, same
+//! order, same bits (`tests/ndimage/filters.rs` compares the two). The
+//! composites serve CUDA and inputs that require grad. The selection filters
 //! (minimum, maximum, rank) compute in the input's dtype (its order is
 //! preserved by SciPy's double buffer and its cast back).
 
