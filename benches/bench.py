@@ -932,10 +932,10 @@ def cpu_model() -> str:
         return platform.processor() or "unknown"
 
 
-#: The variables that decide how many cores the libraries use, and whether libtorch's large CPU
-#: buffers get huge pages (``THP_MEM_ALLOC_ENABLE``, which ``import torchbridge`` sets to 1 unless set).
+#: The variables that decide how many cores the libraries use and how they wait for work, and whether
+#: libtorch advises huge pages for its CPU buffers of 2 MiB or more (``THP_MEM_ALLOC_ENABLE``).
 THREAD_VARIABLES = ["OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_DYNAMIC", "OMP_DYNAMIC",
-                    "TORCHBRIDGE_NUM_THREADS", "THP_MEM_ALLOC_ENABLE"]
+                    "TORCHBRIDGE_NUM_THREADS", "OMP_WAIT_POLICY", "GOMP_SPINCOUNT", "THP_MEM_ALLOC_ENABLE"]
 
 
 def usable_cores() -> list[int] | None:

@@ -17,6 +17,7 @@
 // TORCH_CHECK and catches every C++ exception (see error.h).
 
 #include "error.h"
+#include "huge_pages.h"
 #include "parallel.h"
 
 #include <ATen/ATen.h>
@@ -140,6 +141,7 @@ char* tb_lfilter_cpu(const at::Tensor* b, const at::Tensor* a, const at::Tensor*
     check_rows(*x, *zi, n - 1, "lfilter");
     const bool fir = a->numel() == 1;
     at::Tensor out = at::empty_like(*x);
+    tb_shim::advise_huge_pages(out);
     at::Tensor state = zi->contiguous().clone();
     const int64_t rows = x->size(0);
     const int64_t len = x->size(1);
@@ -209,6 +211,7 @@ char* tb_sosfilt_cpu(const at::Tensor* sos, const at::Tensor* x, const at::Tenso
     const int64_t ns = sos->size(0);
     check_rows(*x, *zi, 2 * ns, "sosfilt");
     at::Tensor out = at::empty_like(*x);
+    tb_shim::advise_huge_pages(out);
     at::Tensor state = zi->contiguous().clone();
     at::Tensor coefs = sos->to(at::kCPU).contiguous();
     const int64_t rows = x->size(0);

@@ -26,6 +26,7 @@
 // C++ exception (see error.h).
 
 #include "error.h"
+#include "huge_pages.h"
 #include "parallel.h"
 
 #include <ATen/ATen.h>
@@ -233,6 +234,7 @@ char* tb_correlate1d_cpu(const at::Tensor* x, const at::Tensor* weights, const a
       using Out = decltype(out_type);
       const Lines<In> in = check_lines<In>(*x, *map, cval, taps, *out, "correlate1d");
       Out* y = out->mutable_data_ptr<Out>();
+      tb_shim::advise_huge_pages(*out);
       if (in.inner == 1) {
         each_line(in, [&](int64_t o, const double* buffer) {
           for (int64_t i0 = 0; i0 < in.n; i0 += kTile) {
@@ -269,6 +271,7 @@ char* tb_uniform_filter1d_cpu(const at::Tensor* x, int64_t size, const at::Tenso
       using Out = decltype(out_type);
       const Lines<In> in = check_lines<In>(*x, *map, cval, size, *out, "uniform_filter1d");
       Out* y = out->mutable_data_ptr<Out>();
+      tb_shim::advise_huge_pages(*out);
       if (in.inner == 1) {
         each_line(in, [&](int64_t o, const double* buffer) {
           uniform_rows([&](int64_t p) { return buffer + p; }, size, in.n, 1, y + o * in.n, 1);

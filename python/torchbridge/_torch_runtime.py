@@ -14,8 +14,6 @@ torchbridge; a ``.pth`` file, a user site or ``--target`` install puts it elsewh
 from __future__ import annotations
 
 import ctypes
-import os
-import sys
 from importlib import metadata, util
 from pathlib import Path
 
@@ -65,21 +63,6 @@ def torch_lib_dir() -> Path:
     return lib
 
 
-def use_huge_pages() -> None:
-    """Gives libtorch's CPU allocator NumPy's huge-page policy, unless the caller chose one.
-
-    NumPy advises the kernel to back arrays of 4 MiB or more with transparent huge pages
-    (``madvise(MADV_HUGEPAGE)``); libtorch does so for buffers of 2 MiB or more only when
-    ``THP_MEM_ALLOC_ENABLE=1``. Without it, writing a fresh 50 MB result costs 12,000 page faults:
-    ``x * 2.0`` on a (64, 1e5) float64 tensor takes 15 ms against NumPy's 5 ms, and every large
-    torchbridge result pays that. libtorch reads the variable once, at its first CPU allocation in
-    the process: so this runs before ``_core`` loads, and a process that already allocated torch
-    tensors keeps its setting. ``THP_MEM_ALLOC_ENABLE=0`` in the environment opts out.
-    """
-    if sys.platform.startswith("linux"):
-        os.environ.setdefault("THP_MEM_ALLOC_ENABLE", "1")
-
-
 def load_libtorch() -> None:
     """Checks the installed torch, then loads the libtorch libraries ``_core`` needs."""
     lib = torch_lib_dir()
@@ -93,5 +76,4 @@ def load_libtorch() -> None:
             ) from None
 
 
-use_huge_pages()
 load_libtorch()
