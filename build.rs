@@ -1,6 +1,7 @@
 //! Build script: compiles the C++ shim (`csrc/dlpack.cpp`: DLPack and
 //! streams; `csrc/aten.cpp`: operators by name; `csrc/iir.cpp`: SciPy's
-//! recurrent filter loops; `csrc/ni_filters.cpp`: ndimage's line filters) against the
+//! recurrent filter loops; `csrc/ni_filters.cpp`: ndimage's line filters; `csrc/rankdata.cpp`:
+//! `rankdata`) against the
 //! libtorch that `torch-sys` found, and emits rpaths so that tests, examples,
 //! benches and the installed Python extension find libtorch at run time.
 //!
@@ -59,6 +60,7 @@ fn main() {
         .file("csrc/aten.cpp")
         .file("csrc/iir.cpp")
         .file("csrc/ni_filters.cpp")
+        .file("csrc/rankdata.cpp")
         .compile("torchbridge_shim");
 
     // libtorch_cuda is not referenced by any symbol we use, but a Rust binary

@@ -9,6 +9,8 @@
 //!   as CPU kernels) and wraps it in safe functions for `crate::ops::signal`.
 //! - [`ni_filters`] declares `csrc/ni_filters.cpp` (the line loops of
 //!   SciPy's `ni_filters.c`) and wraps it for `crate::ops::ndimage`.
+//! - [`rankdata`] declares `csrc/rankdata.cpp` (`rankdata` by a radix sort)
+//!   and wraps it for `crate::ops::stats`.
 //!
 //! Every shim function catches C++ exceptions and returns them as a
 //! `malloc`ed C string (null on success), freed by `tb_free_error`.
@@ -17,6 +19,7 @@ pub(crate) mod aten;
 pub(crate) mod dlpack;
 pub(crate) mod iir;
 pub(crate) mod ni_filters;
+pub(crate) mod rankdata;
 
 use std::ffi::{c_char, CStr};
 

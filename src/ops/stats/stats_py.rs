@@ -997,6 +997,53 @@ impl RankMethod {
     }
 }
 
+/// `xl` as the kernel of `csrc/rankdata.cpp` takes it (contiguous, float64
+/// or int64, values unchanged), where it ranks: on the CPU, for real and
+/// integer dtypes (libtorch's sort serves CUDA).
+fn rank_kernel_input(xl: &Tensor) -> Result<Option<Tensor>> {
+    if xl.device() != tch::Device::Cpu {
+        return Ok(None);
+    }
+    let kind = match xl.kind() {
+        Kind::Double | Kind::Float | Kind::Half | Kind::BFloat16 => Kind::Double,
+        Kind::Int64 | Kind::Int | Kind::Int16 | Kind::Int8 | Kind::Uint8 | Kind::Bool => Kind::Int64,
+        _ => return Ok(None),
+    };
+    Ok(Some(xl.f_detach()?.f_to_kind(kind)?.f_contiguous()?))
+}
+
+/// The ranks along the last axis of `xl` from libtorch ops: a sort, then the
+/// tie groups from the sorted rows (the path off the CPU kernel).
+fn rank_by_sort(xl: &Tensor, method: RankMethod) -> Result<Tensor> {
+    let len = *xl.size().last().unwrap_or(&0);
+    // only "ordinal" tells tied values apart by position: the others take the faster unstable sort
+    let (y, j) = xl.f_sort_stable(method == RankMethod::Ordinal, -1, false)?;
+    let ordinal = Tensor::f_arange_start(1, len + 1, (Kind::Int64, xl.device()))?.f_expand(xl.size(), false)?;
+    let sorted_ranks = if method == RankMethod::Ordinal {
+        ordinal.shallow_clone()
+    } else {
+        let mut first = xl.size();
+        *first.last_mut().expect("at least 1-d") = 1;
+        let ones = Tensor::f_ones(&first, (Kind::Bool, xl.device()))?;
+        let differs = y.f_narrow(-1, 1, len - 1)?.f_ne_tensor(&y.f_narrow(-1, 0, len - 1)?)?;
+        let starts = Tensor::f_cat(&[&ones, &differs], -1)?;
+        let min = || -> Result<Tensor> { Ok(ordinal.f_mul(&starts)?.f_cummax(-1)?.0) };
+        let max = || -> Result<Tensor> {
+            let ends = Tensor::f_cat(&[&differs, &ones], -1)?;
+            let marked = ordinal.f_masked_fill(&ends.f_logical_not()?, len + 1)?;
+            Ok(marked.f_flip([-1i64])?.f_cummin(-1)?.0.f_flip([-1i64])?)
+        };
+        match method {
+            RankMethod::Min => min()?,
+            RankMethod::Max => max()?,
+            RankMethod::Average => min()?.f_add(&max()?)?.f_to_kind(Kind::Double)?.f_div_scalar(2.0)?,
+            RankMethod::Dense => starts.f_cumsum(-1, Kind::Int64)?,
+            RankMethod::Ordinal => unreachable!("handled above"),
+        }
+    };
+    Ok(sorted_ranks.f_zeros_like()?.f_scatter(-1, &j, &sorted_ranks)?)
+}
+
 /// `rankdata`: ranks from 1 along `axis` (the flattened array for `None`),
 /// float64 for "average" and int64 otherwise (float64 with NaN where NaN was
 /// and is not raised: the NaN positions under "omit", whole slices under
@@ -1024,32 +1071,13 @@ pub fn rankdata(a: &Tensor, method: RankMethod, axis: Option<i64>, policy: NanPo
     let last = x.dim() as i64 - 1;
     let xl = x.f_movedim([axis as i64], [last])?;
     let len = *xl.size().last().unwrap_or(&0);
-    // only "ordinal" tells tied values apart by position: the others take the faster unstable sort
-    let (y, j) = xl.f_sort_stable(method == RankMethod::Ordinal, -1, false)?;
-    let ordinal = Tensor::f_arange_start(1, len + 1, (Kind::Int64, x.device()))?.f_expand(xl.size(), false)?;
-    let sorted_ranks = if method == RankMethod::Ordinal {
-        ordinal.shallow_clone()
-    } else {
-        let mut first = xl.size();
-        *first.last_mut().expect("at least 1-d") = 1;
-        let ones = Tensor::f_ones(&first, (Kind::Bool, x.device()))?;
-        let differs = y.f_narrow(-1, 1, len - 1)?.f_ne_tensor(&y.f_narrow(-1, 0, len - 1)?)?;
-        let starts = Tensor::f_cat(&[&ones, &differs], -1)?;
-        let min = || -> Result<Tensor> { Ok(ordinal.f_mul(&starts)?.f_cummax(-1)?.0) };
-        let max = || -> Result<Tensor> {
-            let ends = Tensor::f_cat(&[&differs, &ones], -1)?;
-            let marked = ordinal.f_masked_fill(&ends.f_logical_not()?, len + 1)?;
-            Ok(marked.f_flip([-1i64])?.f_cummin(-1)?.0.f_flip([-1i64])?)
-        };
-        match method {
-            RankMethod::Min => min()?,
-            RankMethod::Max => max()?,
-            RankMethod::Average => min()?.f_add(&max()?)?.f_to_kind(Kind::Double)?.f_div_scalar(2.0)?,
-            RankMethod::Dense => starts.f_cumsum(-1, Kind::Int64)?,
-            RankMethod::Ordinal => unreachable!("handled above"),
+    let mut ranks = match rank_kernel_input(&xl)? {
+        Some(rows) => {
+            let ranks = crate::ffi::rankdata::rankdata_cpu(&rows.f_view([-1, len])?, method)?;
+            ranks.f_view(xl.size().as_slice())?
         }
+        None => rank_by_sort(&xl, method)?,
     };
-    let mut ranks = sorted_ranks.f_zeros_like()?.f_scatter(-1, &j, &sorted_ranks)?;
     if let Some(nans) = &nans {
         let nl = nans.f_movedim([axis as i64], [last])?;
         let at = if policy == NanPolicy::Omit { nl } else { nl.f_any_dim(-1, true)?.f_expand(xl.size(), false)? };
@@ -1213,4 +1241,34 @@ pub fn entropy(
         s = s.f_div_scalar(b.ln())?;
     }
     l.one(s, -1, keepdims)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rank_kernel_gives_the_sort_paths_ranks() {
+        // csrc/rankdata.cpp (the CPU path) against the libtorch-sort path
+        // (CUDA's), on rows with many ties, -0.0 beside 0.0, infinities,
+        // a single element and integers; NaN ranks are replaced by the
+        // callers, so NaNs are left out here.
+        let methods = [RankMethod::Average, RankMethod::Min, RankMethod::Max, RankMethod::Dense, RankMethod::Ordinal];
+        let data = Tensor::f_randint_low(-6, 7, [5, 300], (Kind::Int64, tch::Device::Cpu)).unwrap();
+        let mut floats = data.to_kind(Kind::Double).f_div_scalar(4.0).unwrap();
+        let _ = floats.get(0).narrow(0, 0, 3).copy_(&Tensor::from_slice(&[-0.0, 0.0, f64::INFINITY]));
+        let _ = floats.get(1).narrow(0, 0, 2).fill_(f64::NEG_INFINITY);
+        let single = Tensor::from_slice(&[2.5]).view([1, 1]);
+        for x in [&floats, &data, &single, &floats.to_kind(Kind::Float)] {
+            for &method in &methods {
+                let want = rank_by_sort(x, method).unwrap();
+                let input = rank_kernel_input(x).unwrap().expect("a CPU tensor takes the kernel");
+                let got = crate::ffi::rankdata::rankdata_cpu(&input.view([-1, *x.size().last().unwrap()]), method)
+                    .unwrap()
+                    .view(x.size().as_slice());
+                assert_eq!(got.kind(), want.kind(), "{method:?}");
+                assert!(got.equal(&want), "{method:?} on {:?}", x.kind());
+            }
+        }
+    }
 }
