@@ -1255,8 +1255,8 @@ mod tests {
         // callers, so NaNs are left out here.
         let methods = [RankMethod::Average, RankMethod::Min, RankMethod::Max, RankMethod::Dense, RankMethod::Ordinal];
         let data = Tensor::f_randint_low(-6, 7, [5, 300], (Kind::Int64, tch::Device::Cpu)).unwrap();
-        let mut floats = data.to_kind(Kind::Double).f_div_scalar(4.0).unwrap();
-        let _ = floats.get(0).narrow(0, 0, 3).copy_(&Tensor::from_slice(&[-0.0, 0.0, f64::INFINITY]));
+        let floats = data.to_kind(Kind::Double).f_div_scalar(4.0).unwrap();
+        floats.get(0).narrow(0, 0, 3).copy_(&Tensor::from_slice(&[-0.0, 0.0, f64::INFINITY]));
         let _ = floats.get(1).narrow(0, 0, 2).fill_(f64::NEG_INFINITY);
         let single = Tensor::from_slice(&[2.5]).view([1, 1]);
         for x in [&floats, &data, &single, &floats.to_kind(Kind::Float)] {
