@@ -224,7 +224,9 @@ class rv_continuous(rv_generic):
 class rv_discrete(rv_generic):
     """A discrete random variable (SciPy's ``rv_discrete``); the instances
     are ``torchbridge.stats.poisson``, ``binom``, ``nbinom``. ``entropy``
-    raises ``UnsupportedParameterError``: it is not built for them."""
+    sums ``-pmf log pmf`` over the support between ``ppf(1e-20)`` and
+    ``isf(1e-20)`` (``UnsupportedParameterError`` where that range is wider
+    than 5e7 values in all)."""
 
     _discrete = True
 

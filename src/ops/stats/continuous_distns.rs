@@ -128,7 +128,8 @@ impl Continuous {
 
     /// SciPy's default `_argcheck`: every shape parameter positive.
     pub(crate) fn argcheck(self, args: &[Tensor], like: &Tensor) -> Result<Tensor> {
-        let mut cond = like.f_eq_tensor(like)?.f_logical_or(&like.f_isnan()?)?; // all true
+        // a 0-d true that broadcasts, for the distributions without shape parameters
+        let mut cond = Tensor::f_ones([], (tch::Kind::Bool, like.device()))?;
         for a in args {
             cond = and(&cond, &a.f_gt(0.0)?)?;
         }

@@ -185,13 +185,38 @@ impl Discrete {
         })
     }
 
-    /// The entropy: not built for the discrete distributions.
-    pub(crate) fn entropy(self, _args: &[Tensor], _like: &Tensor) -> Result<Tensor> {
-        Err(Error::NotImplemented(format!(
-            "{}.entropy: the entropy of torchbridge's discrete distributions is not built (SciPy sums the pmf \
-             over the support)",
-            self.name()
-        )))
+    /// The entropy `-sum_k pmf(k) log pmf(k)`, summed over the support
+    /// between `ppf(1e-20)` and `isf(1e-20)` (SciPy: `binom` sums the whole
+    /// support, `poisson` and `nbinom` sum outwards from the median until
+    /// the terms vanish). One `[..., width]` block of pmf values, `width`
+    /// the widest range; refused when that block would exceed 5e7 values.
+    pub(crate) fn entropy(self, args: &[Tensor], like: &Tensor) -> Result<Tensor> {
+        let like = like.f_zeros_like()?;
+        let args: Vec<Tensor> =
+            args.iter().map(|a| Ok(a.f_expand_as(&like)?.f_contiguous()?)).collect::<Result<_>>()?;
+        let cond = self.argcheck(&args, &like)?;
+        let q = full(&like, 1e-20)?;
+        let lo = self.quantile(false, &q, &cond, &args)?;
+        let hi = self.quantile(true, &q, &cond, &args)?;
+        if like.numel() == 0 {
+            return Ok(like);
+        }
+        let width = hi.f_sub(&lo)?.f_max()?.f_double_value(&[])? + 1.0;
+        if !width.is_finite() || width * (like.numel() as f64) > 5e7 {
+            return Err(Error::NotImplemented(format!(
+                "{}.entropy: the support to sum over is too wide ({width} values per distribution)",
+                self.name()
+            )));
+        }
+        let steps = Tensor::f_arange(width as i64, (tch::Kind::Double, like.device()))?;
+        let k = lo.f_unsqueeze(-1)?.f_add(&steps)?;
+        let expanded: Vec<Tensor> = args.iter().map(|a| a.f_unsqueeze(-1)).collect::<std::result::Result<_, _>>()?;
+        let logp = self.logpmf(&k, &expanded)?;
+        let p = logp.f_exp()?;
+        let (_, top) = self.support(&expanded, &k)?;
+        let keep = and(&and(&p.f_gt(0.0)?, &k.f_le_tensor(&top)?)?, &k.f_le_tensor(&hi.f_unsqueeze(-1)?)?)?;
+        let terms = pick(&keep, &p.f_mul(&logp)?.f_neg()?, &k.f_zeros_like()?)?;
+        Ok(terms.f_sum_dim_intlist(-1, false, tch::Kind::Double)?)
     }
 
     /// The quantile (`isf`: of the survival function) at `q` in (0, 1),
