@@ -6,6 +6,8 @@ compiled ``torchbridge.ops`` code of ``src/ops/stats/discrete_distns.rs``.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ._distn_infrastructure import rv_discrete
 
 __all__: list[str] = ["binom", "nbinom", "poisson"]
@@ -17,6 +19,9 @@ class poisson_gen(rv_discrete):
 
 class binom_gen(rv_discrete):
     """A binomial discrete random variable."""
+
+    def _get_support(self, *shapes: Any) -> tuple[Any, Any]:
+        return self.a, shapes[0]  # [0, n]
 
 
 class nbinom_gen(rv_discrete):

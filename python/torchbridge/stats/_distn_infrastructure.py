@@ -92,6 +92,10 @@ class rv_generic:
         # the distributions are singletons, pickled by name as SciPy's are not
         return (_instance, (self.name,))
 
+    def _get_support(self, *shapes: Any) -> tuple[Any, Any]:
+        """The support of the standardised distribution (SciPy's ``_get_support``)."""
+        return self.a, self.b
+
     def _bind(self, signature: inspect.Signature, args: tuple, kwds: dict) -> dict[str, Any]:
         bound = signature.bind(*args, **kwds)
         bound.apply_defaults()
@@ -270,9 +274,8 @@ class rv_frozen:
         self.args = args
         self.kwds = kwds
         self.dist: Any = dist
-        dist._parse_args(*args, **kwds)  # raises as SciPy for wrong arguments
-        self.a = dist.a
-        self.b = dist.b
+        shapes, _, _ = dist._parse_args(*args, **kwds)  # raises as SciPy for wrong arguments
+        self.a, self.b = dist._get_support(*shapes)
 
     @property
     def random_state(self) -> None:

@@ -351,8 +351,25 @@ def test_frozen(name):
     np.testing.assert_allclose(frozen.interval(0.5), ref.interval(0.5), rtol=1e-11)
     np.testing.assert_allclose(frozen.support(), ref.support())
     assert frozen.dist is dist and frozen.args == shapes and frozen.kwds == kwds
+    assert (frozen.a, frozen.b) == (ref.a, ref.b)
     draws = frozen.rvs(size=5, random_state=3)
     np.testing.assert_array_equal(draws, dist.rvs(*shapes, size=5, random_state=3, **kwds))
+
+
+@pytest.mark.parametrize("lib", LIBRARIES)
+def test_device_keyword_and_containers_of_the_moments(lib):
+    x = np.linspace(0.1, 3, 7)
+    np.testing.assert_array_equal(stats.gamma.cdf(x, 2.5, device="cpu"), stats.gamma.cdf(x, 2.5))
+    a = to_library(lib, np.array([0.5, 2.5]))
+    for method in ["mean", "var", "std", "median", "entropy"]:
+        got = getattr(stats.gamma, method)(a, scale=2.0)
+        check_type(got, lib)
+        np.testing.assert_allclose(to_numpy(got), getattr(ss.gamma, method)([0.5, 2.5], scale=2.0), rtol=1e-12)
+    lo, hi = stats.gamma.interval(0.9, a, device="cpu")
+    check_type(lo, lib)
+    np.testing.assert_allclose(to_numpy(hi), ss.gamma.interval(0.9, [0.5, 2.5])[1], rtol=1e-12)
+    lo, hi = stats.binom(to_library(lib, np.array([3.0, 8.0])), 0.5).support()
+    np.testing.assert_array_equal(to_numpy(hi), [3.0, 8.0])
 
 
 def test_shape_parameters_by_name_and_errors():
