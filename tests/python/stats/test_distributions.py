@@ -481,3 +481,42 @@ def test_rvs_shapes_and_types():
     assert (stats.uniform.rvs(loc=3.0, scale=0.0, size=4, random_state=2) == 3.0).all()
     draws = stats.binom.rvs(10, 0.5, size=1000, random_state=0)
     assert draws.min() >= 0 and draws.max() <= 10
+
+
+#: name -> (log-uniform or uniform ranges of the shape parameters, rtol): 400 random parameter sets at
+#: random quantiles, every method against SciPy (the log methods also with atol 1e-13, near their zeros);
+#: the measured worst relative differences were: closed forms < 5e-14; gamma, chi2 pdf 1.1e-13; t pdf
+#: 2.4e-13; beta 2e-14; the discrete pmfs (exp of SciPy's logpmf, SciPy: Boost's pdf) 4.5e-13 (poisson,
+#: binom), 2e-12 (nbinom); the quantiles of the discrete ones exact.
+RANDOM_PARAMETERS = {
+    "lognorm": ([(0.05, 5)], 1e-13),
+    "gamma": ([(0.05, 200)], 1e-12),
+    "beta": ([(0.1, 50), (0.1, 50)], 1e-12),
+    "t": ([(0.3, 500)], 1e-12),
+    "chi2": ([(0.2, 400)], 1e-12),
+    "f": ([(0.3, 200), (0.3, 200)], 1e-12),
+    "weibull_min": ([(0.2, 10)], 1e-13),
+    "poisson": ([(0.01, 500)], 5e-12),
+    "binom": ([(1, 500), (0.01, 0.99)], 5e-12),
+    "nbinom": ([(0.1, 100), (0.02, 0.98)], 2e-11),
+}
+
+
+@pytest.mark.parametrize("name", sorted(RANDOM_PARAMETERS))
+def test_random_parameters(name):
+    ranges, rtol = RANDOM_PARAMETERS[name]
+    rng = np.random.default_rng(5)
+    args = []
+    for lo, hi in ranges:
+        args.append(np.exp(rng.uniform(np.log(lo), np.log(hi), 400)) if hi / lo > 50 else rng.uniform(lo, hi, 400))
+    if name == "binom":
+        args[0] = np.round(args[0])
+    q = rng.uniform(0.001, 0.999, 400)
+    x = scipy_call(name, "ppf", q, *args)
+    discrete = name in DISCRETE
+    for method in (DISCRETE_POINTWISE if discrete else POINTWISE):
+        atol = 1e-13 if method.startswith("log") else 0.0
+        close(getattr(getattr(stats, name), method)(x, *args), scipy_call(name, method, x, *args), rtol, atol)
+    for method in QUANTILES:
+        got = getattr(getattr(stats, name), method)(q, *args)
+        close(got, scipy_call(name, method, q, *args), 0 if discrete else rtol)
