@@ -55,8 +55,13 @@ pub(crate) fn scalar(like: &Tensor, value: f64) -> Result<Tensor> {
     Ok(Tensor::f_scalar_tensor(value, (Kind::Double, like.device()))?)
 }
 
-/// `t` as float64.
+/// `t` as float64 (complex input is refused: SciPy's distributions
+/// evaluate some of their formulas on complex numbers, torchbridge's take
+/// real input only).
 pub(crate) fn float64(t: &Tensor) -> Result<Tensor> {
+    if matches!(t.kind(), Kind::ComplexHalf | Kind::ComplexFloat | Kind::ComplexDouble) {
+        return Err(Error::NotImplemented("the distributions take real input: complex input is not supported".into()));
+    }
     if t.kind() == Kind::Double {
         Ok(t.shallow_clone())
     } else {

@@ -265,6 +265,13 @@ def test_dtypes_follow_scipy(dtype):
     assert got.dtype == np.float64
 
 
+def test_complex_input_is_refused():
+    with pytest.raises(UnsupportedParameterError, match="complex"):
+        stats.norm.cdf(np.array([1 + 1j]))
+    with pytest.raises(UnsupportedParameterError, match="complex"):
+        stats.gamma.mean(np.array([2 + 0j]))
+
+
 def test_signed_zero_and_support_ends():
     assert stats.expon.cdf(-0.0) == 0.0
     assert stats.expon.pdf(-0.0) == 1.0
