@@ -16,6 +16,8 @@ sys.path.insert(0, str(ROOT / ".ci"))
 import coverage_table as cov  # noqa: E402  (.ci/coverage_table.py, the table generator)
 from conftest import with_device  # noqa: E402
 
+from torchbridge.stats._distn_infrastructure import rv_generic  # noqa: E402
+
 # Routines that take no arrays, hence no device keyword.
 NO_ARRAYS = (
     "next_fast_len", "prev_fast_len", "fhtoffset", "set_workers", "get_workers", "correlation_lags", "unit_impulse",
@@ -24,7 +26,7 @@ NO_ARRAYS = (
 )
 FLOORS = {
     "special": 64, "fft": 24, "linalg": 28, "signal": 68, "signal.windows": 26, "spatial.distance": 26, "ndimage": 61,
-    "stats": 37,
+    "stats": 53,
 }
 ROUTINES = [
     (family, name)
@@ -45,6 +47,9 @@ def test_same_signature_as_scipy(family, name):
     ours = getattr(importlib.import_module(f"torchbridge.{family}"), name)
     theirs = cov.scipy_counterpart(family, name)
     assert theirs is not None, f"scipy.{family} has no {name}"
+    if isinstance(ours, rv_generic):
+        _same_rv_methods(ours, theirs)
+        return
     got = inspect.signature(ours)
     if name in NO_ARRAYS:
         expected = inspect.signature(theirs)
@@ -73,6 +78,33 @@ def test_same_signature_as_scipy(family, name):
     assert [(p.name, p.kind, p.default) for p in got.parameters.values()] == [
         (p.name, p.kind, _not_passed(p.default)) for p in expected.parameters.values()
     ], f"{got} != {expected}"
+
+
+def _rv_methods(obj) -> list[str]:
+    """The public methods torchbridge's rv object (or frozen rv) defines."""
+    return sorted(n for n in dir(obj) if not n.startswith("_") and inspect.ismethod(getattr(obj, n)))
+
+
+def _same_rv_methods(ours, theirs):
+    """A distribution object: SciPy's instance has each of its methods, with
+    the same signature plus the keyword-only ``device=None``; the same for
+    the frozen forms."""
+    assert type(theirs).__mro__[1].__name__ == type(ours).__mro__[1].__name__  # rv_continuous / rv_discrete
+    params = [1] * ours.numargs
+    for mine, scipy_obj in [(ours, theirs), (ours(*params), theirs(*params))]:
+        methods = _rv_methods(mine)
+        assert {"cdf", "ppf", "rvs", "mean", "stats"} <= set(methods), methods
+        for method in methods:
+            ref = getattr(scipy_obj, method, None)
+            assert ref is not None, f"SciPy's {scipy_obj} has no {method}"
+            got = inspect.signature(getattr(mine, method))
+            if method in ("freeze",):  # builds a frozen rv: no arrays
+                expected = inspect.signature(ref)
+            else:
+                expected = with_device(inspect.signature(ref))
+            assert [(p.name, p.kind, p.default) for p in got.parameters.values()] == [
+                (p.name, p.kind, p.default) for p in expected.parameters.values()
+            ], f"{method}: {got} != {expected}"
 
 
 def _not_passed(default):

@@ -3,5 +3,6 @@
 //! computations written here, SciPy's nan_policy and small-sample rules,
 //! and errors.
 
+mod distributions;
 mod inference;
 mod stats_py;

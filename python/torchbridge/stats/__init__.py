@@ -10,7 +10,11 @@ on its device. So far the descriptive statistics of ``scipy.stats._stats_py``
 ``power_divergence``, ``f_oneway``, ``mannwhitneyu``); ``boxcox`` and
 ``yeojohnson`` for a given ``lmbda``,
 with SciPy's ``axis`` (ints, tuples, ``None``), ``keepdims`` and
-``nan_policy`` semantics.
+``nan_policy`` semantics; and the distributions ``norm``, ``expon``,
+``uniform``, ``laplace``, ``logistic``, ``cauchy``, ``lognorm``, ``gamma``,
+``beta``, ``t``, ``chi2``, ``f``, ``weibull_min``, ``poisson``, ``binom``,
+``nbinom`` (objects with SciPy's methods and frozen forms, see
+``_distn_infrastructure``).
 
 Every routine takes a keyword-only ``device=None``: where to compute, with
 the copies that costs (see :mod:`torchbridge._device`).
@@ -27,12 +31,31 @@ from __future__ import annotations
 from .. import _dispatch
 from . import (  # noqa: F401  (SciPy's private modules)
     _axis_nan_policy,
+    _continuous_distns,
+    _discrete_distns,
+    _distn_infrastructure,
     _entropy,
     _mannwhitneyu,
     _morestats,
     _stats_py,
     _warnings_errors,
 )
+from ._continuous_distns import (
+    beta,
+    cauchy,
+    chi2,
+    expon,
+    f,
+    gamma,
+    laplace,
+    logistic,
+    lognorm,
+    norm,
+    t,
+    uniform,
+    weibull_min,
+)
+from ._discrete_distns import binom, nbinom, poisson
 from ._entropy import differential_entropy
 from ._mannwhitneyu import mannwhitneyu
 from ._morestats import boxcox, yeojohnson
@@ -73,29 +96,43 @@ from ._stats_py import (
 )
 
 __all__: list[str] = [
+    "beta",
+    "binom",
     "boxcox",
+    "cauchy",
+    "chi2",
     "chisquare",
     "describe",
     "differential_entropy",
     "entropy",
+    "expon",
+    "f",
     "f_oneway",
+    "gamma",
     "gmean",
     "hmean",
     "iqr",
     "kendalltau",
     "kurtosis",
+    "laplace",
     "linregress",
+    "logistic",
+    "lognorm",
     "mannwhitneyu",
     "median_abs_deviation",
     "mode",
     "moment",
+    "nbinom",
+    "norm",
     "pearsonr",
     "pmean",
+    "poisson",
     "power_divergence",
     "rankdata",
     "sem",
     "skew",
     "spearmanr",
+    "t",
     "tmax",
     "tmean",
     "tmin",
@@ -106,15 +143,20 @@ __all__: list[str] = [
     "ttest_ind",
     "ttest_rel",
     "tvar",
+    "uniform",
     "variation",
+    "weibull_min",
     "yeojohnson",
     "zmap",
     "zscore",
 ]
-assert sorted(__all__) == sorted(_stats_py.__all__ + _mannwhitneyu.__all__ + _morestats.__all__ + _entropy.__all__)
+_ROUTINES = _stats_py.__all__ + _mannwhitneyu.__all__ + _morestats.__all__ + _entropy.__all__
+_DISTRIBUTIONS = _continuous_distns.__all__ + _discrete_distns.__all__
+assert sorted(__all__) == sorted(_ROUTINES + _DISTRIBUTIONS)
 
-# Each routine's public face: the compiled function, plus the route for dask arrays.
-_dispatch.expose(globals(), __all__, "stats")
+# Each routine's public face: the compiled function, plus the route for dask
+# arrays (the distributions are objects, with their methods as faces).
+_dispatch.expose(globals(), _ROUTINES, "stats")
 
 
 def __dir__() -> list[str]:

@@ -7,7 +7,11 @@
 //! (`_mannwhitneyu`), [`morestats`] (`_morestats`: `boxcox`, `yeojohnson`
 //! for a given `lmbda`) and [`entropy`] (`_entropy`: `differential_entropy`),
 //! with SciPy's `axis`/`keepdims`/`nan_policy` semantics (SciPy's
-//! `_axis_nan_policy` decorator) in [`stats_py::Layout`].
+//! `_axis_nan_policy` decorator) in [`stats_py::Layout`]. The
+//! distributions (`norm`, ..., `poisson`, `binom`, `nbinom`) are in
+//! [`continuous_distns`] and [`discrete_distns`] (the standardised
+//! formulas) and [`distn_infrastructure`] (SciPy's `rv_generic` machinery:
+//! `loc`/`scale`, parameter checks, support, moments, sampling).
 //!
 //! Everything is a composite of libtorch ops on the input's device: masked
 //! two-pass moments, one sort per reduction for the order statistics and
@@ -15,6 +19,9 @@
 //! from `crate::ops::special`; nothing goes through NumPy and nothing loops
 //! over slices.
 
+pub mod continuous_distns;
+pub mod discrete_distns;
+pub mod distn_infrastructure;
 pub mod entropy;
 pub mod mannwhitneyu;
 pub mod morestats;

@@ -34,6 +34,7 @@ macro_rules! stats_note {
     };
 }
 
+mod distn_infrastructure;
 mod others;
 mod stats_py;
 
@@ -166,5 +167,6 @@ pub(crate) fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     let module = super::submodule(parent, "stats")?;
     stats_py::register(&module)?;
     others::register(&module)?;
+    distn_infrastructure::register(&module)?;
     super::attach(parent, &module)
 }

@@ -101,3 +101,45 @@ def test_tests_on_cuda_tensors(rng, name, k, kwargs):
     assert got[0].is_cuda and got[1].is_cuda
     for g, e in zip(got, expected, strict=True):
         np.testing.assert_allclose(g.cpu().numpy(), e, rtol=1e-10, atol=1e-300)
+
+
+DISTRIBUTIONS = [
+    ("norm", (), "cdf"), ("norm", (), "logsf"), ("gamma", (2.5,), "ppf"), ("beta", (2.3, 3.7), "sf"),
+    ("t", (4.5,), "cdf"), ("f", (4.5, 7.5), "isf"), ("lognorm", (0.7,), "pdf"), ("weibull_min", (1.7,), "logcdf"),
+    ("poisson", (3.7,), "pmf"), ("binom", (12, 0.35), "ppf"), ("nbinom", (4.5, 0.4), "cdf"),
+]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize(("name", "shapes", "method"), DISTRIBUTIONS, ids=[f"{d[0]}-{d[2]}" for d in DISTRIBUTIONS])
+def test_distributions_on_cuda_tensors(rng, name, shapes, method):
+    """The distributions' methods on CUDA tensors (parameters too) stay there and equal SciPy's."""
+    require_cuda()
+    import torch
+
+    x = rng.random(500) if method in ("ppf", "isf") else rng.random(500) * 6
+    params = [torch.tensor(float(s), device="cuda") for s in shapes]
+    got = getattr(getattr(ts, name), method)(torch.from_numpy(x).cuda(), *params, loc=0.5)
+    assert got.is_cuda and got.dtype == torch.float64
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expected = getattr(getattr(ss, name), method)(x, *shapes, loc=0.5)
+    np.testing.assert_allclose(got.cpu().numpy(), expected, rtol=1e-10, atol=1e-300)
+    frozen = getattr(ts, name)(*shapes, loc=0.5)
+    np.testing.assert_allclose(getattr(frozen, method)(x, device="cuda"), expected, rtol=1e-10, atol=1e-300)
+
+
+@pytest.mark.gpu
+def test_rvs_on_cuda():
+    """rvs with CUDA parameters draws on the device, reproducibly for a seed, and follows the law."""
+    require_cuda()
+    import torch
+
+    a = torch.tensor(2.5, device="cuda")
+    draws = ts.gamma.rvs(a, size=5000, random_state=4)
+    assert draws.is_cuda and draws.shape == (5000,)
+    assert torch.equal(draws, ts.gamma.rvs(a, size=5000, random_state=4))
+    assert ss.kstest(draws.cpu().numpy(), ss.gamma(2.5).cdf).pvalue > 1e-3
+    g = torch.Generator(device="cuda").manual_seed(3)
+    k = ts.poisson.rvs(3.0, size=100, random_state=g, device="cuda")
+    assert isinstance(k, np.ndarray) and k.dtype == np.int64
