@@ -84,6 +84,21 @@ class rv_generic:
         self._sig_args = _signature(list(shapes), locscale)
         self._sig_stats = _signature(list(shapes), [*locscale, ("moments", "mv")])
         self._sig_rvs = _signature(list(shapes), [*locscale, ("size", None)])
+        self.__doc__ = self._describe()
+
+    def _describe(self) -> str:
+        """The instance's help: SciPy's summary line (the class docstring), then how torchbridge computes it."""
+        kind = "pmf" if self._discrete else "pdf"
+        params = f"shape parameters ``{self.shapes}``, " if self.shapes else ""
+        scale = "``loc``" if self._discrete else "``loc`` and ``scale``"
+        return (
+            f"{inspect.cleandoc(type(self).__doc__ or self.name)}\n\n"
+            f"torchbridge's ``{self.name}`` takes SciPy's {params}{scale}, broadcast with the\n"
+            f"argument, and has SciPy's methods ({kind}, cdf, sf, ppf, isf, their logs, the moments,\n"
+            "``rvs``) and frozen form (``stats.{name}(...)``). The formulas are libtorch ops on\n"
+            "the data's device, results in the caller's array type; every method takes a\n"
+            "keyword-only ``device=None`` (where to compute). ``rvs`` draws from a torch generator.\n"
+        ).replace("{name}", self.name)
 
     def __repr__(self) -> str:
         return f"<torchbridge.stats.{self.name}>"
