@@ -16,6 +16,7 @@
 //! over slices.
 
 pub mod entropy;
+pub mod ksstats;
 pub mod mannwhitneyu;
 pub mod morestats;
 pub mod stats_py;

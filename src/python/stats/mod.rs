@@ -118,6 +118,7 @@ pub(super) fn warn(py: Python<'_>, warnings: &[Warning]) -> PyResult<()> {
                 (py.import("torchbridge.stats._axis_nan_policy")?.getattr("SmallSampleWarning")?, *m)
             }
             Warning::Runtime(m) => (py.get_type::<PyRuntimeWarning>().into_any(), *m),
+            Warning::RuntimeText(m) => (py.get_type::<PyRuntimeWarning>().into_any(), m.as_str()),
             Warning::ConstantInput(m) => {
                 (py.import("torchbridge.stats._warnings_errors")?.getattr("ConstantInputWarning")?, *m)
             }
