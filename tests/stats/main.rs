@@ -4,4 +4,5 @@
 //! and errors.
 
 mod inference;
+mod nonparametric;
 mod stats_py;

@@ -27,15 +27,19 @@ from __future__ import annotations
 from .. import _dispatch
 from . import (  # noqa: F401  (SciPy's private modules)
     _axis_nan_policy,
+    _binned_statistic,
     _entropy,
     _mannwhitneyu,
     _morestats,
+    _stats_mstats_common,
     _stats_py,
     _warnings_errors,
 )
+from ._binned_statistic import binned_statistic
 from ._entropy import differential_entropy
 from ._mannwhitneyu import mannwhitneyu
-from ._morestats import boxcox, yeojohnson
+from ._morestats import boxcox, wilcoxon, yeojohnson
+from ._stats_mstats_common import theilslopes
 from ._stats_py import (
     chisquare,
     describe,
@@ -75,6 +79,7 @@ from ._stats_py import (
 )
 
 __all__: list[str] = [
+    "binned_statistic",
     "boxcox",
     "chisquare",
     "describe",
@@ -100,6 +105,7 @@ __all__: list[str] = [
     "sem",
     "skew",
     "spearmanr",
+    "theilslopes",
     "tmax",
     "tmean",
     "tmin",
@@ -111,11 +117,15 @@ __all__: list[str] = [
     "ttest_rel",
     "tvar",
     "variation",
+    "wilcoxon",
     "yeojohnson",
     "zmap",
     "zscore",
 ]
-assert sorted(__all__) == sorted(_stats_py.__all__ + _mannwhitneyu.__all__ + _morestats.__all__ + _entropy.__all__)
+assert sorted(__all__) == sorted(
+    _stats_py.__all__ + _mannwhitneyu.__all__ + _morestats.__all__ + _entropy.__all__
+    + _stats_mstats_common.__all__ + _binned_statistic.__all__
+)
 
 # Each routine's public face: the compiled function, plus the route for dask arrays.
 _dispatch.expose(globals(), __all__, "stats")

@@ -15,8 +15,10 @@
 //! from `crate::ops::special`; nothing goes through NumPy and nothing loops
 //! over slices.
 
+pub mod binned_statistic;
 pub mod entropy;
 pub mod ksstats;
 pub mod mannwhitneyu;
 pub mod morestats;
+pub mod stats_mstats_common;
 pub mod stats_py;

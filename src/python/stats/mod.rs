@@ -34,7 +34,9 @@ macro_rules! stats_note {
     };
 }
 
+mod binned_statistic;
 mod others;
+mod stats_mstats_common;
 mod stats_py;
 
 use std::ffi::CString;
@@ -81,7 +83,7 @@ impl<'a, 'py> FromPyObject<'a, 'py> for AxisArg {
 }
 
 /// An integer argument as Python's `operator.index` takes it.
-fn index(obj: &Bound<'_, PyAny>) -> PyResult<i64> {
+pub(super) fn index(obj: &Bound<'_, PyAny>) -> PyResult<i64> {
     let py = obj.py();
     let op = py.import("operator")?;
     match op.call_method1("index", (obj,)) {
@@ -167,5 +169,7 @@ pub(crate) fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     let module = super::submodule(parent, "stats")?;
     stats_py::register(&module)?;
     others::register(&module)?;
+    stats_mstats_common::register(&module)?;
+    binned_statistic::register(&module)?;
     super::attach(parent, &module)
 }
