@@ -7,8 +7,9 @@ on its device. So far the descriptive statistics of ``scipy.stats._stats_py``
 ``mode``, ``describe``), ``zscore``/``zmap``, ``rankdata``, ``entropy`` and
 ``differential_entropy``; the correlations (``pearsonr``, ``spearmanr``,
 ``kendalltau``, ``linregress``) and tests (the t tests, ``chisquare``,
-``power_divergence``, ``f_oneway``, ``mannwhitneyu``); ``boxcox`` and
-``yeojohnson`` for a given ``lmbda``,
+``power_divergence``, ``f_oneway``, ``mannwhitneyu``, ``wilcoxon``,
+``ks_1samp``, ``ks_2samp``); ``theilslopes``; ``binned_statistic``;
+``boxcox`` and ``yeojohnson`` for a given ``lmbda``,
 with SciPy's ``axis`` (ints, tuples, ``None``), ``keepdims`` and
 ``nan_policy`` semantics.
 
@@ -18,7 +19,8 @@ the copies that costs (see :mod:`torchbridge._device`).
 The routines are the compiled functions of ``torchbridge._core.stats``, each
 behind its public face (``torchbridge._dispatch``); the private modules
 follow SciPy's (``_stats_py``, ``_mannwhitneyu``, ``_morestats``,
-``_entropy``, ``_axis_nan_policy``, ``_warnings_errors``); ``__all__`` is
+``_entropy``, ``_stats_mstats_common``, ``_binned_statistic``,
+``_axis_nan_policy``, ``_warnings_errors``); ``__all__`` is
 theirs, written out (stubtest reads literals only).
 """
 

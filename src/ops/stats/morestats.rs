@@ -341,12 +341,10 @@ pub fn wilcoxon(
             .f_to_kind(Kind::Double)?; // (2^n, n): 1 where the sign is flipped
         let rp = r.f_mul(&pos)?; // rank where positive
         let rn = r.f_mul(&neg)?; // rank where negative: positive once flipped
-                                 // null r_plus = sum(rp * (1 - f) + rn * f)
-        let null = rp
-            .f_unsqueeze(-2)?
-            .f_mul(&flips.f_neg()?.f_add_scalar(1.0)?)?
-            .f_add(&rn.f_unsqueeze(-2)?.f_mul(&flips)?)?
-            .f_sum_dim_intlist(dims.as_slice(), false, Kind::Double)?;
+                                 // null r_plus = sum(rp * (1 - f) + rn * f): two products with the flip table,
+                                 // (rows, 2^n) without a (rows, 2^n, n) intermediate (sums of half-integers: exact)
+        let keep = flips.f_neg()?.f_add_scalar(1.0)?;
+        let null = rp.f_matmul(&keep.f_tr()?)?.f_add(&rn.f_matmul(&flips.f_tr()?)?)?;
         let null = match &zsplit {
             Some(h) => null.f_add(&h.f_unsqueeze(-1)?)?,
             None => null,
