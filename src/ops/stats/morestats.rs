@@ -253,26 +253,22 @@ pub fn wilcoxon(
     }
     let se = se.f_sub(&tie_correct.f_div_scalar(2.0)?)?.f_div_scalar(24.0)?.f_sqrt()?;
     let mut z = r_plus.f_sub(&mn)?.f_div(&se)?;
-    // the method per slice: SciPy decides for the whole array (per slice only
-    // where NaNs were omitted, its decorator then calling it slice by slice)
+    // the method per slice: SciPy decides for the whole array, but slice by
+    // slice where the input holds NaN (its decorator then calls it per slice)
     let valid = nan.f_logical_not()?;
     let tied = g.f_gt(1.0)?.f_logical_and(&excluded.f_logical_not()?)?;
     let zero_here = zeros.f_logical_and(&valid)?;
-    let (row_len, row_tied, row_zero) = if omitted {
-        (rowsum(&valid)?, tied.f_any_dim(-1, false)?, zero_here.f_any_dim(-1, false)?)
+    let rows = l.out_shape.clone();
+    let (row_len, row_tied, row_zero) = if l.nans.is_some() {
+        let len =
+            if omitted { rowsum(&valid)? } else { Tensor::f_full(&rows, l.length as f64, (Kind::Double, d.device()))? };
+        (len, tied.f_any_dim(-1, false)?, zero_here.f_any_dim(-1, false)?)
     } else {
-        let rows = l.out_shape.clone();
         let full = |b: bool| -> Result<Tensor> { Ok(Tensor::f_full(&rows, i64::from(b), (Kind::Bool, d.device()))?) };
-        // rows holding NaN (NaN in the result) take no part in SciPy's choice
-        let clean = l.nans.as_ref().map(|n| n.f_any_dim(-1, true)).transpose()?;
-        let (t, zr) = match &clean {
-            Some(c) => (tied.f_logical_and(&c.f_logical_not()?)?, zero_here.f_logical_and(&c.f_logical_not()?)?),
-            None => (tied.shallow_clone(), zero_here.shallow_clone()),
-        };
         (
             Tensor::f_full(&rows, l.length as f64, (Kind::Double, d.device()))?,
-            full(super::stats_py::any_true(&t)?)?,
-            full(super::stats_py::any_true(&zr)?)?,
+            full(super::stats_py::any_true(&tied)?)?,
+            full(super::stats_py::any_true(&zero_here)?)?,
         )
     };
     let hlen = host(&row_len)?;
