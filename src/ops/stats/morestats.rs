@@ -292,6 +292,12 @@ pub fn wilcoxon(
             }
         })
         .collect();
+    if (0..choice.len()).any(|i| choice[i] == 2 && hlen[i] < 2.0) {
+        // SciPy's permutation_test refuses a single observation
+        return Err(Error::InvalidArgument(
+            "each sample in `data` must contain two or more observations along `axis`.".into(),
+        ));
+    }
     if correction {
         let sign = match alternative {
             Alternative::Greater => z.f_ones_like()?,

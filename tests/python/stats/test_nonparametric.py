@@ -20,6 +20,8 @@ import pytest
 import scipy.stats as ss
 import torch
 from conftest import LIBRARIES, library_type, to_library, to_numpy
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import torchbridge as tb
 from torchbridge import stats as ts
@@ -127,6 +129,35 @@ def test_ks_2samp_edges():
     stat, p = res
     assert (stat, p) == (res.statistic, res.pvalue)
     assert pickle.loads(pickle.dumps(res)).statistic_location == res.statistic_location
+
+
+small_ints = st.lists(st.integers(-4, 4).map(float), min_size=1, max_size=25)
+
+
+@settings(max_examples=60, deadline=None)
+@given(small_ints, small_ints, st.sampled_from(ALTERNATIVES))
+def test_ks_2samp_hypothesis(x, y, alternative):
+    # heavy ties, any sizes: statistic, location and sign exactly, p-values as the exact counts allow
+    x, y = np.array(x), np.array(y)
+    expected, expected_w = run(ss, "ks_2samp", x, y, alternative=alternative)
+    got, got_w = run(ts, "ks_2samp", x, y, alternative=alternative)
+    same(got, expected, KS, p_rtol=1e-8)
+    assert got_w == expected_w  # the fallback's RuntimeWarning where the exact p-value exceeds 1
+
+
+@settings(max_examples=60, deadline=None)
+@given(small_ints, st.sampled_from(ALTERNATIVES), st.sampled_from(["wilcox", "pratt", "zsplit"]))
+def test_wilcoxon_hypothesis(d, alternative, zero_method):
+    d = np.array(d) / 2
+    kw = {"alternative": alternative, "zero_method": zero_method}
+    try:
+        expected = run(ss, "wilcoxon", d, **kw)[0]
+    except ValueError as e:  # SciPy's permutation test refuses a single observation
+        with pytest.raises(ValueError, match="two or more observations"):
+            ts.wilcoxon(d, **kw)
+        assert "two or more observations" in str(e)
+        return
+    same(run(ts, "wilcoxon", d, **kw)[0], expected, WX)
 
 
 # --------------------------------------------------------------------------- ks_1samp
