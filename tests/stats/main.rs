@@ -5,4 +5,5 @@
 
 mod distributions;
 mod inference;
+mod nonparametric;
 mod stats_py;

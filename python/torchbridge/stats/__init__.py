@@ -7,8 +7,9 @@ on its device. So far the descriptive statistics of ``scipy.stats._stats_py``
 ``mode``, ``describe``), ``zscore``/``zmap``, ``rankdata``, ``entropy`` and
 ``differential_entropy``; the correlations (``pearsonr``, ``spearmanr``,
 ``kendalltau``, ``linregress``) and tests (the t tests, ``chisquare``,
-``power_divergence``, ``f_oneway``, ``mannwhitneyu``); ``boxcox`` and
-``yeojohnson`` for a given ``lmbda``,
+``power_divergence``, ``f_oneway``, ``mannwhitneyu``, ``wilcoxon``,
+``ks_1samp``, ``ks_2samp``); ``theilslopes``; ``binned_statistic``;
+``boxcox`` and ``yeojohnson`` for a given ``lmbda``,
 with SciPy's ``axis`` (ints, tuples, ``None``), ``keepdims`` and
 ``nan_policy`` semantics; and the distributions ``norm``, ``expon``,
 ``uniform``, ``laplace``, ``logistic``, ``cauchy``, ``lognorm``, ``gamma``,
@@ -22,7 +23,8 @@ the copies that costs (see :mod:`torchbridge._device`).
 The routines are the compiled functions of ``torchbridge._core.stats``, each
 behind its public face (``torchbridge._dispatch``); the private modules
 follow SciPy's (``_stats_py``, ``_mannwhitneyu``, ``_morestats``,
-``_entropy``, ``_axis_nan_policy``, ``_warnings_errors``); ``__all__`` is
+``_entropy``, ``_stats_mstats_common``, ``_binned_statistic``,
+``_axis_nan_policy``, ``_warnings_errors``); ``__all__`` is
 theirs, written out (stubtest reads literals only).
 """
 
@@ -31,15 +33,18 @@ from __future__ import annotations
 from .. import _dispatch
 from . import (  # noqa: F401  (SciPy's private modules)
     _axis_nan_policy,
+    _binned_statistic,
     _continuous_distns,
     _discrete_distns,
     _distn_infrastructure,
     _entropy,
     _mannwhitneyu,
     _morestats,
+    _stats_mstats_common,
     _stats_py,
     _warnings_errors,
 )
+from ._binned_statistic import binned_statistic
 from ._continuous_distns import (
     beta,
     cauchy,
@@ -58,7 +63,8 @@ from ._continuous_distns import (
 from ._discrete_distns import binom, nbinom, poisson
 from ._entropy import differential_entropy
 from ._mannwhitneyu import mannwhitneyu
-from ._morestats import boxcox, yeojohnson
+from ._morestats import boxcox, wilcoxon, yeojohnson
+from ._stats_mstats_common import theilslopes
 from ._stats_py import (
     chisquare,
     describe,
@@ -68,6 +74,8 @@ from ._stats_py import (
     hmean,
     iqr,
     kendalltau,
+    ks_1samp,
+    ks_2samp,
     kurtosis,
     linregress,
     median_abs_deviation,
@@ -98,6 +106,7 @@ from ._stats_py import (
 __all__: list[str] = [
     "beta",
     "binom",
+    "binned_statistic",
     "boxcox",
     "cauchy",
     "chi2",
@@ -113,6 +122,8 @@ __all__: list[str] = [
     "hmean",
     "iqr",
     "kendalltau",
+    "ks_1samp",
+    "ks_2samp",
     "kurtosis",
     "laplace",
     "linregress",
@@ -133,6 +144,7 @@ __all__: list[str] = [
     "skew",
     "spearmanr",
     "t",
+    "theilslopes",
     "tmax",
     "tmean",
     "tmin",
@@ -146,11 +158,15 @@ __all__: list[str] = [
     "uniform",
     "variation",
     "weibull_min",
+    "wilcoxon",
     "yeojohnson",
     "zmap",
     "zscore",
 ]
-_ROUTINES = _stats_py.__all__ + _mannwhitneyu.__all__ + _morestats.__all__ + _entropy.__all__
+_ROUTINES = (
+    _stats_py.__all__ + _mannwhitneyu.__all__ + _morestats.__all__ + _entropy.__all__
+    + _stats_mstats_common.__all__ + _binned_statistic.__all__
+)
 _DISTRIBUTIONS = _continuous_distns.__all__ + _discrete_distns.__all__
 assert sorted(__all__) == sorted(_ROUTINES + _DISTRIBUTIONS)
 

@@ -23,6 +23,8 @@ from .._core.stats import (
     hmean,
     iqr,
     kendalltau,
+    ks_1samp,
+    ks_2samp,
     kurtosis,
     linregress,
     median_abs_deviation,
@@ -121,6 +123,9 @@ Power_divergenceResult.__module__ = __name__
 #: ``f_oneway``'s result.
 F_onewayResult = namedtuple("F_onewayResult", ("statistic", "pvalue"))
 F_onewayResult.__module__ = __name__
+#: ``ks_1samp``/``ks_2samp``'s result: ``statistic``, ``pvalue`` unpacked,
+#: ``statistic_location`` and ``statistic_sign`` by attribute.
+KstestResult = _result_class("KstestResult", ("statistic", "pvalue"), ("statistic_location", "statistic_sign"))
 
 __all__: list[str] = [
     "chisquare",
@@ -131,6 +136,8 @@ __all__: list[str] = [
     "hmean",
     "iqr",
     "kendalltau",
+    "ks_1samp",
+    "ks_2samp",
     "kurtosis",
     "linregress",
     "median_abs_deviation",

@@ -22,7 +22,9 @@ use crate::ops::numpy::normalize_axis;
 use crate::{Error, Result};
 
 mod inference;
+mod ks;
 pub use inference::*;
+pub use ks::*;
 
 /// SciPy's `nan_policy`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,12 +59,14 @@ pub enum Axis {
 }
 
 /// A warning SciPy gives, for the binding to raise in Python.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Warning {
     /// `scipy.stats`' `SmallSampleWarning` (a `RuntimeWarning`), with its message.
     SmallSample(&'static str),
     /// A plain `RuntimeWarning`.
     Runtime(&'static str),
+    /// A plain `RuntimeWarning` whose message names values of the call.
+    RuntimeText(String),
     /// `scipy.stats.ConstantInputWarning`.
     ConstantInput(&'static str),
     /// `scipy.stats.NearConstantInputWarning`.

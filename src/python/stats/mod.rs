@@ -34,8 +34,10 @@ macro_rules! stats_note {
     };
 }
 
+mod binned_statistic;
 mod distn_infrastructure;
 mod others;
+mod stats_mstats_common;
 mod stats_py;
 
 use std::ffi::CString;
@@ -82,7 +84,7 @@ impl<'a, 'py> FromPyObject<'a, 'py> for AxisArg {
 }
 
 /// An integer argument as Python's `operator.index` takes it.
-fn index(obj: &Bound<'_, PyAny>) -> PyResult<i64> {
+pub(super) fn index(obj: &Bound<'_, PyAny>) -> PyResult<i64> {
     let py = obj.py();
     let op = py.import("operator")?;
     match op.call_method1("index", (obj,)) {
@@ -119,6 +121,7 @@ pub(super) fn warn(py: Python<'_>, warnings: &[Warning]) -> PyResult<()> {
                 (py.import("torchbridge.stats._axis_nan_policy")?.getattr("SmallSampleWarning")?, *m)
             }
             Warning::Runtime(m) => (py.get_type::<PyRuntimeWarning>().into_any(), *m),
+            Warning::RuntimeText(m) => (py.get_type::<PyRuntimeWarning>().into_any(), m.as_str()),
             Warning::ConstantInput(m) => {
                 (py.import("torchbridge.stats._warnings_errors")?.getattr("ConstantInputWarning")?, *m)
             }
@@ -168,5 +171,7 @@ pub(crate) fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     stats_py::register(&module)?;
     others::register(&module)?;
     distn_infrastructure::register(&module)?;
+    stats_mstats_common::register(&module)?;
+    binned_statistic::register(&module)?;
     super::attach(parent, &module)
 }

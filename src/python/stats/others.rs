@@ -1,5 +1,5 @@
 //! The `scipy.stats` functions of `_mannwhitneyu`, `_morestats` (`boxcox`,
-//! `yeojohnson` for a given `lmbda`) and `_entropy`
+//! `yeojohnson` for a given `lmbda`, `wilcoxon`) and `_entropy`
 //! (`differential_entropy`).
 
 use pyo3::prelude::*;
@@ -8,8 +8,8 @@ use super::stats_py::{alternative, nan_policy, Arg};
 use super::{reduce, reduce_one, AxisArg, Device};
 use crate::ops::stats::entropy::{self, EntropyMethod};
 use crate::ops::stats::mannwhitneyu::{self as mwu, MwuMethod};
-use crate::ops::stats::morestats;
-use crate::ops::stats::stats_py::Reduced;
+use crate::ops::stats::morestats::{self, WilcoxonMethod, ZeroMethod};
+use crate::ops::stats::stats_py::{Alternative, Reduced};
 use crate::Error;
 
 /// Perform the Mann-Whitney U rank test on two independent samples.
@@ -142,11 +142,108 @@ fn differential_entropy(
     })
 }
 
+/// Calculate the Wilcoxon signed-rank test.
+///
+/// The differences ``d = x - y`` (or ``x``) along ``axis``; the ranks of
+/// ``|d|`` by one sort per slice (average ranks for ties; zeros handled per
+/// ``zero_method``), the signed-rank sums and the tie-corrected normal
+/// approximation (``correction``: the continuity correction) from libtorch
+/// ops on the device. The exact p-value uses the null distribution of the
+/// statistic tabulated on the host from each slice's size (one scalar per
+/// slice leaves the device); ``method="auto"`` chooses as SciPy (asymptotic
+/// beyond 50 values; exact without ties and zeros; the exact permutation
+/// test over all ``2**n`` sign flips, on the device, up to 13 values; else
+/// asymptotic). A ``WilcoxonResult`` (``statistic``, ``pvalue``, and
+/// ``zstatistic`` for ``method="asymptotic"``). A ``PermutationMethod``
+/// ``method`` raises ``UnsupportedParameterError``.
+///
+#[doc = stats_note!()]
+#[pyfunction]
+#[pyo3(signature = (x, y = None, zero_method = None, correction = None, alternative = None, method = None, *, axis = AxisArg::zero(), nan_policy = None, keepdims = false, device = None), text_signature = "(x, y=None, zero_method='wilcox', correction=False, alternative='two-sided', method='auto', *, axis=0, nan_policy='propagate', keepdims=False, device=None)")]
+#[allow(clippy::too_many_arguments)]
+fn wilcoxon(
+    py: Python<'_>,
+    x: &Bound<'_, PyAny>,
+    y: Arg<'_, '_>,
+    zero_method: Arg<'_, '_>,
+    correction: Arg<'_, '_>,
+    alternative: Arg<'_, '_>,
+    method: Arg<'_, '_>,
+    axis: AxisArg,
+    nan_policy: Arg<'_, '_>,
+    keepdims: bool,
+    device: Device<'_, '_>,
+) -> PyResult<Py<PyAny>> {
+    let policy = self::nan_policy(nan_policy)?;
+    let text = |a: Arg<'_, '_>, default: &str| -> PyResult<String> {
+        match a {
+            None => Ok(default.to_string()),
+            Some(v) => Ok(v.str()?.to_cow()?.to_lowercase()),
+        }
+    };
+    let zero = ZeroMethod::from_scipy(&text(zero_method, "wilcox")?)?;
+    let correction = match correction {
+        None => false,
+        Some(c) => match c.extract::<i64>() {
+            Ok(0) => false,
+            Ok(1) => true,
+            _ => return Err(Error::InvalidArgument("`correction` must be one of {False, True}.".into()).into()),
+        },
+    };
+    let alt = match text(alternative, "two-sided")?.as_str() {
+        "two-sided" => Alternative::TwoSided,
+        "less" => Alternative::Less,
+        "greater" => Alternative::Greater,
+        _ => {
+            return Err(
+                Error::InvalidArgument("`alternative` must be one of {'two-sided', 'less', 'greater'}.".into()).into()
+            )
+        }
+    };
+    let method = match method.filter(|m| !m.is_none()) {
+        None => WilcoxonMethod::Auto,
+        Some(m) => match m.extract::<String>() {
+            Ok(s) => WilcoxonMethod::from_scipy(&s)?,
+            Err(_) => {
+                return Err(Error::NotImplemented(
+                    "wilcoxon method= a PermutationMethod: use 'auto', 'asymptotic' or 'exact'".into(),
+                )
+                .into())
+            }
+        },
+    };
+    let y = y.filter(|v| !v.is_none());
+    let mut arrays = vec![x];
+    arrays.extend(y);
+    let paired = y.is_some();
+    let mut v = reduce(py, device, &arrays, move |t| {
+        morestats::wilcoxon(
+            &t[0],
+            if paired { Some(&t[1]) } else { None },
+            zero,
+            correction,
+            alt,
+            method,
+            &axis.0,
+            policy,
+            keepdims,
+        )
+    })?;
+    let z = if v.len() == 3 { v.pop() } else { None };
+    let class = py.import("torchbridge.stats._morestats")?.getattr("WilcoxonResult")?;
+    let result = class.call1(pyo3::types::PyTuple::new(py, v)?)?;
+    if let Some(z) = z {
+        result.setattr("zstatistic", z)?;
+    }
+    Ok(result.unbind())
+}
+
 /// Adds the functions to `module`.
 pub(super) fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(mannwhitneyu, module)?)?;
     module.add_function(wrap_pyfunction!(boxcox, module)?)?;
     module.add_function(wrap_pyfunction!(yeojohnson, module)?)?;
     module.add_function(wrap_pyfunction!(differential_entropy, module)?)?;
+    module.add_function(wrap_pyfunction!(wilcoxon, module)?)?;
     Ok(())
 }

@@ -15,6 +15,7 @@ use crate::Error;
 pub(super) type Arg<'a, 'py> = Option<&'a Bound<'py, PyAny>>;
 
 mod inference;
+mod ks;
 pub(super) use inference::alternative;
 
 pub(super) fn nan_policy(arg: Arg<'_, '_>) -> PyResult<NanPolicy> {
@@ -801,5 +802,7 @@ pub(super) fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(inference::power_divergence, module)?)?;
     module.add_function(wrap_pyfunction!(inference::chisquare, module)?)?;
     module.add_function(wrap_pyfunction!(inference::f_oneway, module)?)?;
+    module.add_function(wrap_pyfunction!(ks::ks_1samp, module)?)?;
+    module.add_function(wrap_pyfunction!(ks::ks_2samp, module)?)?;
     Ok(())
 }

@@ -143,3 +143,33 @@ def test_rvs_on_cuda():
     g = torch.Generator(device="cuda").manual_seed(3)
     k = ts.poisson.rvs(3.0, size=100, random_state=g, device="cuda")
     assert isinstance(k, np.ndarray) and k.dtype == np.int64
+@pytest.mark.gpu
+def test_nonparametric_on_cuda_tensors(rng):
+    """ks_1samp/ks_2samp/wilcoxon/theilslopes/binned_statistic on CUDA: results on the device, equal to SciPy's."""
+    require_cuda()
+    import torch
+
+    def check(got, expected, fields):
+        for f in fields:
+            g = getattr(got, f)
+            assert g.is_cuda, f
+            np.testing.assert_allclose(g.cpu().numpy().astype(float), np.asarray(getattr(expected, f), float),
+                                       rtol=1e-10, atol=1e-300, equal_nan=True, err_msg=f)
+
+    x, y = rng.normal(size=(40, 6)), rng.normal(0.3, 1, size=(35, 6))
+    cx, cy = torch.from_numpy(x).cuda(), torch.from_numpy(y).cuda()
+    ks = ("statistic", "pvalue", "statistic_location", "statistic_sign")
+    check(ts.ks_2samp(cx, cy), ss.ks_2samp(x, y), ks)
+    check(ts.ks_1samp(cx, torch.special.ndtr, alternative="less"), ss.ks_1samp(x, ss.norm.cdf, alternative="less"), ks)
+    d = np.round(x[:12] * 2) / 2
+    check(ts.wilcoxon(torch.from_numpy(d).cuda()), ss.wilcoxon(d), ("statistic", "pvalue"))
+    check(ts.wilcoxon(cx, cx * 0.5 + 0.1, method="asymptotic"), ss.wilcoxon(x, x * 0.5 + 0.1, method="asymptotic"),
+          ("statistic", "pvalue", "zstatistic"))
+    check(ts.theilslopes(cy, cx[:35], axis=0), ss.theilslopes(y, x[:35], axis=0),
+          ("slope", "intercept", "low_slope", "high_slope"))
+    for statistic in ("mean", "median", "max"):
+        check(ts.binned_statistic(cx[:, 0], cy[:, 0].repeat(2)[:40], statistic, bins=6),
+              ss.binned_statistic(x[:, 0], np.tile(y[:, 0], 2)[:40], statistic, bins=6),
+              ("statistic", "bin_edges", "binnumber"))
+    on_device = ts.ks_2samp(x, y, device="cuda")
+    assert type(on_device.statistic) is np.ndarray
