@@ -23,7 +23,10 @@
 //! from `crate::ops::special`; nothing goes through NumPy and nothing loops
 //! over slices. Where a p-value is a scalar function of a slice's statistic
 //! and size (the KS distributions, the exact signed-rank distribution), the
-//! statistics (one per slice) are evaluated on the host.
+//! statistics (one per slice) are evaluated on the host. One exception to
+//! the composites: on the CPU, `rankdata` (and what ranks through it) sorts
+//! by a radix-sort kernel (`csrc/rankdata.cpp`), libtorch's sort being
+//! slower than SciPy's whole `rankdata` there.
 
 pub mod binned_statistic;
 pub mod continuous_distns;
