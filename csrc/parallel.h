@@ -1,5 +1,5 @@
-// Threads for the shim's CPU kernels (iir.cpp, ni_filters.cpp): a problem of
-// `units` independent pieces split into contiguous ranges, one per thread.
+// Threads for the shim's CPU kernels (iir.cpp, ni_filters.cpp, rankdata.cpp):
+// a problem of `units` independent pieces, taken by the threads in chunks.
 //
 // Threads of their own rather than `at::parallel_for`: with libtorch's OpenMP
 // backend that is an inline `#pragma omp`, serial in this shim (built without
@@ -12,6 +12,7 @@
 #include <ATen/Parallel.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <exception>
 #include <mutex>
@@ -29,9 +30,16 @@ inline int64_t threads_for(int64_t units, int64_t work, int64_t work_per_thread)
       1, std::min<int64_t>({static_cast<int64_t>(at::get_num_threads()), units, by_size}));
 }
 
-// Runs `run(begin, end)` over `[0, units)` in `threads` contiguous ranges of
-// whole multiples of `align` (the last takes the rest), the calling thread
-// taking the first; rethrows the first exception any range threw.
+// Chunks per thread in split_over_threads: enough that a thread slowed by
+// other work on its core (another process, a busy laptop) leaves its share
+// to the others, few enough that taking a chunk costs nothing.
+constexpr int64_t kChunksPerThread = 8;
+
+// Runs `run(begin, end)` over `[0, units)` on `threads` threads (the calling
+// thread one of them), in contiguous chunks of whole multiples of `align`
+// (the last takes the rest) that the threads take in turn, so that a thread
+// delayed by a busy core does not hold the others up; rethrows the first
+// exception any chunk threw.
 template <typename Run>
 void split_over_threads(int64_t units, int64_t threads, int64_t align, const Run& run) {
   if (threads <= 1) {
@@ -39,26 +47,29 @@ void split_over_threads(int64_t units, int64_t threads, int64_t align, const Run
     return;
   }
   const int64_t blocks = (units + align - 1) / align;
-  const int64_t per = (blocks + threads - 1) / threads * align;
-  std::vector<std::thread> pool;
+  const int64_t chunks = std::min(blocks, threads * kChunksPerThread);
+  const int64_t per = (blocks + chunks - 1) / chunks * align;
+  std::atomic<int64_t> next{0};
   std::exception_ptr failure;
   std::mutex failure_lock;
-  for (int64_t begin = per; begin < units; begin += per) {
-    pool.emplace_back([&, begin] {
-      try {
+  const auto work = [&] {
+    try {
+      for (int64_t begin = next.fetch_add(per); begin < units; begin = next.fetch_add(per)) {
         run(begin, std::min(units, begin + per));
-      } catch (...) {
-        std::lock_guard<std::mutex> guard(failure_lock);
+      }
+    } catch (...) {
+      std::lock_guard<std::mutex> guard(failure_lock);
+      if (!failure) {
         failure = std::current_exception();
       }
-    });
+      next.store(units);  // the others stop at their next chunk
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int64_t t = 1; t < threads; ++t) {
+    pool.emplace_back(work);
   }
-  try {
-    run(0, std::min(units, per));
-  } catch (...) {
-    std::lock_guard<std::mutex> guard(failure_lock);
-    failure = std::current_exception();
-  }
+  work();
   for (auto& thread : pool) {
     thread.join();
   }
