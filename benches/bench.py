@@ -292,6 +292,14 @@ def cases() -> list[Case]:
              "describe", pick=lambda out: out[3], sizes=(300, 1000), quick_sizes=(300,)),
         Case("stats", "iqr", lambda n, rng: (rng.standard_normal((n, n)),), scipy.stats.iqr, "stats", "iqr",
              kwargs={"axis": 0}, sizes=(300, 1000), quick_sizes=(300,)),
+        # the distributions' cdfs and the incomplete beta function under them, the issue's floors at 1e6
+        Case("stats", "norm.cdf", lambda n, rng: (rng.standard_normal(n),), scipy.stats.norm.cdf, "stats", "norm.cdf",
+             sizes=(100_000, 1_000_000), quick_sizes=(100_000,)),
+        Case("stats", "t.cdf", lambda n, rng: (rng.standard_normal(n) * 3, 4.5), scipy.stats.t.cdf, "stats", "t.cdf",
+             sizes=(100_000, 1_000_000), quick_sizes=(100_000,)),
+        Case("stats", "betainc",
+             lambda n, rng: (rng.uniform(0.5, 20, n), rng.uniform(0.5, 20, n), rng.uniform(0, 1, n)),
+             scipy.special.betainc, "special", "betainc", sizes=(100_000, 1_000_000), quick_sizes=(100_000,)),
     ]
 
 
@@ -374,10 +382,12 @@ def resolve(module: str, name: str):
     import importlib
 
     try:
-        family = importlib.import_module(f"torchbridge.{module}")
+        found = importlib.import_module(f"torchbridge.{module}")
     except ImportError:
         return None
-    return getattr(family, name, None)
+    for part in name.split("."):  # "norm.cdf": a distribution's method
+        found = getattr(found, part, None)
+    return found
 
 
 # ---------------------------------------------------------------- suites
