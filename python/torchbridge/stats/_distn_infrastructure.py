@@ -74,6 +74,8 @@ class rv_generic:
 
     def __init__(self, name: str, shapes: tuple[str, ...] = (), a: float = -np.inf, b: float = np.inf) -> None:
         self.name = name
+        # found by name like the routines (pickles, dask workers): `<class's module>.<name>`
+        self.__qualname__ = name
         self.shapes = ", ".join(shapes) if shapes else None
         self.numargs = len(shapes)
         self.a = a
