@@ -9,7 +9,7 @@ use std::ptr;
 use tch::Tensor;
 use torch_sys::C_tensor;
 
-use super::check;
+use super::{check, take_tensor};
 use crate::Result;
 
 extern "C" {
@@ -32,18 +32,16 @@ extern "C" {
     ) -> *mut std::ffi::c_char;
 }
 
-/// Takes the two tensors a shim call returned (after `check` passed).
+/// Takes the two tensors a shim call returned (after `check` passed); a
+/// null one is an error, the other then dropped (freed).
 ///
 /// # Safety
 ///
 /// - `y` and `zf` are null or `new at::Tensor`s (tch's `C_tensor`) that
 ///   nobody else owns.
 unsafe fn take_pair(y: *mut C_tensor, zf: *mut C_tensor) -> Result<(Tensor, Tensor)> {
-    if y.is_null() || zf.is_null() {
-        return Err(crate::Error::Torch("the filter kernel returned no tensor".into()));
-    }
-    // SAFETY: non-null `new at::Tensor`s, now ours (caller contract).
-    Ok(unsafe { (Tensor::from_ptr(y), Tensor::from_ptr(zf)) })
+    // SAFETY: forwarded caller contract, each pointer taken once.
+    unsafe { Ok((take_tensor(y, "filter")?, take_tensor(zf, "filter")?)) }
 }
 
 /// SciPy's `lfilter` loop over the rows of `x` (`(rows, T)`, contiguous, CPU)

@@ -23,6 +23,9 @@ pub(crate) mod rankdata;
 
 use std::ffi::{c_char, CStr};
 
+use tch::Tensor;
+use torch_sys::C_tensor;
+
 use crate::{Error, Result};
 
 extern "C" {
@@ -59,4 +62,18 @@ pub(crate) unsafe fn check(message: *mut c_char) -> Result<()> {
         None => Ok(()),
         Some(text) => Err(Error::from_torch_message(text)),
     }
+}
+
+/// Takes a tensor a successful shim call returned through an out-pointer;
+/// `what` names the kernel for the error a null pointer gets.
+///
+/// # Safety
+///
+/// - `raw` is null or a `new at::Tensor` (tch's `C_tensor`) that nobody else owns.
+pub(crate) unsafe fn take_tensor(raw: *mut C_tensor, what: &str) -> Result<Tensor> {
+    if raw.is_null() {
+        return Err(Error::Torch(format!("the {what} kernel returned no tensor")));
+    }
+    // SAFETY: non-null `new at::Tensor`, now ours (caller contract).
+    Ok(unsafe { Tensor::from_ptr(raw) })
 }

@@ -10,7 +10,7 @@ use std::ptr;
 use tch::Tensor;
 use torch_sys::C_tensor;
 
-use super::check;
+use super::{check, take_tensor};
 use crate::ops::stats::stats_py::RankMethod;
 use crate::Result;
 
@@ -35,9 +35,6 @@ pub(crate) fn rankdata_cpu(x: &Tensor, method: RankMethod) -> Result<Tensor> {
     // SAFETY: `x` is live for the call (the shim only reads it); the
     // out-pointer is valid for writes.
     unsafe { check(tb_rankdata_cpu(x.as_ptr(), code, &mut out))? };
-    if out.is_null() {
-        return Err(crate::Error::Torch("the rankdata kernel returned no tensor".into()));
-    }
-    // SAFETY: after a successful call `out` is a new `at::Tensor` nobody owns.
-    Ok(unsafe { Tensor::from_ptr(out) })
+    // SAFETY: after a successful call `out` is null or a new `at::Tensor` nobody owns.
+    unsafe { take_tensor(out, "rankdata") }
 }
