@@ -1,8 +1,8 @@
 //! Build script: compiles the C++ shim (`csrc/dlpack.cpp`: DLPack and
 //! streams; `csrc/aten.cpp`: operators by name; `csrc/iir.cpp`: SciPy's
-//! recurrent filter loops; `csrc/ni_filters.cpp`: ndimage's line filters; `csrc/rankdata.cpp`:
-//! `rankdata`) against the
-//! libtorch that `torch-sys` found, and emits rpaths so that tests, examples,
+//! recurrent filter loops; `csrc/incbet.cpp`: the incomplete beta function;
+//! `csrc/ni_filters.cpp`: ndimage's line filters; `csrc/rankdata.cpp`:
+//! `rankdata`) against the libtorch that `torch-sys` found, and emits rpaths so that tests, examples,
 //! benches and the installed Python extension find libtorch at run time.
 //!
 //! libtorch is located by `torch-sys` (with `LIBTORCH_USE_PYTORCH=1` it asks
@@ -59,6 +59,7 @@ fn main() {
         .file("csrc/dlpack.cpp")
         .file("csrc/aten.cpp")
         .file("csrc/iir.cpp")
+        .file("csrc/incbet.cpp")
         .file("csrc/ni_filters.cpp")
         .file("csrc/rankdata.cpp")
         .compile("torchbridge_shim");

@@ -9,7 +9,7 @@ use std::ptr;
 use tch::Tensor;
 use torch_sys::C_tensor;
 
-use super::{check, take_tensor};
+use super::{check, take_pair};
 use crate::Result;
 
 extern "C" {
@@ -32,18 +32,6 @@ extern "C" {
     ) -> *mut std::ffi::c_char;
 }
 
-/// Takes the two tensors a shim call returned (after `check` passed); a
-/// null one is an error, the other then dropped (freed).
-///
-/// # Safety
-///
-/// - `y` and `zf` are null or `new at::Tensor`s (tch's `C_tensor`) that
-///   nobody else owns.
-unsafe fn take_pair(y: *mut C_tensor, zf: *mut C_tensor) -> Result<(Tensor, Tensor)> {
-    // SAFETY: forwarded caller contract, each pointer taken once.
-    unsafe { Ok((take_tensor(y, "filter")?, take_tensor(zf, "filter")?)) }
-}
-
 /// SciPy's `lfilter` loop over the rows of `x` (`(rows, T)`, contiguous, CPU)
 /// from the states `zi` (`(rows, max(len(a), len(b)) - 1)`): `(y, zf)`.
 /// `b` and `a` (1-D, `a[0] != 0`) have `x`'s dtype; the kernel pads and
@@ -56,7 +44,7 @@ pub(crate) fn lfilter_cpu(b: &Tensor, a: &Tensor, x: &Tensor, zi: &Tensor, rever
     // them); the out-pointers are valid for writes.
     unsafe { check(tb_lfilter_cpu(b.as_ptr(), a.as_ptr(), x.as_ptr(), zi.as_ptr(), reverse, &mut y, &mut zf))? };
     // SAFETY: after a successful call both are new tensors nobody owns.
-    unsafe { take_pair(y, zf) }
+    unsafe { take_pair(y, zf, "filter") }
 }
 
 /// SciPy's `sosfilt` loop over the rows of `x` (`(rows, T)`, contiguous,
@@ -69,5 +57,5 @@ pub(crate) fn sosfilt_cpu(sos: &Tensor, x: &Tensor, zi: &Tensor, reverse: bool) 
     // SAFETY: as in `lfilter_cpu`.
     unsafe { check(tb_sosfilt_cpu(sos.as_ptr(), x.as_ptr(), zi.as_ptr(), reverse, &mut y, &mut zf))? };
     // SAFETY: after a successful call both are new tensors nobody owns.
-    unsafe { take_pair(y, zf) }
+    unsafe { take_pair(y, zf, "filter") }
 }

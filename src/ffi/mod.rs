@@ -9,6 +9,8 @@
 //!   as CPU kernels) and wraps it in safe functions for `crate::ops::signal`.
 //! - [`ni_filters`] declares `csrc/ni_filters.cpp` (the line loops of
 //!   SciPy's `ni_filters.c`) and wraps it for `crate::ops::ndimage`.
+//! - [`incbet`] declares `csrc/incbet.cpp` (the regularized incomplete beta
+//!   function as a scalar loop) and wraps it for `crate::ops::special`.
 //! - [`rankdata`] declares `csrc/rankdata.cpp` (`rankdata` by a radix sort)
 //!   and wraps it for `crate::ops::stats`.
 //!
@@ -18,6 +20,7 @@
 pub(crate) mod aten;
 pub(crate) mod dlpack;
 pub(crate) mod iir;
+pub(crate) mod incbet;
 pub(crate) mod ni_filters;
 pub(crate) mod rankdata;
 
@@ -76,4 +79,17 @@ pub(crate) unsafe fn take_tensor(raw: *mut C_tensor, what: &str) -> Result<Tenso
     }
     // SAFETY: non-null `new at::Tensor`, now ours (caller contract).
     Ok(unsafe { Tensor::from_ptr(raw) })
+}
+
+/// Takes the two tensors a successful shim call returned through two
+/// out-pointers; a null one is an error, the other still taken (and dropped).
+///
+/// # Safety
+///
+/// - `first` and `second` are null or `new at::Tensor`s that nobody else owns.
+pub(crate) unsafe fn take_pair(first: *mut C_tensor, second: *mut C_tensor, what: &str) -> Result<(Tensor, Tensor)> {
+    // SAFETY: forwarded caller contract, each pointer taken exactly once
+    // (both before either result is looked at, so neither leaks).
+    let (first, second) = unsafe { (take_tensor(first, what), take_tensor(second, what)) };
+    Ok((first?, second?))
 }

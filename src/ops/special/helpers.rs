@@ -87,6 +87,11 @@ pub(super) fn patch(
     if index.size()[0] == 0 {
         return Ok(out);
     }
+    if index.size()[0] == out.numel() as i64 {
+        // every element: no gather or scatter
+        let flat = inputs.iter().map(|t| Ok(t.f_reshape([-1])?)).collect::<Result<Vec<_>>>()?;
+        return Ok(f(&flat)?.f_to_kind(out.kind())?.f_reshape(&shape)?);
+    }
     let selected =
         inputs.iter().map(|t| Ok(t.f_reshape([-1])?.f_index_select(0, &index)?)).collect::<Result<Vec<_>>>()?;
     let values = f(&selected)?.f_to_kind(out.kind())?;
