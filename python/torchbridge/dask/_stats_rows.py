@@ -1,14 +1,17 @@
 """The chunking table's ``stats`` rows (see :mod:`._table`).
 
-No stats routine is chunked yet: the moments could merge per-chunk partial
-sums, but SciPy's two-pass accuracy and ``nan_policy`` need their own
-merge; the order statistics (``iqr``, ``median_abs_deviation``, ``mode``,
-``rankdata``, the trimmed means) need a whole axis sorted at once.
+The moments and what is formed from them (``moment``, ``skew``,
+``kurtosis``, ``describe``, ``sem``, ``variation``, the trimmed ``t*``
+statistics, ``zscore``/``zmap``) are reductions with mergeable partials
+(:mod:`._moments`); the order statistics (``iqr``, ``median_abs_deviation``,
+``mode``, ``rankdata``, ``trim_mean``) need a whole axis sorted at once.
 """
 
 from __future__ import annotations
 
+from . import _moments
 from ._chunking import Chunking, Unsupported
+from ._moments import PartialMoments
 
 _MOMENTS = (
     "a statistic along an axis: chunked partial moments with SciPy's two-pass accuracy are not built yet; "
@@ -26,10 +29,18 @@ ROWS: dict[str, Chunking] = {
     **{
         name: Unsupported(_MOMENTS)
         for name in (
-            "zscore", "zmap", "skew", "kurtosis", "moment", "describe", "sem", "variation", "gmean", "hmean",
-            "pmean", "tmean", "tvar", "tstd", "tsem", "tmin", "tmax", "entropy",
+            "gmean", "hmean", "pmean", "entropy",
         )
     },
+    **{
+        name: PartialMoments(getattr(_moments, name))
+        for name in (
+            "skew", "kurtosis", "moment", "describe", "sem", "variation", "tmean", "tvar", "tstd", "tsem", "tmin",
+            "tmax",
+        )
+    },
+    "zscore": PartialMoments(_moments.zmap),
+    "zmap": PartialMoments(_moments.zmap),
     **{name: Unsupported(_ORDER) for name in ("iqr", "median_abs_deviation", "trim_mean", "mode", "rankdata")},
     **{
         name: Unsupported(_TEST)
