@@ -271,6 +271,8 @@ class Finish:
         what = self.what
         if what == "mean":
             value = mean
+        elif what == "sum":
+            value = mean * n
         elif what == "nobs":
             value = n
         elif what in ("min", "max"):
@@ -627,3 +629,143 @@ class _RaiseOnNan:
 def _small(x: Any) -> np.ndarray:
     shape = (2,) * x.ndim
     return ((np.arange(int(np.prod(shape)), dtype=np.float64).reshape(shape) % 3) + 1).astype(x.dtype)
+
+
+# --------------------------------------------------------------------------- power means, entropy
+
+
+class _Blockwise:
+    """An elementwise step on blocks by libtorch (``op``: ``"log"``, ``"reciprocal"``, ``"pow"``,
+    ``"exp"``, ``"root"``, ``"weighted"``, ``"joint-nan"``, ``"div"``, ``"entr"``, ``"rel_entr"``,
+    ``"scale"``), its result cast to ``dtype``."""
+
+    def __init__(self, op: str, dtype: Any, value: float = 0.0):
+        self.op = op
+        self.dtype = np.dtype(dtype)
+        self.value = value
+        self.__name__ = op
+
+    def __dask_tokenize__(self) -> Any:
+        return ("torchbridge-blockwise", self.op, str(self.dtype), self.value)
+
+    def __call__(self, *blocks: Any) -> Any:
+        aten = _aten()
+        blocks = tuple(b if b.dtype == np.float64 else b.astype(np.float64) for b in blocks)
+        x = blocks[0]
+        op = self.op
+        with np.errstate(all="ignore"):
+            if op in ("reciprocal", "pow"):  # negative values make NaN (SciPy warns eagerly)
+                x = aten.where(aten.lt(x, 0.0), float("nan"), x)
+                out = aten.reciprocal(x) if op == "reciprocal" else aten.pow(x, self.value)
+            elif op == "log":
+                out = aten.log(x)
+            elif op == "exp":
+                out = aten.exp(x)
+            elif op == "root":
+                out = aten.pow(x, 1.0 / self.value)
+            elif op == "weighted":  # t * w, NaN where either is
+                out = aten.mul(x, blocks[1])
+            elif op == "joint-nan":  # x, NaN where the other is NaN
+                out = aten.where(aten.isnan(blocks[1]), float("nan"), x)
+            elif op == "div":
+                out = aten.div(x, blocks[1])
+            elif op == "entr":
+                out = aten.special_entr(x)
+            elif op == "rel_entr":
+                from .. import special
+
+                out = special.rel_entr(x, blocks[1])
+            elif op == "scale":
+                out = aten.div(x, self.value)
+            else:  # pragma: no cover - a typo
+                raise ValueError(op)
+        return out.astype(self.dtype, copy=False)
+
+
+def _map(op: str, dtype: Any, *arrays: Any, value: float = 0.0) -> Any:
+    return arrays[0].map_blocks(
+        _Blockwise(op, dtype, value), *arrays[1:], dtype=dtype, meta=_meta(arrays[0], arrays[0].ndim, dtype)
+    )
+
+
+def _power_mean(call: Call, power: str, p: float = 0.0) -> Any:
+    import dask.array as da
+
+    x, axes, keepdims, policy = _common(call)
+    weights = call.get("weights")
+    values: dict[str, Any] = {}
+    if weights is not None:
+        weights = _as_dask(call, "weights", weights)
+        values["weights"] = np.ones((2,) * weights.ndim, dtype=weights.dtype)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        probe = (np.arange(2 ** x.ndim, dtype=np.float64).reshape((2,) * x.ndim) % 3 + 1).astype(x.dtype)
+        dtype = np.asarray(_probe(call, {"a": probe, **values})).dtype
+    op = {"geometric": "log", "harmonic": "reciprocal", "power": "pow"}[power]
+    t = _map(op, np.float64, x, value=p)
+    if weights is not None:
+        t, w = da.broadcast_arrays(t, weights)
+        if x.ndim == 0:
+            t, w = t.reshape((1,)), w.reshape((1,))
+        w = _map("joint-nan", np.float64, w, t)
+        t = _map("weighted", np.float64, _map("joint-nan", np.float64, t, w), w)
+        axes = _axes(call, call.get("axis"), t.ndim)
+    spec = Spec(order=0, nans=policy)
+    mean = reduce(t, axes, keepdims, spec, Finish("mean", policy), np.float64)
+    if weights is not None:
+        mean = _map("div", np.float64, mean, reduce(w, axes, keepdims, spec, Finish("mean", policy), np.float64))
+    inverse = {"log": "exp", "reciprocal": "reciprocal", "pow": "root"}[op]
+    return _map(inverse, dtype, mean, value=p)
+
+
+def gmean(call: Call) -> Any:
+    return _power_mean(call, "geometric")
+
+
+def hmean(call: Call) -> Any:
+    return _power_mean(call, "harmonic")
+
+
+def pmean(call: Call) -> Any:
+    p = float(call.get("p"))
+    if p == 0:
+        return _power_mean(call, "geometric")
+    if not np.isfinite(p):
+        _probe_dtype(call, "a", _as_dask(call, "a", call.get("a")))  # raises as eagerly
+    return _power_mean(call, "power", p)
+
+
+def entropy(call: Call) -> Any:
+    import dask.array as da
+
+    pk = _as_dask(call, "pk", call.get("pk"))
+    qk = call.get("qk")
+    policy = _policy(call)
+    values: dict[str, Any] = {"pk": _small(pk)}
+    if qk is not None:
+        qk = _as_dask(call, "qk", qk)
+        values["qk"] = _small(qk)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        dtype = np.asarray(_probe(call, values)).dtype
+    if qk is not None:
+        pk, qk = da.broadcast_arrays(pk, qk)
+        pk, qk = _map("joint-nan", np.float64, pk, qk), _map("joint-nan", np.float64, qk, pk)
+    if pk.ndim == 0:
+        pk = pk.reshape((1,))
+        qk = None if qk is None else qk.reshape((1,))
+    axes = _axes(call, call.get("axis"), pk.ndim)
+    keepdims = bool(call.get("keepdims"))
+    spec = Spec(order=0, nans=policy)
+
+    def total(x: Any) -> Any:  # the sum over the axes, kept as length-1 axes
+        return reduce(x, axes, True, spec, Finish("sum", policy, too_small=-1), np.float64)
+
+    p = _map("div", np.float64, pk, total(pk))
+    if qk is None:
+        terms = _map("entr", np.float64, p)
+    else:
+        terms = _map("rel_entr", np.float64, p, _map("div", np.float64, qk, total(qk)))
+    s = reduce(terms, axes, keepdims, spec, Finish("sum", policy, too_small=-1), np.float64)
+    base = call.get("base")
+    return _map("scale", dtype, s, value=float(np.log(base)) if base is not None else 1.0)

@@ -2,9 +2,12 @@
 
 Block ``(i, j)`` of the result is the compiled ``cdist`` of ``XA``'s row
 block ``i`` and ``XB``'s row block ``j`` with the caller's metric and
-options, so every block is the eager call on those rows bit for bit (the
-whole result agrees with the eager one to rounding: libtorch's euclidean
-kernels use a matrix product whose rounding depends on the sizes). A
+options, so every block is the eager call on those rows bit for bit
+(except ``cosine``, whose libtorch kernel rounds by the rows' memory
+alignment: 1 ulp of 1.0, as the eager call on a copy of the rows moves), and
+the whole result agrees with the eager one to rounding (1e-12 relative:
+libtorch's euclidean kernels use a matrix product whose rounding depends on
+the sizes). A
 block needs whole rows: the columns are rechunked to one chunk (lazily; a
 row block's memory grows to its rows times the column count).
 
@@ -32,7 +35,8 @@ from ._route import Call
 class RowBlocks:
     """Pairwise distances (``cdist``): ``blockwise`` over the row blocks of
     both inputs, one task per pair of blocks, each the eager call on those
-    rows bit for bit; the columns in one chunk (rechunked lazily); a default
+    rows (bit for bit, but for ``cosine``'s 1 ulp: its libtorch kernel rounds
+    by the rows' memory alignment); the columns in one chunk (rechunked lazily); a default
     ``V`` (``seuclidean``) computed first as a reduction, ``VI``
     (``mahalanobis``) required explicitly."""
 

@@ -2,9 +2,11 @@
 
 The moments and what is formed from them (``moment``, ``skew``,
 ``kurtosis``, ``describe``, ``sem``, ``variation``, the trimmed ``t*``
-statistics, ``zscore``/``zmap``) are reductions with mergeable partials
-(:mod:`._moments`); the order statistics (``iqr``, ``median_abs_deviation``,
-``mode``, ``rankdata``, ``trim_mean``) need a whole axis sorted at once.
+statistics, ``zscore``/``zmap``, the power means, ``entropy``) are
+reductions with mergeable partials (:mod:`._moments`); the order statistics
+(``iqr``, ``median_abs_deviation``, ``mode``, ``rankdata``, ``trim_mean``,
+``differential_entropy``) need a whole axis sorted at once: that axis in one
+chunk (:mod:`._order`). The tests and correlations stay unchunked.
 """
 
 from __future__ import annotations
@@ -12,36 +14,31 @@ from __future__ import annotations
 from . import _moments
 from ._chunking import Chunking, Unsupported
 from ._moments import PartialMoments
+from ._order import WholeAxis
 
-_MOMENTS = (
-    "a statistic along an axis: chunked partial moments with SciPy's two-pass accuracy are not built yet; "
-    "compute it eagerly (or rechunk the axis to one chunk and map_blocks)"
-)
-_ORDER = "an order statistic: the whole axis must be sorted at once; compute it eagerly"
 _TEST = (
-    "a correlation or test statistic over whole axis-slices (moments, ranks or pairwise comparisons of "
-    "every value): chunked partial statistics are not built yet; compute it eagerly"
+    "a correlation or test statistic: its result object (statistic, p-value, and methods such as "
+    "confidence_interval) is formed from whole samples, several arrays paired along one axis; not built on dask "
+    "yet: compute it eagerly (or rechunk the axis to one chunk and map_blocks the eager routine)"
 )
 _ELEMENTWISE = "an elementwise transformation: no chunking row is built yet; use map_blocks with the given lmbda"
 
 #: ``name`` -> the chunking class of ``torchbridge.stats.{name}``.
 ROWS: dict[str, Chunking] = {
     **{
-        name: Unsupported(_MOMENTS)
-        for name in (
-            "gmean", "hmean", "pmean", "entropy",
-        )
-    },
-    **{
         name: PartialMoments(getattr(_moments, name))
         for name in (
             "skew", "kurtosis", "moment", "describe", "sem", "variation", "tmean", "tvar", "tstd", "tsem", "tmin",
-            "tmax",
+            "tmax", "gmean", "hmean", "pmean", "entropy",
         )
     },
     "zscore": PartialMoments(_moments.zmap),
     "zmap": PartialMoments(_moments.zmap),
-    **{name: Unsupported(_ORDER) for name in ("iqr", "median_abs_deviation", "trim_mean", "mode", "rankdata")},
+    "iqr": WholeAxis("x"),
+    "median_abs_deviation": WholeAxis("x"),
+    "trim_mean": WholeAxis(),
+    "mode": WholeAxis(outputs=2),
+    "rankdata": WholeAxis(reduces=False),
     **{
         name: Unsupported(_TEST)
         for name in (
@@ -50,7 +47,7 @@ ROWS: dict[str, Chunking] = {
             "theilslopes",
         )
     },
-    "differential_entropy": Unsupported(_ORDER),
+    "differential_entropy": WholeAxis("values"),
     "binned_statistic": Unsupported(
         "binned statistics need the bin edges from the whole of x first (or given edges) and a reduction per bin "
         "across chunks: not built yet; compute it eagerly"

@@ -16,6 +16,7 @@ import dask.array as da
 import numpy as np
 import pytest
 import scipy.stats as ss
+from dask.array.core import PerformanceWarning
 
 import torchbridge as tb
 from torchbridge.errors import UnsupportedParameterError
@@ -232,9 +233,109 @@ def test_intermediate_partials_are_shared_between_describe_fields():
     np.testing.assert_allclose(variances, np.var(_data((64, 4)), axis=0, ddof=1), rtol=RTOL)
 
 
-@pytest.mark.parametrize("name", ["iqr", "median_abs_deviation", "mode", "rankdata", "trim_mean", "gmean"])
-def test_what_is_not_chunked_says_why(name):
+POWER_MEANS = [
+    ("gmean", {}),
+    ("hmean", {}),
+    ("pmean", {"p": 2.5}),
+    ("pmean", {"p": -1.5}),
+    ("gmean", {"weights": "full"}),
+    ("hmean", {"weights": "column"}),
+    ("pmean", {"p": 0.5, "weights": "full"}),
+]
+
+
+@pytest.mark.parametrize("name,options", POWER_MEANS)
+def test_power_means_with_weights(name, options):
+    rng = np.random.default_rng(12)
+    x, w = np.abs(rng.standard_normal((40, 6))) + 0.1, rng.uniform(0.5, 2, (40, 6))
+    options = dict(options)
+    if options.get("weights") == "full":
+        options["weights"] = w
+    elif options.get("weights") == "column":
+        options["weights"] = w[:, :1]
+    func = getattr(tb.stats, name)
+    for axis in (0, 1, None):
+        with no_compute():
+            lazy = func(da.from_array(x, chunks=(7, 4)), axis=axis, **options)
+        reference = getattr(ss, name)(x, axis=axis, **options) if axis is not None or name == "gmean" else None
+        _check(lazy, func(x, axis=axis, **options), reference)
+
+
+@pytest.mark.parametrize("options", [{}, {"base": 2}, {"qk": "reversed"}, {"qk": "reversed", "base": 10}])
+def test_entropy_normalises_by_a_reduction_first(options):
+    x = np.abs(_data((40, 6), 13)) + 0.1
+    options = dict(options)
+    if "qk" in options:
+        options["qk"] = da.from_array(x[::-1], chunks=(13, 6))
+    d = da.from_array(x, chunks=(7, 4))
+    for axis in (0, 1, None):
+        with no_compute():
+            lazy = tb.stats.entropy(d, axis=axis, **options)
+        eager_options = {k: (x[::-1] if k == "qk" else v) for k, v in options.items()}
+        _check(lazy, tb.stats.entropy(x, axis=axis, **eager_options), ss.entropy(x, axis=axis, **eager_options))
+
+
+@pytest.mark.parametrize("policy", ["propagate", "omit"])
+@pytest.mark.parametrize("name", ["gmean", "hmean", "entropy"])
+def test_power_means_and_entropy_nan_policies(name, policy):
+    x = np.abs(_data((30, 5), 14)) + 0.1
+    x[3, 1] = np.nan
+    func = getattr(tb.stats, name)
+    got = func(da.from_array(x, chunks=(7, 2)), axis=0, nan_policy=policy).compute()
+    eager = func(x, axis=0, nan_policy=policy)
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(eager))
+    np.testing.assert_allclose(got, eager, rtol=RTOL)
+
+
+# --------------------------------------------------------------------------- order statistics
+
+ORDER = [
+    ("iqr", {}),
+    ("iqr", {"rng": (10, 90), "scale": "normal", "keepdims": True}),
+    ("median_abs_deviation", {"scale": "normal"}),
+    ("trim_mean", {"proportiontocut": 0.1}),
+    ("rankdata", {"method": "min"}),
+    ("rankdata", {}),
+    ("differential_entropy", {}),
+]
+
+
+@pytest.mark.parametrize("name,options", ORDER)
+def test_order_statistics_along_one_chunked_axis_are_the_eager_result(name, options):
+    x = _data((30, 8), 15)
+    func = getattr(tb.stats, name)
+    # the axis in one chunk already: no warning, the other axis in parallel
+    with no_compute():
+        lazy = func(da.from_array(x, chunks=(30, 3)), axis=0, **options)
+    got, eager = lazy.compute(), func(x, axis=0, **options)
+    assert got.dtype == eager.dtype and got.tobytes() == eager.tobytes()
+    # the axis in several chunks: rechunked, with dask's PerformanceWarning (as dask.array.median)
+    with no_compute(), pytest.warns(PerformanceWarning, match="axis 1 has 3 chunks"):
+        lazy = func(da.from_array(x, chunks=(30, 3)), axis=1, **options)
+    assert lazy.compute().tobytes() == func(x, axis=1, **options).tobytes()
+
+
+def test_mode_is_its_result_class_of_lazy_arrays():
+    x = np.random.default_rng(16).integers(0, 4, (30, 8))
+    with no_compute():
+        got = tb.stats.mode(da.from_array(x, chunks=(30, 3)), axis=0, keepdims=True)
+    want = tb.stats.mode(x, axis=0, keepdims=True)
+    assert type(got) is type(want)
+    for g, w in zip(got, want):
+        assert g.shape == w.shape and g.dtype == w.dtype
+        np.testing.assert_array_equal(g.compute(), w)
+
+
+@pytest.mark.parametrize("name", ["iqr", "rankdata"])
+def test_order_statistics_refuse_axis_none(name):
     d = da.from_array(_data(), chunks=8)
-    args = (0.1,) if name == "trim_mean" else ()
+    with no_compute(), pytest.raises(UnsupportedParameterError, match="axis=None"):
+        getattr(tb.stats, name)(d, axis=None)
+
+
+@pytest.mark.parametrize("name", ["pearsonr", "ttest_1samp", "binned_statistic", "boxcox"])
+def test_what_is_not_chunked_says_why(name):
+    d = da.from_array(_data()[:, 0], chunks=8)
+    args = {"pearsonr": (d,), "ttest_1samp": (0.0,), "binned_statistic": (d,), "boxcox": (1.0,)}[name]
     with no_compute(), pytest.raises(UnsupportedParameterError, match="on dask arrays"):
         getattr(tb.stats, name)(d, *args)
