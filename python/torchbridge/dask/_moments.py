@@ -562,8 +562,13 @@ def tmax(call: Call) -> Any:
 class _Standardized:
     """``(x - mean) / std`` on a block, by libtorch, in ``dtype``."""
 
+    __name__ = "standardized"
+
     def __init__(self, dtype: Any):
         self.dtype = np.dtype(dtype)
+
+    def __dask_tokenize__(self) -> Any:
+        return ("torchbridge-standardized", str(self.dtype))
 
     def __call__(self, block: Any, mean: Any, std: Any) -> Any:
         aten = _aten()
@@ -619,6 +624,11 @@ def zmap(call: Call) -> Any:
 
 class _RaiseOnNan:
     """The block as it is, after checking it holds no NaN ("raise", checked at compute)."""
+
+    __name__ = "nan-check"
+
+    def __dask_tokenize__(self) -> Any:
+        return "torchbridge-nan-check"
 
     def __call__(self, block: Any) -> Any:
         if bool(namespace_of(block).any(_aten().isnan(block))):
