@@ -248,12 +248,14 @@ class _Aggregate(_Combine):
 class Finish:
     """A statistic of merged partials (picklable, tokenized by its fields).
 
-    ``what``: "mean", "var" (with ``ddof``), "std", "sem", "moment"
-    (``order``), "raw" (the raw moment), "skew", "kurtosis" (``fisher``,
-    ``bias``), "variation", "min", "max", "nobs", "zstd" (zscore's std);
-    ``eps``: the eps of the eager routine's working dtype; ``nan_when``:
-    NaN where the count is at most this (the eager ``too_small``), or where
-    the count less ``ddof`` is not positive (``"ddof"``); ``nans``: the policy.
+    ``what``: "mean", "sum", "var" (with ``ddof``), "std", "sem", "tvar",
+    "tstd", "tsem" (NaN where the count less ``ddof`` is not positive),
+    "moment" (``order``), "raw" (the moment about ``Spec.center``), "skew",
+    "kurtosis" (``fisher``, ``bias``), "variation", "min", "max", "nobs";
+    ``eps``: the eps of the eager routine's working dtype; ``too_small``:
+    NaN where the count is at most this (the eager ``too_small``; ``-1``:
+    never); ``nans``: the policy; ``empty_inf``: the extrema of a slice with
+    no value taken are ``+-inf`` (``describe``'s) rather than NaN (``tmin``'s).
     """
 
     what: str
@@ -264,6 +266,7 @@ class Finish:
     bias: bool = True
     eps: float = float(np.finfo(np.float64).eps)
     too_small: int = 0
+    empty_inf: bool = False
 
     def __call__(self, p: dict[str, Any], xp: Any) -> Any:
         n = p["n"]
@@ -276,7 +279,7 @@ class Finish:
         elif what == "nobs":
             value = n
         elif what in ("min", "max"):
-            value = xp.where(n == 0, np.nan, p[what])
+            value = p[what] if self.empty_inf else xp.where(n == 0, np.nan, p[what])
         elif what == "raw":
             value = p["raw"] / n
         elif what == "moment":
@@ -463,8 +466,9 @@ def describe(call: Call) -> Any:
         return reduce(x, axes, False, spec, finish, dt)
 
     # under "propagate" and "raise" every value counts, as eagerly; NaNs make the NaN statistics below
-    lowest = stat(Finish("min", "omit" if policy == "omit" else "propagate", too_small=-1), raw_dtype)
-    highest = stat(Finish("max", "omit" if policy == "omit" else "propagate", too_small=-1), raw_dtype)
+    extreme = "omit" if policy == "omit" else "propagate"
+    lowest = stat(Finish("min", extreme, too_small=-1, empty_inf=True), raw_dtype)
+    highest = stat(Finish("max", extreme, too_small=-1, empty_inf=True), raw_dtype)
     if policy == "omit":
         nobs: Any = stat(Finish("nobs", "omit", too_small=-1), np.int64)
     else:

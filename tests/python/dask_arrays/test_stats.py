@@ -31,8 +31,8 @@ def _data(shape=(64, 9), seed=0):
 
 
 def _chunked(x, count):
-    """``x`` with ``count`` chunks along axis 0 and chunks of 4 along axis 1."""
-    return da.from_array(x, chunks=(-(-x.shape[0] // count), 4))
+    """``x`` with ``count`` chunks along axis 0 and chunks of 5 along axis 1."""
+    return da.from_array(x, chunks=(-(-x.shape[0] // count), 5))
 
 
 def _check(lazy, eager, scipy_value=None, rtol=RTOL, atol=ATOL):
@@ -66,14 +66,15 @@ CASES = {
 
 @pytest.mark.parametrize(
     "case,count",
-    [(case, count) for case in CASES for count in (1, 5, 64)]
-    + [(case, count) for case in ("skew", "kurtosis", "moment-5") for count in (2, 4, 16)],
+    [(case, count) for case in CASES for count in (1, 5)]
+    + [(case, 64) for case in ("skew", "kurtosis-pearson-unbiased", "moment-5", "moment-center", "sem", "tvar", "tmax")]
+    + [(case, count) for case in ("skew", "kurtosis", "moment-5") for count in (2, 4, 16, 64)],
 )
 def test_moments_merge_for_1_to_64_chunks(case, count):
     name, options = case.split("-")[0], CASES[case]
     func = getattr(tb.stats, name)
     x = _data()
-    for axis in (0, 1, -1, None):
+    for axis in (0, -1, None):
         with no_compute():
             lazy = func(_chunked(x, count), axis=axis, **options)
         _check(lazy, func(x, axis=axis, **options), getattr(ss, name)(x, axis=axis, **options))
@@ -186,6 +187,19 @@ def test_nan_policies(name, policy):
     got = lazy.compute()  # the dask path does not warn (see _moments)
     np.testing.assert_array_equal(np.isnan(got), np.isnan(eager))
     np.testing.assert_allclose(got, eager, rtol=RTOL, atol=ATOL)
+
+
+@pytest.mark.parametrize("policy", ["propagate", "omit"])
+def test_describe_with_nans(policy):
+    x = _with_nans()
+    got = tb.stats.describe(da.from_array(x, chunks=(7, 2)), axis=0, nan_policy=policy)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        want = tb.stats.describe(x, axis=0, nan_policy=policy)
+    nobs = got.nobs.compute() if policy == "omit" else got.nobs
+    np.testing.assert_array_equal(nobs, want.nobs)
+    for g, w in zip((*got.minmax, *got[2:]), (*want.minmax, *want[2:])):  # an all-NaN column: min inf, max -inf
+        np.testing.assert_allclose(g.compute(), w, rtol=RTOL, atol=ATOL)
 
 
 def test_nan_policy_raise_is_checked_at_compute():
