@@ -16,10 +16,15 @@ from ._chunking import Chunking, Unsupported
 from ._moments import PartialMoments
 from ._order import WholeAxis
 
-_TEST = (
-    "a correlation or test statistic: its result object (statistic, p-value, and methods such as "
-    "confidence_interval) is formed from whole samples, several arrays paired along one axis; not built on dask "
-    "yet: compute it eagerly (or rechunk the axis to one chunk and map_blocks the eager routine)"
+_EAGER = "; compute it eagerly (or rechunk the axis to one chunk and map_blocks the eager routine on each block)"
+_CORRELATION = (
+    "a correlation of paired samples: its result object carries a p-value and methods (confidence_interval) "
+    "formed from the whole samples"
+)
+_RANKS = "a statistic of ranks, of sorted samples or of every pair of values across whole samples: no partials merge to it"
+_TESTS = (
+    "a test of one or more samples: its result object (statistic, p-value, df, confidence_interval) is formed "
+    "from the whole samples; not built on dask"
 )
 _ELEMENTWISE = "an elementwise transformation: no chunking row is built yet; use map_blocks with the given lmbda"
 
@@ -39,13 +44,14 @@ ROWS: dict[str, Chunking] = {
     "trim_mean": WholeAxis(),
     "mode": WholeAxis(outputs=2),
     "rankdata": WholeAxis(reduces=False),
+    **{name: Unsupported(_CORRELATION + _EAGER) for name in ("pearsonr", "linregress")},
     **{
-        name: Unsupported(_TEST)
-        for name in (
-            "pearsonr", "spearmanr", "kendalltau", "linregress", "ttest_1samp", "ttest_ind", "ttest_rel",
-            "chisquare", "power_divergence", "f_oneway", "mannwhitneyu", "wilcoxon", "ks_1samp", "ks_2samp",
-            "theilslopes",
-        )
+        name: Unsupported(_RANKS + _EAGER)
+        for name in ("spearmanr", "kendalltau", "theilslopes", "mannwhitneyu", "wilcoxon", "ks_1samp", "ks_2samp")
+    },
+    **{
+        name: Unsupported(_TESTS + _EAGER)
+        for name in ("ttest_1samp", "ttest_ind", "ttest_rel", "chisquare", "power_divergence", "f_oneway")
     },
     "differential_entropy": WholeAxis("values"),
     "binned_statistic": Unsupported(
