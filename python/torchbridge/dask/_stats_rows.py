@@ -21,7 +21,9 @@ _CORRELATION = (
     "a correlation of paired samples: its result object carries a p-value and methods (confidence_interval) "
     "formed from the whole samples"
 )
-_RANKS = "a statistic of ranks, of sorted samples or of every pair of values across whole samples: no partials merge to it"
+_RANKS = (
+    "a statistic of ranks, of sorted samples or of every pair of values across whole samples: no partials merge to it"
+)
 _TESTS = (
     "a test of one or more samples: its result object (statistic, p-value, df, confidence_interval) is formed "
     "from the whole samples; not built on dask"
