@@ -127,6 +127,7 @@ def partials(block: Any, axis: tuple[int, ...], spec: Spec) -> dict[str, Any]:
         hi = aten.div(aten.sum(aten.where(keep, x, 0.0), axes, True), n)
         d = aten.where(keep, aten.sub(x, hi), 0.0)
         lo = aten.div(aten.sum(d, axes, True), n)
+        lo = aten.where(aten.isfinite(hi), lo, 0.0)  # an infinite mean: no deviations to correct it by
         result = {"n": n, "nans": aten._cast_Double(nans), "hi": hi, "lo": lo}
         if spec.order >= 2:
             e = aten.where(keep, aten.sub(d, lo), 0.0)
@@ -154,7 +155,10 @@ def _merge2(a: dict[str, Any], b: dict[str, Any], spec: Spec, xp: Any) -> dict[s
         fa, fb = na / n, nb / n
         hi, lo = a["hi"], a["lo"] + delta * fb
         total = hi + lo  # renormalised: hi the rounded mean, lo what it leaves out
-        out["hi"], out["lo"] = total, lo - (total - hi)
+        # an infinite (or NaN) mean on either side: the plain weighted mean, as a plain sum would give
+        finite = xp.isfinite(total)
+        plain = (na * (a["hi"] + a["lo"]) + nb * (b["hi"] + b["lo"])) / n
+        out["hi"], out["lo"] = xp.where(finite, total, plain), xp.where(finite, lo - (total - hi), 0.0)
         ma = {0: na, 1: xp.zeros_like(na)} | {k: a[f"m{k}"] for k in range(2, spec.order + 1)}
         mb = {0: nb, 1: xp.zeros_like(nb)} | {k: b[f"m{k}"] for k in range(2, spec.order + 1)}
         da_, db_ = -fb * delta, fa * delta

@@ -202,6 +202,25 @@ def test_describe_with_nans(policy):
         np.testing.assert_allclose(g.compute(), w, rtol=RTOL, atol=ATOL)
 
 
+@pytest.mark.parametrize("name", ["skew", "moment", "tmean", "tmax", "zscore", "hmean", "entropy", "describe"])
+def test_infinities_as_eagerly(name):
+    """An infinite mean stays infinite through the merges (its lo part is dropped); inf - inf makes NaN."""
+    x = _data((20, 5), 17)
+    x[2, 0] = x[4, 1] = x[5, 4] = x[15, 4] = np.inf
+    x[3, 1] = -np.inf
+    func = getattr(tb.stats, name)
+    for chunks in ((3, 4), (20, 2), (7, 5)):
+        got = func(da.from_array(x, chunks=chunks), axis=0)
+        with warnings.catch_warnings():  # hmean of negative values: NaN, with a warning eagerly
+            warnings.simplefilter("ignore")
+            want = func(x, axis=0)
+        if name == "describe":
+            got, want = got.mean, want.mean
+        got = got.compute()
+        np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
+        np.testing.assert_allclose(got, want, rtol=RTOL, atol=ATOL)
+
+
 def test_nan_policy_raise_is_checked_at_compute():
     x = _with_nans()
     with no_compute():
