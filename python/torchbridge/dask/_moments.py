@@ -25,7 +25,9 @@ of the chunk that holds one (nothing is computed while the graph is built).
 Where SciPy warns (too small a sample, constant input, precision loss in
 the moments) the dask path gives the same NaNs without the warnings: a
 warning inside a task would reach the caller only on the threaded
-scheduler, never from a distributed worker.
+scheduler, never from a distributed worker. Where the eager trimmed
+statistics raise because no value lies within ``limits``, the dask path
+(which cannot know at build time) gives NaN for those slices.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ..errors import InvalidArgumentError
+from ..errors import InvalidArgumentError, UnsupportedParameterError
 from ._chunking import _as_dask, _meta, _normalize_axis, _probe, namespace_of
 from ._route import Call
 
@@ -56,6 +58,11 @@ class PartialMoments:
     kind: str = "partial moments"
 
     def build(self, call: Call) -> Any:
+        if call.get("device") is not None:
+            raise UnsupportedParameterError(
+                f"{call.name} on dask arrays: `device=` is not supported here (the partials are computed where "
+                "the chunks live: numpy chunks on the CPU, cupy chunks on their GPU)"
+            )
         return self.build_graph(call)
 
 

@@ -189,6 +189,17 @@ def test_nan_policies(name, policy):
     np.testing.assert_allclose(got, eager, rtol=RTOL, atol=ATOL)
 
 
+def test_limits_that_leave_no_value_give_nan():
+    """Eagerly: InvalidArgumentError; lazily (not knowable while building): NaN for those slices."""
+    x = _data((20, 3), 18)
+    x[:, 1] += 100
+    with pytest.raises(ValueError, match="No array values within given limits"):
+        tb.stats.tmean(x[:, 1:2], limits=(-10, 10), axis=0)
+    got = tb.stats.tmean(da.from_array(x, chunks=(6, 2)), limits=(-10, 10), axis=0).compute()
+    np.testing.assert_array_equal(np.isnan(got), [False, True, False])
+    np.testing.assert_allclose(got[[0, 2]], tb.stats.tmean(x[:, [0, 2]], limits=(-10, 10), axis=0), rtol=RTOL)
+
+
 @pytest.mark.parametrize("policy", ["propagate", "omit"])
 def test_describe_with_nans(policy):
     x = _with_nans()
@@ -242,6 +253,8 @@ def test_bad_options_fail_when_the_graph_is_built():
             tb.stats.moment(d, order=1.5)
         with pytest.raises(np.exceptions.AxisError):
             tb.stats.kurtosis(d, axis=2)
+        with pytest.raises(UnsupportedParameterError, match="device="):
+            tb.stats.skew(d, device="cpu")
 
 
 def test_numpy_operand_beside_dask_and_single_values():
