@@ -3,7 +3,7 @@ blocks, each the eager call on those rows (bit for bit, except ``cosine``,
 whose libtorch kernel rounds by the rows' memory alignment: the eager call on
 a copy of the same rows moves by 1 ulp too), the whole within 1e-12 relative
 of the eager result and of SciPy; lazy; the default ``V`` of ``seuclidean``
-a reduction first; ``mahalanobis`` without ``VI`` refused."""
+and ``VI`` of ``mahalanobis`` reductions first."""
 
 from __future__ import annotations
 
@@ -31,6 +31,7 @@ METRICS = [
     ("seuclidean", {"V": np.arange(1.0, 6.0)}),
     ("seuclidean", {}),
     ("mahalanobis", {"VI": np.linalg.inv(np.cov(np.random.default_rng(9).standard_normal((40, 5)).T))}),
+    ("mahalanobis", {}),
     ("jensenshannon", {}),
     ("hamming", {}),
 ]
@@ -56,8 +57,8 @@ def test_cdist_over_row_blocks(metric, options):
     assert got.dtype == eager.dtype and got.shape == eager.shape
     np.testing.assert_allclose(got, eager, rtol=1e-12, atol=1e-15)
     np.testing.assert_allclose(got, sd.cdist(a, b, metric, **options), rtol=1e-12, atol=1e-15)
-    if metric == "seuclidean" and not options:
-        return  # a block's eager call would take V from its own rows
+    if metric in ("seuclidean", "mahalanobis") and not options:
+        return  # a block's eager call would take V (VI) from its own rows
     block = lazy.blocks[1, 2].compute()
     eager_block = tb.spatial.distance.cdist(a[13:26], b[14:21], metric, **options)
     if metric in ALIGNMENT:
@@ -74,12 +75,12 @@ def test_cdist_with_numpy_operand_and_float32():
     np.testing.assert_allclose(lazy.compute(), eager, rtol=1e-6)
 
 
-def test_mahalanobis_needs_vi_and_options_stay_options():
+def test_mahalanobis_without_enough_rows_and_options_stay_options():
     a, b = _rows(2)
     xa, xb = da.from_array(a, chunks=10), da.from_array(b, chunks=10)
     with no_compute():
-        with pytest.raises(UnsupportedParameterError, match="VI"):
-            tb.spatial.distance.cdist(xa, xb, "mahalanobis")
+        with pytest.raises(ValueError, match="too small; the covariance matrix is singular"):
+            tb.spatial.distance.cdist(xa[:3], xb[:2], "mahalanobis")
         with pytest.raises(UnsupportedParameterError, match="`w` as a dask array"):
             tb.spatial.distance.cdist(xa, xb, "cityblock", w=da.ones(5, chunks=5))
         with pytest.raises(UnsupportedParameterError, match="out="):
