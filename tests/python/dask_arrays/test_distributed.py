@@ -208,17 +208,20 @@ def test_stats_moments_merge_on_workers(client):
 
 def test_order_statistics_and_cdist_on_workers(client):
     x, y = _data((40, 5), 9), _data((25, 5), 10)
-    iqr, mode_count, dist, seuclidean = compute(
+    xa, xb = da.from_array(x, chunks=(11, 5)), da.from_array(y, chunks=(7, 5))
+    iqr, mode_count, dist, seuclidean, mahalanobis = compute(
         client,
         tb.stats.iqr(da.from_array(x, chunks=(40, 2)), axis=0),
         tb.stats.mode(da.from_array(np.round(x), chunks=(40, 2)), axis=0).count,
-        tb.spatial.distance.cdist(da.from_array(x, chunks=(11, 5)), da.from_array(y, chunks=(7, 5)), "cityblock"),
-        tb.spatial.distance.cdist(da.from_array(x, chunks=(11, 5)), da.from_array(y, chunks=(7, 5)), "seuclidean"),
+        tb.spatial.distance.cdist(xa, xb, "cityblock"),
+        tb.spatial.distance.cdist(xa, xb, "seuclidean"),
+        tb.spatial.distance.cdist(xa, xb, "mahalanobis"),
     )
     assert iqr.tobytes() == tb.stats.iqr(x, axis=0).tobytes()
     np.testing.assert_array_equal(mode_count, tb.stats.mode(np.round(x), axis=0).count)
     assert dist.tobytes() == tb.spatial.distance.cdist(x, y, "cityblock").tobytes()
     np.testing.assert_allclose(seuclidean, tb.spatial.distance.cdist(x, y, "seuclidean"), rtol=1e-12)
+    np.testing.assert_allclose(mahalanobis, tb.spatial.distance.cdist(x, y, "mahalanobis"), rtol=1e-12)
 
 
 def test_many_chunks_move_between_worker_processes(clusters):
