@@ -95,3 +95,19 @@ def test_pdist_and_the_pair_functions_say_why():
         tb.spatial.distance.pdist(x)
     with pytest.raises(UnsupportedParameterError, match="on dask arrays"):
         tb.spatial.distance.euclidean(x[0], x[1])
+
+
+BOOLEAN = ["dice", "jaccard", "rogerstanimoto", "russellrao", "sokalsneath", "yule", "hamming"]
+
+
+@pytest.mark.parametrize("metric", BOOLEAN)
+def test_cdist_boolean_metrics(metric):
+    rng = np.random.default_rng(3)
+    a, b = rng.random((30, 6)) > 0.5, rng.random((20, 6)) > 0.5
+    with no_compute():
+        lazy = tb.spatial.distance.cdist(da.from_array(a, chunks=7), da.from_array(b, chunks=(6, 3)), metric)
+    got, eager = lazy.compute(), tb.spatial.distance.cdist(a, b, metric)
+    assert got.dtype == eager.dtype
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(eager))
+    np.testing.assert_allclose(got, eager, rtol=1e-12)
+    np.testing.assert_allclose(got, sd.cdist(a, b, metric), rtol=1e-12)
