@@ -1,45 +1,61 @@
 """The chunking table's ``stats`` rows (see :mod:`._table`).
 
-No stats routine is chunked yet: the moments could merge per-chunk partial
-sums, but SciPy's two-pass accuracy and ``nan_policy`` need their own
-merge; the order statistics (``iqr``, ``median_abs_deviation``, ``mode``,
-``rankdata``, the trimmed means) need a whole axis sorted at once.
+The moments and what is formed from them (``moment``, ``skew``,
+``kurtosis``, ``describe``, ``sem``, ``variation``, the trimmed ``t*``
+statistics, ``zscore``/``zmap``, the power means, ``entropy``) are
+reductions with mergeable partials (:mod:`._moments`); the order statistics
+(``iqr``, ``median_abs_deviation``, ``mode``, ``rankdata``, ``trim_mean``,
+``differential_entropy``) need a whole axis sorted at once: that axis in one
+chunk (:mod:`._order`). The tests and correlations stay unchunked.
 """
 
 from __future__ import annotations
 
+from . import _moments
 from ._chunking import Chunking, Unsupported
+from ._moments import PartialMoments
+from ._order import WholeAxis
 
-_MOMENTS = (
-    "a statistic along an axis: chunked partial moments with SciPy's two-pass accuracy are not built yet; "
-    "compute it eagerly (or rechunk the axis to one chunk and map_blocks)"
+_EAGER = "; compute it eagerly (or rechunk the axis to one chunk and map_blocks the eager routine on each block)"
+_CORRELATION = (
+    "a correlation of paired samples: its result object carries a p-value and methods (confidence_interval) "
+    "formed from the whole samples"
 )
-_ORDER = "an order statistic: the whole axis must be sorted at once; compute it eagerly"
-_TEST = (
-    "a correlation or test statistic over whole axis-slices (moments, ranks or pairwise comparisons of "
-    "every value): chunked partial statistics are not built yet; compute it eagerly"
+_RANKS = (
+    "a statistic of ranks, of sorted samples or of every pair of values across whole samples: no partials merge to it"
+)
+_TESTS = (
+    "a test of one or more samples: its result object (statistic, p-value, df, confidence_interval) is formed "
+    "from the whole samples; not built on dask"
 )
 _ELEMENTWISE = "an elementwise transformation: no chunking row is built yet; use map_blocks with the given lmbda"
 
 #: ``name`` -> the chunking class of ``torchbridge.stats.{name}``.
 ROWS: dict[str, Chunking] = {
     **{
-        name: Unsupported(_MOMENTS)
+        name: PartialMoments(getattr(_moments, name))
         for name in (
-            "zscore", "zmap", "skew", "kurtosis", "moment", "describe", "sem", "variation", "gmean", "hmean",
-            "pmean", "tmean", "tvar", "tstd", "tsem", "tmin", "tmax", "entropy",
+            "skew", "kurtosis", "moment", "describe", "sem", "variation", "tmean", "tvar", "tstd", "tsem", "tmin",
+            "tmax", "gmean", "hmean", "pmean", "entropy",
         )
     },
-    **{name: Unsupported(_ORDER) for name in ("iqr", "median_abs_deviation", "trim_mean", "mode", "rankdata")},
+    "zscore": PartialMoments(_moments.zmap),
+    "zmap": PartialMoments(_moments.zmap),
+    "iqr": WholeAxis("x"),
+    "median_abs_deviation": WholeAxis("x"),
+    "trim_mean": WholeAxis(),
+    "mode": WholeAxis(outputs=2),
+    "rankdata": WholeAxis(reduces=False),
+    **{name: Unsupported(_CORRELATION + _EAGER) for name in ("pearsonr", "linregress")},
     **{
-        name: Unsupported(_TEST)
-        for name in (
-            "pearsonr", "spearmanr", "kendalltau", "linregress", "ttest_1samp", "ttest_ind", "ttest_rel",
-            "chisquare", "power_divergence", "f_oneway", "mannwhitneyu", "wilcoxon", "ks_1samp", "ks_2samp",
-            "theilslopes",
-        )
+        name: Unsupported(_RANKS + _EAGER)
+        for name in ("spearmanr", "kendalltau", "theilslopes", "mannwhitneyu", "wilcoxon", "ks_1samp", "ks_2samp")
     },
-    "differential_entropy": Unsupported(_ORDER),
+    **{
+        name: Unsupported(_TESTS + _EAGER)
+        for name in ("ttest_1samp", "ttest_ind", "ttest_rel", "chisquare", "power_divergence", "f_oneway")
+    },
+    "differential_entropy": WholeAxis("values"),
     "binned_statistic": Unsupported(
         "binned statistics need the bin edges from the whole of x first (or given edges) and a reduction per bin "
         "across chunks: not built yet; compute it eagerly"

@@ -25,8 +25,11 @@ def _cupy_or_skip():
         lambda x: tb.special.logsumexp(x, axis=0),
         lambda x: tb.fft.rfft(x, axis=1),
         lambda x: tb.linalg.norm(x, axis=1),
+        lambda x: tb.stats.skew(x, axis=0),
+        lambda x: tb.stats.iqr(x, axis=1),
+        lambda x: tb.spatial.distance.cdist(x, x[:5], "cityblock"),
     ],
-    ids=["elementwise", "reduction", "along-axis", "norm"],
+    ids=["elementwise", "reduction", "along-axis", "norm", "partial-moments", "whole-axis", "row-blocks"],
 )
 def test_cupy_chunks_stay_cupy(call):
     cupy = _cupy_or_skip()

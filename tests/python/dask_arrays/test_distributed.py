@@ -187,6 +187,43 @@ def test_norm(client):
     np.testing.assert_allclose(cols, tb.linalg.norm(a, axis=0), rtol=1e-12)
 
 
+def test_stats_moments_merge_on_workers(client):
+    """The moment partials (dicts of arrays) and their merges travel between workers."""
+    x = _data((80, 6), 8, 0.5, 3.0)
+    lazy = da.from_array(x, chunks=(9, 4))
+    skew, kurt, described, z, gm = compute(
+        client,
+        tb.stats.skew(lazy, axis=0),
+        tb.stats.kurtosis(lazy, axis=None, bias=False),
+        tb.stats.describe(lazy, axis=1).variance,
+        tb.stats.zscore(lazy, axis=0),
+        tb.stats.gmean(lazy, axis=0, weights=np.arange(1.0, 7.0)),
+    )
+    np.testing.assert_allclose(skew, tb.stats.skew(x, axis=0), rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(kurt, tb.stats.kurtosis(x, axis=None, bias=False), rtol=1e-12, atol=3e-12)
+    np.testing.assert_allclose(described, tb.stats.describe(x, axis=1).variance, rtol=1e-12)
+    np.testing.assert_allclose(z, tb.stats.zscore(x, axis=0), rtol=1e-12, atol=1e-13)
+    np.testing.assert_allclose(gm, tb.stats.gmean(x, axis=0, weights=np.arange(1.0, 7.0)), rtol=1e-12)
+
+
+def test_order_statistics_and_cdist_on_workers(client):
+    x, y = _data((40, 5), 9), _data((25, 5), 10)
+    xa, xb = da.from_array(x, chunks=(11, 5)), da.from_array(y, chunks=(7, 5))
+    iqr, mode_count, dist, seuclidean, mahalanobis = compute(
+        client,
+        tb.stats.iqr(da.from_array(x, chunks=(40, 2)), axis=0),
+        tb.stats.mode(da.from_array(np.round(x), chunks=(40, 2)), axis=0).count,
+        tb.spatial.distance.cdist(xa, xb, "cityblock"),
+        tb.spatial.distance.cdist(xa, xb, "seuclidean"),
+        tb.spatial.distance.cdist(xa, xb, "mahalanobis"),
+    )
+    assert iqr.tobytes() == tb.stats.iqr(x, axis=0).tobytes()
+    np.testing.assert_array_equal(mode_count, tb.stats.mode(np.round(x), axis=0).count)
+    assert dist.tobytes() == tb.spatial.distance.cdist(x, y, "cityblock").tobytes()
+    np.testing.assert_allclose(seuclidean, tb.spatial.distance.cdist(x, y, "seuclidean"), rtol=1e-12)
+    np.testing.assert_allclose(mahalanobis, tb.spatial.distance.cdist(x, y, "mahalanobis"), rtol=1e-12)
+
+
 def test_many_chunks_move_between_worker_processes(clusters):
     """256 chunks computed on both subprocess workers, then a reduction and a
     transpose that need chunks from the other process."""
