@@ -381,8 +381,12 @@ def _dtype_of(result: Any) -> np.dtype:
     return np.asarray(first).dtype
 
 
-def reduce(x: Any, axes: tuple[int, ...], keepdims: bool, spec: Spec, finish: Finish, dtype: Any) -> Any:
-    """``finish`` of ``x``'s merged partials over ``axes``: a lazy dask array."""
+def reduce(
+    x: Any, axes: tuple[int, ...], keepdims: bool, spec: Spec, finish: Callable[[dict[str, Any], Any], Any], dtype: Any
+) -> Any:
+    """``finish`` (a :class:`Finish`, or another picklable statistic of the
+    merged partials and the array namespace) of ``x``'s merged partials over
+    ``axes``: a lazy dask array."""
     import dask.array as da
 
     kept = x.ndim if keepdims else x.ndim - len(axes)

@@ -30,6 +30,8 @@ theirs, written out (stubtest reads literals only).
 
 from __future__ import annotations
 
+from typing import Any
+
 from .. import _dispatch
 from . import (  # noqa: F401  (SciPy's private modules)
     _axis_nan_policy,
@@ -175,6 +177,17 @@ assert sorted(__all__) == sorted(_ROUTINES + _DISTRIBUTIONS)
 _dispatch.expose(globals(), _ROUTINES, "stats")
 
 
+#: SciPy's public warning classes, made on first use (see ``_warnings_errors``).
+_WARNINGS = ("DegenerateDataWarning", "ConstantInputWarning", "NearConstantInputWarning")
+
+
+def __getattr__(name: str) -> Any:
+    if name in _WARNINGS:
+        return getattr(_warnings_errors, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def __dir__() -> list[str]:
-    """The public names only, as SciPy's modules do (``dir()`` is ``__all__``)."""
-    return sorted(__all__)
+    """The public names only, as SciPy's modules do (``dir()`` is ``__all__``
+    and the warning classes)."""
+    return sorted([*__all__, *_WARNINGS])
