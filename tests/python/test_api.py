@@ -36,6 +36,8 @@ EXTRA = {
     "torchbridge.linalg": {"LinAlgError", "LinAlgWarning"},
     # scipy.signal lists its windows submodule in __all__; here it is a family of its own
     "torchbridge.signal": {"windows"},
+    # scipy.stats' public warning classes
+    "torchbridge.stats": {"ConstantInputWarning", "DegenerateDataWarning", "NearConstantInputWarning"},
 }
 
 
