@@ -270,13 +270,22 @@ def client():
 
 
 def test_on_a_distributed_cluster(client):
+    """Stencils and the lfilter chain on in-process workers (the graph is pickled all the same)."""
     x = RNG.standard_normal((40, 30))
+    b, a = ss.butter(3, 0.3)
+    zi = np.ones((40, 3))
+    y, zf = tb.signal.lfilter(b, a, da.from_array(x, chunks=(20, 7)), zi=zi)
     lazy = {
         "gaussian-wrap": tb.ndimage.gaussian_filter(da.from_array(x, chunks=(7, 6)), 1.7, mode="wrap"),
         "opening": tb.ndimage.grey_opening(da.from_array(x, chunks=(9, 4)), size=(3, 4), mode="nearest"),
         "medfilt": tb.signal.medfilt(da.from_array(x, chunks=(5, 5)), 3),
+        "lfilter": y,
+        "zf": zf,
     }
     got = dict(zip(lazy, client.gather(client.compute(list(lazy.values())))))
     np.testing.assert_array_equal(got["gaussian-wrap"], tb.ndimage.gaussian_filter(x, 1.7, mode="wrap"))
     np.testing.assert_array_equal(got["opening"], tb.ndimage.grey_opening(x, size=(3, 4), mode="nearest"))
     np.testing.assert_array_equal(got["medfilt"], tb.signal.medfilt(x, 3))
+    eager_y, eager_zf = tb.signal.lfilter(b, a, x, zi=zi)
+    np.testing.assert_allclose(got["lfilter"], eager_y, rtol=1e-12)
+    np.testing.assert_allclose(got["zf"], eager_zf, rtol=1e-12)
