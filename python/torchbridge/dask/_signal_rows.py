@@ -6,13 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from ._chunking import AlongAxis, Chunking, Elementwise, NoArrays, Unsupported
-from ._recurrence import Recurrence
+from ._recurrence import ForwardBackward, Recurrence
 from ._stencil import Stencil, domain_reach, kernel_size_reach, line_reach, one_axis
 
-_FILTFILT = Unsupported(
-    "a forward and a backward recurrence along `axis` over odd-extended padding (every output depends on "
-    "the whole line both ways): not built yet; rechunk `axis` to one chunk and use map_blocks"
-)
 _COEFFICIENTS = Unsupported("works on filter coefficients (a few numbers): pass numpy or torch arrays")
 
 # A convolution couples neighbouring chunks: its dask path is the stencil class (``map_overlap`` with
@@ -63,8 +59,8 @@ ROWS: dict[str, Chunking] = {
     "correlation_lags": NoArrays(),
     "lfilter": Recurrence(),
     "sosfilt": Recurrence(sections=True),
-    "filtfilt": _FILTFILT,
-    "sosfiltfilt": _FILTFILT,
+    "filtfilt": ForwardBackward(),
+    "sosfiltfilt": ForwardBackward(sections=True),
     "lfilter_zi": _COEFFICIENTS,
     "sosfilt_zi": _COEFFICIENTS,
     "lfiltic": _COEFFICIENTS,

@@ -1,7 +1,8 @@
 """lfilter and sosfilt on dask arrays along a chunked time axis: each time chunk
 starts from the previous chunk's final state (zf -> zi), batch chunks in
 parallel; lazy, and the eager result to 1e-12 relative (in fact bit for bit),
-with ``(y, zf)`` when ``zi`` is given, as SciPy returns."""
+with ``(y, zf)`` when ``zi`` is given, as SciPy returns. filtfilt and
+sosfiltfilt: SciPy's steps (extension, forward chain, backward chain, trim)."""
 
 from __future__ import annotations
 
@@ -97,6 +98,34 @@ def test_coefficients_as_dask_arrays_are_refused():
         tb.signal.lfilter(da.from_array(BA[0]), BA[1], da.from_array(X, chunks=(3, 10)))
 
 
-def test_filtfilt_stays_unsupported():
-    with pytest.raises(NotImplementedError, match="on dask arrays"):
-        tb.signal.filtfilt(*BA, da.from_array(X, chunks=(3, 10)))
+PADS = {
+    "odd": {},
+    "even": {"padtype": "even"},
+    "constant": {"padtype": "constant", "padlen": 20},
+    "none": {"padtype": None},
+}
+
+
+@pytest.mark.parametrize("pad", PADS)
+@pytest.mark.parametrize("how", CHUNKS)
+def test_filtfilt_and_sosfiltfilt(how, pad):
+    """The extension from the end chunks, a forward chain, a backward chain, the trim."""
+    b, a = BA
+    with no_compute():
+        lazy = tb.signal.filtfilt(b, a, da.from_array(X, chunks=CHUNKS[how]), **PADS[pad])
+        lazy_sos = tb.signal.sosfiltfilt(SOS, da.from_array(X.T, chunks=CHUNKS[how][::-1]), axis=0, **PADS[pad])
+    assert isinstance(lazy, da.Array) and lazy.shape == X.shape
+    _check(lazy, tb.signal.filtfilt(b, a, X, **PADS[pad]))
+    _check(lazy_sos, tb.signal.sosfiltfilt(SOS, X.T, axis=0, **PADS[pad]))
+    np.testing.assert_allclose(tb.signal.filtfilt(b, a, X, **PADS[pad]), ss.filtfilt(b, a, X, **PADS[pad]),
+                               rtol=1e-10, atol=1e-13)
+
+
+def test_filtfilt_refusals():
+    x = da.from_array(X, chunks=(3, 10))
+    with pytest.raises(NotImplementedError, match="gust"):
+        tb.signal.filtfilt(*BA, x, method="gust")
+    with pytest.raises(ValueError, match="greater than padlen"):
+        tb.signal.filtfilt(*BA, x, padlen=61)
+    with pytest.raises(ValueError):  # a bad option is reported at once, as eagerly
+        tb.signal.sosfiltfilt(SOS, x, padtype="nope")
