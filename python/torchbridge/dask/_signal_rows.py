@@ -22,8 +22,10 @@ _SPECTRAL = (
 )
 
 
-
 def _global_noise(call: Any) -> str | None:
+    """``wiener(noise=None)``: SciPy's noise is the mean of the local variance over the whole array. A
+    chunked mean rounds differently, and the filter compares every local variance with it, so an element
+    whose variance lies within those ulps of the noise would take the other branch: refused, not approximated."""
     if call.get("noise") is None:
         return (
             "noise=None estimates the noise as the mean of the local variance over the whole array, a "
