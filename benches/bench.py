@@ -726,7 +726,9 @@ def dask_stencil(clients: dict, mode: str, progress: Reporter, side: int | None 
     class (map_overlap with the radius as depth, reflect at the image's edges), 1 worker against 2.
 
     The image is made and persisted on each cluster first (not timed), its chunks spread evenly. Each round
-    builds the graph, persists the result and waits for it (no chunk comes back). Checked: the top-left
+    builds the graph, persists the result and waits for it (no chunk comes back); a third cluster, one
+    in-process worker of 2 threads (libtorch 1 thread each), shows the two tasks at a time overlapping with
+    the GIL released by the compiled routine. Checked: the top-left
     corner computed on the cluster equals the eager call on the corner (exact: the image's own edges are
     there, and the eager call on a corner twice as large is exact away from its cut). Then the per-task
     overhead: `tiny` chunks of 16 x 16 through tb.ndimage.gaussian_filter (sigma 1, depth 4), through
@@ -766,11 +768,27 @@ def dask_stencil(clients: dict, mode: str, progress: Reporter, side: int | None 
                  f"{out['graph_tasks']} graph tasks for {out['chunks']} chunks")
 
     progress.begin(f"dask: gaussian_filter sigma {sigma:g} on {side}x{side}, 1 worker vs 2, {rounds} rounds")
-    samples: dict[str, list[float]] = {"one worker": [], "two workers": []}
-    for _ in range(rounds):
-        for label, name in (("one worker", "one"), ("two workers", "two")):
-            samples[label].append(_dask_time(
-                clients[name], lambda name=name: tb.ndimage.gaussian_filter(images[name], sigma), images[name]))
+    # and threads instead of processes: one in-process worker of 2 threads, 1 libtorch thread each, where
+    # the two tasks at a time overlap only because the compiled routine releases the GIL
+    from distributed import Client, LocalCluster
+
+    threads_before = tb.info()["torch_threads"]
+    threaded = LocalCluster(processes=False, n_workers=1, threads_per_worker=2, dashboard_address=":0")
+    clients = dict(clients, threads=Client(threaded, set_as_default=False))
+    try:
+        out["configure_threads"] = tbd.configure(clients["threads"])
+        images["threads"] = clients["threads"].persist(
+            da.random.default_rng(2024).standard_normal((side, side), chunks=chunk))
+        _dask_wait(clients["threads"], images["threads"])
+        samples: dict[str, list[float]] = {"one worker": [], "two workers": [], "one worker, two threads": []}
+        for _ in range(rounds):
+            for label, name in (("one worker", "one"), ("two workers", "two"), ("one worker, two threads", "threads")):
+                samples[label].append(_dask_time(
+                    clients[name], lambda name=name: tb.ndimage.gaussian_filter(images[name], sigma), images[name]))
+    finally:
+        clients["threads"].close()
+        threaded.close()
+        tb.set_num_threads(int(threads_before))
     eager = []
     out["eager_side"] = min(side, 2048)
     local = np.random.default_rng(1).standard_normal((out["eager_side"], out["eager_side"]))
@@ -789,7 +807,9 @@ def dask_stencil(clients: dict, mode: str, progress: Reporter, side: int | None 
     out["scaling"] = one / two
     out["scaling_worst"] = out["timings"]["one worker"]["min"] / out["timings"]["two workers"]["max"]
     out["scaling_best"] = out["timings"]["one worker"]["max"] / out["timings"]["two workers"]["min"]
-    progress.end(f"1 worker {fmt_time(one)}, 2 workers {fmt_time(two)}: scaling {out['scaling']:.2f}x")
+    out["scaling_threads"] = one / out["timings"]["one worker, two threads"]["median"]
+    progress.end(f"1 worker {fmt_time(one)}, 2 workers {fmt_time(two)}: scaling {out['scaling']:.2f}x; "
+                 f"2 threads in-process {out['scaling_threads']:.2f}x")
 
     progress.begin(f"dask: stencil per-task overhead, {tiny} chunks of 16x16 on 2 workers")
     c = clients["two"]
@@ -820,22 +840,27 @@ def dask_stencil_markdown(d: dict) -> list[str]:
              f"`tb.ndimage.gaussian_filter(x, {d['sigma']:g})` (radius {d['radius']}, mode reflect) on a "
              f"{d['side']}x{d['side']} float64 image ({d['bytes'] / 2**20:.3g} MiB) in {d['chunks']} chunks of "
              f"{d['chunk']}x{d['chunk']}, through the stencil chunking class (map_overlap, depth {d['radius']}; "
-             f"{d['graph_tasks']} graph tasks), LocalCluster(processes=True, threads_per_worker=1), libtorch 1 "
-             f"thread per worker; median (min-max) of {d['rounds']} interleaved rounds (graph built, persisted, "
-             "waited for). Result on the cluster "
+             f"{d['graph_tasks']} graph tasks), LocalCluster(processes=True, threads_per_worker=1) and an "
+             "in-process worker of 2 threads, libtorch 1 thread per worker thread; median (min-max) of "
+             f"{d['rounds']} interleaved rounds (graph built, persisted, waited for). Result on the cluster "
              f"{'bit-identical to' if d['bit_identical_to_eager'] else '**differs from**'} the eager call "
              "(top-left corner).", "",
              "| cluster | time | pixels/s | vs baseline |", "|---|---:|---:|---:|"]
-    for label, key in (("1 worker x 1 thread (baseline)", "one worker"), ("2 workers x 1 thread", "two workers")):
+    for label, key in (("1 worker x 1 thread (baseline)", "one worker"), ("2 workers x 1 thread", "two workers"),
+                       ("1 in-process worker x 2 threads (GIL released in the kernel)", "one worker, two threads")):
+        if key not in t:  # older records
+            continue
         timing = t[key]
         lines.append(f"| {label} | {fmt_time(timing['median'])} ({fmt_time(timing['min'])}-"
                      f"{fmt_time(timing['max'])}) | {d['side'] ** 2 / timing['median']:.3g} | "
                      f"{one / timing['median']:.2f}x |")
     e = d["eager_one_thread_scaled"]["median"]
+    threads = (f"; 2 threads of one in-process worker over 1 worker: **{d['scaling_threads']:.2f}x**"
+               if "scaling_threads" in d else "")
     lines += ["", f"Scaling, 2 workers over 1: **{d['scaling']:.2f}x** (extreme rounds {d['scaling_worst']:.2f}-"
-              f"{d['scaling_best']:.2f}x). The eager call in the benchmark's process at 1 libtorch thread, scaled "
-              f"to the image from a {d['eager_side']}x{d['eager_side']} one: {fmt_time(e)} (the 1-worker graph costs "
-              f"{one / e:.2f}x that). Load average (1 / 5 / 15 min) before the part "
+              f"{d['scaling_best']:.2f}x){threads}. The eager call in the benchmark's process at 1 libtorch "
+              f"thread, scaled to the image from a {d['eager_side']}x{d['eager_side']} one: {fmt_time(e)} "
+              f"(the 1-worker graph costs {one / e:.2f}x that). Load average (1 / 5 / 15 min) before the part "
               f"{' / '.join(f'{x:.2f}' for x in d['loadavg_before'] or [])}, after "
               f"{' / '.join(f'{x:.2f}' for x in d['loadavg_after'] or [])}."]
     p = d["per_task"]
