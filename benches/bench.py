@@ -51,8 +51,12 @@ checking the output, not for numbers (tests/python/test_bench_output.py).
 suite alone: tb.special.erf on a 1e8-element float64 dask array in 64 chunks
 (--quick 1e7, --smoke 2**16) on LocalCluster(processes=True,
 threads_per_worker=1) with one worker against two (configure(client)), the
-scaling ratio, and the per-task overhead on a graph of tiny chunks; the
-report has the machine block and a "dask" section (dask_suite()).
+scaling ratio, and the per-task overhead on a graph of tiny chunks; then
+tb.ndimage.gaussian_filter (sigma 4) on an 8192x8192 float64 image in
+1024x1024 chunks (--quick 4096, --smoke 256; --dask-stencil-side N) through
+the stencil chunking class, 1 worker against 2, and its per-task overhead
+(--dask-parts erf,stencil picks the parts); the report has the machine block,
+a "dask" section (dask_suite()) and a "dask: stencil" one (dask_stencil()).
 
 The plot, speedup.png: per routine and size a bar per path from 1 on a log
 scale (the median native time over the median path time; right: faster), its
@@ -546,6 +550,13 @@ def run_array_api(selected: list[Case], sizes_for, rounds: int, progress: Report
 
 #: The dask suite's sizes: (elements of the scaling array, its chunks, tiny tasks for the overhead, rounds).
 DASK_SIZES = {"smoke": (2**16, 64, 64, 2), "quick": (10**7, 64, 256, 3), "full": (10**8, 64, 1024, 5)}
+#: The stencil part's sizes: (side of the square float64 image, side of its chunks, tiny chunks, rounds);
+#: --dask-stencil-side overrides the side (8192**2 float64 is 512 MiB, on each cluster, input and result).
+DASK_STENCIL_SIZES = {"smoke": (256, 64, 64, 2), "quick": (4096, 1024, 256, 3), "full": (8192, 1024, 1024, 5)}
+#: The stencil part's filter: gaussian_filter(x, sigma) in its default mode (reflect); radius 4 sigma.
+DASK_STENCIL_SIGMA = 4.0
+#: The parts of the dask suite and their progress cells (and one cell for starting the clusters).
+DASK_PARTS = {"erf": 4, "stencil": 3}
 
 
 def _dask_wait(client, collection) -> None:
@@ -573,8 +584,12 @@ def _dask_time(client, build, data) -> float:
     return seconds
 
 
-def dask_suite(mode: str, progress: Reporter) -> dict:
+def dask_suite(mode: str, progress: Reporter, parts: tuple[str, ...] = ("erf", "stencil"),
+               stencil_side: int | None = None) -> dict:
     """torchbridge on a dask array on LocalCluster(processes=True) workers: one worker against two.
+
+    Two parts (``parts``): ``erf``, below, and ``stencil`` (:func:`dask_stencil`: gaussian_filter on a
+    square image through the stencil chunking class, ``stencil_side`` its side, default by mode).
 
     A float64 array of `n` elements in `chunks` chunks is made and persisted on each cluster first (its
     making is not timed); each round then times `tb.special.erf` on it, persisted and waited for (no chunk
@@ -588,16 +603,16 @@ def dask_suite(mode: str, progress: Reporter) -> dict:
     distributed's nannies set OMP_NUM_THREADS=1 (and MKL/OpenBLAS) in this process's environment before
     they spawn their workers; the suite puts the variables back afterwards, so the machine block reports
     this process's own."""
-    import dask.array as da
-    from distributed import Client, LocalCluster, futures_of
+    from distributed import Client, LocalCluster
 
-    import torchbridge as tb
     import torchbridge.dask as tbd
 
     n, chunks, tiny, rounds = DASK_SIZES[mode]
     environ = {name: os.environ.get(name) for name in THREAD_VARIABLES}
-    out: dict[str, Any] = {"mode": mode, "elements": n, "chunks": chunks, "chunk_elements": n // chunks,
-                           "rounds": rounds, "routine": "special.erf", "loadavg_before": loadavg()}
+    out: dict[str, Any] = {"mode": mode, "loadavg_before": loadavg()}
+    if "erf" in parts:
+        out |= {"elements": n, "chunks": chunks, "chunk_elements": n // chunks, "rounds": rounds,
+                "routine": "special.erf"}
     progress.begin("dask: start LocalCluster(processes=True) with 1 and with 2 workers")
     spec = dict(processes=True, threads_per_worker=1, dashboard_address=":0")
     clusters = {"one": LocalCluster(n_workers=1, **spec), "two": LocalCluster(n_workers=2, **spec)}
@@ -609,76 +624,10 @@ def dask_suite(mode: str, progress: Reporter) -> dict:
         out["configure"] = {"two": tbd.configure(clients["two"]), "one": tbd.configure(clients["one"], threads=1)}
         progress.end(f"threads per worker set by configure: 2 workers {sorted(out['configure']['two'].values())}, "
                      "1 worker [1] (explicit)")
-
-        progress.begin(f"dask: a {n:.0e}-element float64 array in {chunks} chunks, persisted on each cluster")
-        arrays = {}
-        for name, c in clients.items():
-            x = da.random.default_rng(12345).uniform(-3, 3, size=n, chunks=n // chunks)
-            arrays[name] = c.persist(x)
-            _dask_wait(c, arrays[name])
-            # the same number of chunks on each worker: a task runs where its chunk is
-            c.rebalance(futures_of(arrays[name]))
-            out.setdefault("chunks_per_worker", {})[name] = sorted(
-                len(keys) for keys in c.has_what().values())
-        head = np.asarray(clients["two"].compute(arrays["two"][:4096]).result())
-        got = np.asarray(clients["two"].compute(tb.special.erf(arrays["two"])[:4096]).result())
-        out["bit_identical_to_eager"] = bool(got.tobytes() == tb.special.erf(head).tobytes())
-        progress.end(f"erf on the cluster {'bit-identical to' if out['bit_identical_to_eager'] else 'DIFFERS from'} "
-                     "the eager call (first 4096 elements)")
-
-        def timed(cluster: str, routine) -> float:
-            return _dask_time(clients[cluster], lambda: routine(arrays[cluster]), arrays[cluster])
-
-        progress.begin(f"dask: special.erf on {n:.0e} elements, {chunks} chunks, 1 worker vs 2, {rounds} rounds")
-        samples: dict[str, list[float]] = {"one worker": [], "two workers": [], "one worker, 2 libtorch threads": []}
-        for _ in range(rounds):
-            tbd.configure(clients["one"], threads=1)
-            samples["one worker"].append(timed("one", tb.special.erf))
-            samples["two workers"].append(timed("two", tb.special.erf))
-            out["configure"]["one, share"] = tbd.configure(clients["one"])
-            samples["one worker, 2 libtorch threads"].append(
-                timed("one", tb.special.erf))
-        out["timings"] = {name: summary(s) for name, s in samples.items()}
-        one, two = out["timings"]["one worker"]["median"], out["timings"]["two workers"]["median"]
-        out["scaling"] = one / two
-        out["scaling_worst"] = out["timings"]["one worker"]["min"] / out["timings"]["two workers"]["max"]
-        out["scaling_best"] = out["timings"]["one worker"]["max"] / out["timings"]["two workers"]["min"]
-        out["intra_op_speedup"] = one / out["timings"]["one worker, 2 libtorch threads"]["median"]
-        progress.end(f"1 worker {fmt_time(one)}, 2 workers {fmt_time(two)}: scaling {out['scaling']:.2f}x; "
-                     f"1 worker at 2 libtorch threads {out['intra_op_speedup']:.2f}x")
-
-        # erf costs ~8 ns an element here, so dask's few ms per task weigh; a kernel of ~36 ns shows the
-        # scaling with that overhead amortised, and numpy's own np.sin through map_blocks what dask itself
-        # scales to on these clusters (same array, one libtorch thread per worker)
-        references = {"special.gammaln": tb.special.gammaln,
-                      "np.sin (numpy, map_blocks)": lambda x: x.map_blocks(np.sin)}
-        progress.begin(f"dask: special.gammaln and np.sin on the same array, 1 worker vs 2, {rounds} rounds")
-        tbd.configure(clients["one"], threads=1)
-        out["references"] = {}
-        for label, routine in references.items():
-            runs: dict[str, list[float]] = {"one worker": [], "two workers": []}
-            for _ in range(rounds):
-                runs["one worker"].append(timed("one", routine))
-                runs["two workers"].append(timed("two", routine))
-            h = {name: summary(v) for name, v in runs.items()}
-            out["references"][label] = {"timings": h, "scaling": h["one worker"]["median"] / h["two workers"]["median"]}
-        progress.end(", ".join(f"{label} {r['scaling']:.2f}x" for label, r in out["references"].items()))
-
-        progress.begin(f"dask: per-task overhead, {tiny} chunks of 16 elements on 2 workers")
-        c = clients["two"]
-        small = c.persist(da.random.default_rng(7).uniform(-3, 3, size=16 * tiny, chunks=16))
-        _dask_wait(c, small)
-        builds = {"tb.special.erf(x)": lambda: tb.special.erf(small),
-                  "x.map_blocks(tb.special.erf)": lambda: small.map_blocks(tb.special.erf),
-                  "x.map_blocks(np.negative)": lambda: small.map_blocks(np.negative)}
-        per_chunk: dict[str, list[float]] = {name: [] for name in builds}
-        for _ in range(rounds):
-            for name, build in builds.items():
-                per_chunk[name].append(_dask_time(c, build, small) / tiny)
-        graph_tasks = {name: len(build().__dask_graph__()) - small.npartitions for name, build in builds.items()}
-        out["per_task"] = {"chunks": tiny, "elements_per_chunk": 16, "graph_tasks": graph_tasks,
-                           **{name: summary(v) for name, v in per_chunk.items()}}
-        progress.end(", ".join(f"{k} {fmt_time(out['per_task'][k]['median'])}" for k in builds) + " per chunk")
+        if "erf" in parts:
+            _dask_erf(clients, mode, progress, out)
+        if "stencil" in parts:
+            out["stencil"] = dask_stencil(clients, mode, progress, stencil_side)
     finally:
         for name in clients:
             clients[name].close()
@@ -690,6 +639,238 @@ def dask_suite(mode: str, progress: Reporter) -> dict:
                 os.environ[name] = value
     out["loadavg_after"] = loadavg()
     return out
+
+
+def _dask_erf(clients: dict, mode: str, progress: Reporter, out: dict) -> None:
+    """The erf part of :func:`dask_suite`, on its clusters, into ``out``."""
+    import dask.array as da
+    from distributed import futures_of
+
+    import torchbridge as tb
+    import torchbridge.dask as tbd
+
+    n, chunks, tiny, rounds = DASK_SIZES[mode]
+    progress.begin(f"dask: a {n:.0e}-element float64 array in {chunks} chunks, persisted on each cluster")
+    arrays = {}
+    for name, c in clients.items():
+        x = da.random.default_rng(12345).uniform(-3, 3, size=n, chunks=n // chunks)
+        arrays[name] = c.persist(x)
+        _dask_wait(c, arrays[name])
+        # the same number of chunks on each worker: a task runs where its chunk is
+        c.rebalance(futures_of(arrays[name]))
+        out.setdefault("chunks_per_worker", {})[name] = sorted(
+            len(keys) for keys in c.has_what().values())
+    head = np.asarray(clients["two"].compute(arrays["two"][:4096]).result())
+    got = np.asarray(clients["two"].compute(tb.special.erf(arrays["two"])[:4096]).result())
+    out["bit_identical_to_eager"] = bool(got.tobytes() == tb.special.erf(head).tobytes())
+    progress.end(f"erf on the cluster {'bit-identical to' if out['bit_identical_to_eager'] else 'DIFFERS from'} "
+                 "the eager call (first 4096 elements)")
+
+    def timed(cluster: str, routine) -> float:
+        return _dask_time(clients[cluster], lambda: routine(arrays[cluster]), arrays[cluster])
+
+    progress.begin(f"dask: special.erf on {n:.0e} elements, {chunks} chunks, 1 worker vs 2, {rounds} rounds")
+    samples: dict[str, list[float]] = {"one worker": [], "two workers": [], "one worker, 2 libtorch threads": []}
+    for _ in range(rounds):
+        tbd.configure(clients["one"], threads=1)
+        samples["one worker"].append(timed("one", tb.special.erf))
+        samples["two workers"].append(timed("two", tb.special.erf))
+        out["configure"]["one, share"] = tbd.configure(clients["one"])
+        samples["one worker, 2 libtorch threads"].append(
+            timed("one", tb.special.erf))
+    out["timings"] = {name: summary(s) for name, s in samples.items()}
+    one, two = out["timings"]["one worker"]["median"], out["timings"]["two workers"]["median"]
+    out["scaling"] = one / two
+    out["scaling_worst"] = out["timings"]["one worker"]["min"] / out["timings"]["two workers"]["max"]
+    out["scaling_best"] = out["timings"]["one worker"]["max"] / out["timings"]["two workers"]["min"]
+    out["intra_op_speedup"] = one / out["timings"]["one worker, 2 libtorch threads"]["median"]
+    progress.end(f"1 worker {fmt_time(one)}, 2 workers {fmt_time(two)}: scaling {out['scaling']:.2f}x; "
+                 f"1 worker at 2 libtorch threads {out['intra_op_speedup']:.2f}x")
+
+    # erf costs ~8 ns an element here, so dask's few ms per task weigh; a kernel of ~36 ns shows the
+    # scaling with that overhead amortised, and numpy's own np.sin through map_blocks what dask itself
+    # scales to on these clusters (same array, one libtorch thread per worker)
+    references = {"special.gammaln": tb.special.gammaln,
+                  "np.sin (numpy, map_blocks)": lambda x: x.map_blocks(np.sin)}
+    progress.begin(f"dask: special.gammaln and np.sin on the same array, 1 worker vs 2, {rounds} rounds")
+    tbd.configure(clients["one"], threads=1)
+    out["references"] = {}
+    for label, routine in references.items():
+        runs: dict[str, list[float]] = {"one worker": [], "two workers": []}
+        for _ in range(rounds):
+            runs["one worker"].append(timed("one", routine))
+            runs["two workers"].append(timed("two", routine))
+        h = {name: summary(v) for name, v in runs.items()}
+        out["references"][label] = {"timings": h, "scaling": h["one worker"]["median"] / h["two workers"]["median"]}
+    progress.end(", ".join(f"{label} {r['scaling']:.2f}x" for label, r in out["references"].items()))
+
+    progress.begin(f"dask: per-task overhead, {tiny} chunks of 16 elements on 2 workers")
+    c = clients["two"]
+    small = c.persist(da.random.default_rng(7).uniform(-3, 3, size=16 * tiny, chunks=16))
+    _dask_wait(c, small)
+    builds = {"tb.special.erf(x)": lambda: tb.special.erf(small),
+              "x.map_blocks(tb.special.erf)": lambda: small.map_blocks(tb.special.erf),
+              "x.map_blocks(np.negative)": lambda: small.map_blocks(np.negative)}
+    per_chunk: dict[str, list[float]] = {name: [] for name in builds}
+    for _ in range(rounds):
+        for name, build in builds.items():
+            per_chunk[name].append(_dask_time(c, build, small) / tiny)
+    graph_tasks = {name: len(build().__dask_graph__()) - small.npartitions for name, build in builds.items()}
+    out["per_task"] = {"chunks": tiny, "elements_per_chunk": 16, "graph_tasks": graph_tasks,
+                       **{name: summary(v) for name, v in per_chunk.items()}}
+    progress.end(", ".join(f"{k} {fmt_time(out['per_task'][k]['median'])}" for k in builds) + " per chunk")
+
+
+def dask_stencil(clients: dict, mode: str, progress: Reporter, side: int | None = None) -> dict:
+    """gaussian_filter(x, DASK_STENCIL_SIGMA) on a square float64 image through torchbridge's stencil chunking
+    class (map_overlap with the radius as depth, reflect at the image's edges), 1 worker against 2.
+
+    The image is made and persisted on each cluster first (not timed), its chunks spread evenly. Each round
+    builds the graph, persists the result and waits for it (no chunk comes back); a third cluster, one
+    in-process worker of 2 threads (libtorch 1 thread each), shows the two tasks at a time overlapping with
+    the GIL released by the compiled routine. Checked: the top-left
+    corner computed on the cluster equals the eager call on the corner (exact: the image's own edges are
+    there, and the eager call on a corner twice as large is exact away from its cut). Then the per-task
+    overhead: `tiny` chunks of 16 x 16 through tb.ndimage.gaussian_filter (sigma 1, depth 4), through
+    dask's own x.map_overlap(tb.ndimage.gaussian_filter, depth=4, boundary="none") and x.map_blocks(np.negative)."""
+    import dask.array as da
+    from distributed import futures_of
+
+    import torchbridge as tb
+    import torchbridge.dask as tbd
+
+    default_side, chunk, tiny, rounds = DASK_STENCIL_SIZES[mode]
+    side = side or default_side
+    chunk = min(chunk, side)
+    sigma = DASK_STENCIL_SIGMA
+    radius = int(4.0 * sigma + 0.5)
+    out: dict[str, Any] = {"side": side, "chunk": chunk, "chunks": (-(-side // chunk)) ** 2, "rounds": rounds,
+                           "sigma": sigma, "radius": radius, "bytes": side * side * 8,
+                           "loadavg_before": loadavg()}
+    progress.begin(f"dask: a {side}x{side} float64 image in {chunk}x{chunk} chunks, persisted on each cluster")
+    images = {}
+    for name, c in clients.items():
+        tbd.configure(c, threads=1)
+        x = da.random.default_rng(2024).standard_normal((side, side), chunks=chunk)
+        images[name] = c.persist(x)
+        _dask_wait(c, images[name])
+        c.rebalance(futures_of(images[name]))
+    head = min(side, 512)
+    check = head if head == side else head // 2
+    corner = np.asarray(clients["two"].compute(images["two"][:head, :head]).result())
+    got = np.asarray(clients["two"].compute(
+        tb.ndimage.gaussian_filter(images["two"], sigma)[:check, :check]).result())
+    out["bit_identical_to_eager"] = bool(np.array_equal(got, tb.ndimage.gaussian_filter(corner, sigma)[:check, :check]))
+    graph = tb.ndimage.gaussian_filter(images["two"], sigma).__dask_graph__()
+    out["graph_tasks"] = len(graph) - images["two"].npartitions
+    same = "bit-identical to" if out["bit_identical_to_eager"] else "DIFFERS from"
+    progress.end(f"gaussian_filter on the cluster {same} the eager call ({check}x{check} corner); "
+                 f"{out['graph_tasks']} graph tasks for {out['chunks']} chunks")
+
+    progress.begin(f"dask: gaussian_filter sigma {sigma:g} on {side}x{side}, 1 worker vs 2, {rounds} rounds")
+    # and threads instead of processes: one in-process worker of 2 threads, 1 libtorch thread each, where
+    # the two tasks at a time overlap only because the compiled routine releases the GIL
+    from distributed import Client, LocalCluster
+
+    threads_before = tb.info()["torch_threads"]
+    threaded = LocalCluster(processes=False, n_workers=1, threads_per_worker=2, dashboard_address=":0")
+    clients = dict(clients, threads=Client(threaded, set_as_default=False))
+    try:
+        out["configure_threads"] = tbd.configure(clients["threads"])
+        images["threads"] = clients["threads"].persist(
+            da.random.default_rng(2024).standard_normal((side, side), chunks=chunk))
+        _dask_wait(clients["threads"], images["threads"])
+        samples: dict[str, list[float]] = {"one worker": [], "two workers": [], "one worker, two threads": []}
+        for _ in range(rounds):
+            for label, name in (("one worker", "one"), ("two workers", "two"), ("one worker, two threads", "threads")):
+                samples[label].append(_dask_time(
+                    clients[name], lambda name=name: tb.ndimage.gaussian_filter(images[name], sigma), images[name]))
+    finally:
+        clients["threads"].close()
+        threaded.close()
+        tb.set_num_threads(int(threads_before))
+    eager = []
+    out["eager_side"] = min(side, 2048)
+    local = np.random.default_rng(1).standard_normal((out["eager_side"], out["eager_side"]))
+    for _ in range(min(rounds, 2)):  # the eager call in this process at 1 libtorch thread, for comparison
+        before = tb.info()["torch_threads"]
+        tb.set_num_threads(1)
+        try:
+            start = time.perf_counter()
+            tb.ndimage.gaussian_filter(local, sigma)
+            eager.append((time.perf_counter() - start) * (side * side) / local.size)
+        finally:
+            tb.set_num_threads(int(before))
+    out["timings"] = {name: summary(v) for name, v in samples.items()}
+    out["eager_one_thread_scaled"] = summary(eager)
+    one, two = out["timings"]["one worker"]["median"], out["timings"]["two workers"]["median"]
+    out["scaling"] = one / two
+    out["scaling_worst"] = out["timings"]["one worker"]["min"] / out["timings"]["two workers"]["max"]
+    out["scaling_best"] = out["timings"]["one worker"]["max"] / out["timings"]["two workers"]["min"]
+    out["scaling_threads"] = one / out["timings"]["one worker, two threads"]["median"]
+    progress.end(f"1 worker {fmt_time(one)}, 2 workers {fmt_time(two)}: scaling {out['scaling']:.2f}x; "
+                 f"2 threads in-process {out['scaling_threads']:.2f}x")
+
+    progress.begin(f"dask: stencil per-task overhead, {tiny} chunks of 16x16 on 2 workers")
+    c = clients["two"]
+    grid = int(round(tiny ** 0.5))
+    small = c.persist(da.random.default_rng(7).standard_normal((16 * grid, 16 * grid), chunks=16))
+    _dask_wait(c, small)
+    builds = {"tb.ndimage.gaussian_filter(x, 1.0)": lambda: tb.ndimage.gaussian_filter(small, 1.0),
+              'x.map_overlap(tb.ndimage.gaussian_filter, depth=4, boundary="none", sigma=1.0)':
+                  lambda: small.map_overlap(tb.ndimage.gaussian_filter, depth=4, boundary="none", sigma=1.0),
+              "x.map_blocks(np.negative)": lambda: small.map_blocks(np.negative)}
+    per_chunk: dict[str, list[float]] = {name: [] for name in builds}
+    for _ in range(rounds):
+        for name, build in builds.items():
+            per_chunk[name].append(_dask_time(c, build, small) / small.npartitions)
+    graph_tasks = {name: len(build().__dask_graph__()) - small.npartitions for name, build in builds.items()}
+    out["per_task"] = {"chunks": small.npartitions, "chunk_side": 16, "graph_tasks": graph_tasks,
+                       **{name: summary(v) for name, v in per_chunk.items()}}
+    progress.end(", ".join(f"{fmt_time(out['per_task'][k]['median'])}" for k in builds) + " per chunk")
+    out["loadavg_after"] = loadavg()
+    return out
+
+
+def dask_stencil_markdown(d: dict) -> list[str]:
+    """The stencil part's section of the report."""
+    t = d["timings"]
+    one = t["one worker"]["median"]
+    lines = ["", "## dask: stencil", "",
+             f"`tb.ndimage.gaussian_filter(x, {d['sigma']:g})` (radius {d['radius']}, mode reflect) on a "
+             f"{d['side']}x{d['side']} float64 image ({d['bytes'] / 2**20:.3g} MiB) in {d['chunks']} chunks of "
+             f"{d['chunk']}x{d['chunk']}, through the stencil chunking class (map_overlap, depth {d['radius']}; "
+             f"{d['graph_tasks']} graph tasks), LocalCluster(processes=True, threads_per_worker=1) and an "
+             "in-process worker of 2 threads, libtorch 1 thread per worker thread; median (min-max) of "
+             f"{d['rounds']} interleaved rounds (graph built, persisted, waited for). Result on the cluster "
+             f"{'bit-identical to' if d['bit_identical_to_eager'] else '**differs from**'} the eager call "
+             "(top-left corner).", "",
+             "| cluster | time | pixels/s | vs baseline |", "|---|---:|---:|---:|"]
+    for label, key in (("1 worker x 1 thread (baseline)", "one worker"), ("2 workers x 1 thread", "two workers"),
+                       ("1 in-process worker x 2 threads (GIL released in the kernel)", "one worker, two threads")):
+        if key not in t:  # older records
+            continue
+        timing = t[key]
+        lines.append(f"| {label} | {fmt_time(timing['median'])} ({fmt_time(timing['min'])}-"
+                     f"{fmt_time(timing['max'])}) | {d['side'] ** 2 / timing['median']:.3g} | "
+                     f"{one / timing['median']:.2f}x |")
+    e = d["eager_one_thread_scaled"]["median"]
+    threads = (f"; 2 threads of one in-process worker over 1 worker: **{d['scaling_threads']:.2f}x**"
+               if "scaling_threads" in d else "")
+    lines += ["", f"Scaling, 2 workers over 1: **{d['scaling']:.2f}x** (extreme rounds {d['scaling_worst']:.2f}-"
+              f"{d['scaling_best']:.2f}x){threads}. The eager call in the benchmark's process at 1 libtorch "
+              f"thread, scaled to the image from a {d['eager_side']}x{d['eager_side']} one: {fmt_time(e)} "
+              f"(the 1-worker graph costs {one / e:.2f}x that). Load average (1 / 5 / 15 min) before the part "
+              f"{' / '.join(f'{x:.2f}' for x in d['loadavg_before'] or [])}, after "
+              f"{' / '.join(f'{x:.2f}' for x in d['loadavg_after'] or [])}."]
+    p = d["per_task"]
+    lines += ["", f"Per-task overhead: {p['chunks']} chunks of {p['chunk_side']}x{p['chunk_side']} on the 2 workers "
+              "(wall time / chunks; graph tasks: the tasks dask ran for them):", "",
+              "| graph | per chunk | graph tasks |", "|---|---:|---:|"]
+    for key, tasks in p["graph_tasks"].items():
+        lines.append(f"| `{key}` | {fmt_time(p[key]['median'])} ({fmt_time(p[key]['min'])}-{fmt_time(p[key]['max'])})"
+                     f" | {tasks} |")
+    return lines
 
 
 def dask_markdown(d: dict) -> list[str]:
@@ -1202,7 +1383,10 @@ def markdown(results: dict) -> str:
     if "overhead" in results:
         lines += extras_markdown(results, m, env)
     if "dask" in results:
-        lines += dask_markdown(results["dask"])
+        if "timings" in results["dask"]:
+            lines += dask_markdown(results["dask"])
+        if "stencil" in results["dask"]:
+            lines += dask_stencil_markdown(results["dask"]["stencil"])
     return "\n".join(lines) + "\n"
 
 
@@ -1548,6 +1732,12 @@ def main(argv=None) -> int:
         "--sizes", help="comma-separated sizes for every routine: elements, or the matrix order for linalg"
     )
     parser.add_argument("--rounds", type=int, help="interleaved rounds per cell (default 7, quick 3, smoke 2)")
+    parser.add_argument("--dask-parts", default="erf,stencil",
+                        help="the dask suite's parts, comma-separated: erf (special.erf on 1e8 elements), stencil "
+                             "(ndimage.gaussian_filter on a square image); default both")
+    parser.add_argument("--dask-stencil-side", type=int,
+                        help="the stencil part's image side (default 8192, --quick 4096, --smoke 256; 8192**2 "
+                             "float64 is 512 MiB per cluster for the input and as much for the result)")
     parser.add_argument("--device", choices=["cpu", "cuda"], default="cpu")
     parser.add_argument("--out", default="bench-results", help="folder for report.md, results.json, speedup.png")
     parser.add_argument("--plain", action="store_true", help="plain progress lines and Markdown even on a terminal")
@@ -1653,16 +1843,23 @@ def main(argv=None) -> int:
 
 
 def main_dask(args, mode: str, fancy_progress: bool, fancy_report: bool, load: LoadMonitor) -> int:
-    """`--suite dask`: the dask suite alone (5 cells), then the report with the machine block."""
+    """`--suite dask`: the dask suite alone (its parts, 1 + 4 + 3 cells), then the report with the machine block."""
     n, chunks, tiny, rounds = DASK_SIZES[mode]
-    config = f"suite dask, {mode}: {n:.0e} elements in {chunks} chunks, {tiny} tiny tasks, {rounds} rounds"
+    parts = tuple(p for p in DASK_PARTS if p in args.dask_parts.split(","))
+    side = args.dask_stencil_side or DASK_STENCIL_SIZES[mode][0]
+    config = f"suite dask ({', '.join(parts)}), {mode}"
+    if "erf" in parts:
+        config += f"; erf: {n:.0e} elements in {chunks} chunks, {tiny} tiny tasks, {rounds} rounds"
+    if "stencil" in parts:
+        config += f"; stencil: gaussian_filter on {side}x{side}, {DASK_STENCIL_SIZES[mode][3]} rounds"
+    cells = 1 + sum(DASK_PARTS[p] for p in parts)
     if not fancy_progress:
-        print(f"torchbridge benchmark: {config}; 5 cells; load average before: {load.before}", file=sys.stderr,
-              flush=True)
-    with Reporter(5, sys.stderr, fancy_progress, load) as progress:
+        print(f"torchbridge benchmark: {config}; {cells} cells; load average before: {load.before}",
+              file=sys.stderr, flush=True)
+    with Reporter(cells, sys.stderr, fancy_progress, load) as progress:
         progress.say("importing torch, torchbridge and dask.distributed")
         environment_facts = environment(args.device)
-        dask_results = dask_suite(mode, progress)
+        dask_results = dask_suite(mode, progress, parts, args.dask_stencil_side)
     results = {"environment": environment_facts, "machine": machine(load.finish(args.load_threshold)),
                "config": config, "rows": [], "dask": dask_results}
     return finish(results, args, fancy_report)

@@ -8,9 +8,9 @@ full width with every row complete, the machine block in results.json, a PNG.
 `--load-threshold 0` makes the load warning certain, so that its path is
 exercised too. The plot's data preparation, the report's table and the
 terminal rendering are checked on a synthetic results dict, timing nothing.
-A second run, `--smoke --suite dask` (about 15 s: two LocalClusters of
-subprocess workers on a tiny array), checks the dask suite's progress, its
-report section and its block in results.json.
+A second run, `--smoke --suite dask` (about 30 s: two LocalClusters of
+subprocess workers on a tiny array and a 256x256 image), checks the dask
+suite's progress, its report sections and its block in results.json.
 No assertion depends on how fast anything ran.
 """
 
@@ -319,13 +319,14 @@ def tables_under(report: str, heading: str) -> list[list[list[str]]]:
     return [[bench.split_row(line) for line in [t[0]] + t[2:]] for t in tables]
 
 
-def test_dask_suite_progress_is_five_cells(dask_smoke):
+def test_dask_suite_progress_is_eight_cells(dask_smoke):
     done, _, _ = dask_smoke
     progress = [line for line in done.stderr.splitlines() if re.match(r"^\[\s*\d+/\d+ +\d+\.\d s\] ", line)]
     counts = [tuple(map(int, re.match(r"^\[\s*(\d+)/(\d+)", line).groups())) for line in progress]
-    assert counts == [(k, 5) for k in range(1, 6)]
+    assert counts == [(k, 8) for k in range(1, 9)]
     assert all("] dask: " in line and re.search(r"\(\d+\.\d s\)$", line) for line in progress), progress
     assert "scaling" in progress[2] and "np.sin" in progress[3] and "per chunk" in progress[4]
+    assert "bit-identical" in progress[5] and "scaling" in progress[6] and "per chunk" in progress[7]
     assert "\x1b[" not in done.stderr
 
 
@@ -345,6 +346,13 @@ def test_dask_suite_report_section(dask_smoke):
     assert [r[0] for r in per_task[1:]] == ["`tb.special.erf(x)`", "`x.map_blocks(tb.special.erf)`",
                                             "`x.map_blocks(np.negative)`"]
     assert not (out / "speedup.png").exists()  # no per-routine rows: no plot
+    assert report.index("## dask") < report.index("## dask: stencil")
+    stencil, stencil_tasks = tables_under(report, "## dask: stencil")
+    assert stencil[0] == ["cluster", "time", "pixels/s", "vs baseline"]
+    assert [r[0] for r in stencil[1:]] == ["1 worker x 1 thread (baseline)", "2 workers x 1 thread",
+                                           "1 in-process worker x 2 threads (GIL released in the kernel)"]
+    assert stencil[1][3] == "1.00x" and stencil_tasks[0] == ["graph", "per chunk", "graph tasks"]
+    assert len(stencil_tasks) == 4
 
 
 def test_dask_suite_results_json(dask_smoke):
@@ -365,6 +373,12 @@ def test_dask_suite_results_json(dask_smoke):
     assert tasks["x.map_blocks(np.negative)"] == tasks["x.map_blocks(tb.special.erf)"] == tiny
     assert tasks["tb.special.erf(x)"] >= tiny
     assert len(d["loadavg_before"]) == len(d["loadavg_after"]) == 3
+    st = d["stencil"]
+    side, chunk, _, stencil_rounds = bench.DASK_STENCIL_SIZES["smoke"]
+    assert (st["side"], st["chunk"], st["rounds"]) == (side, chunk, stencil_rounds)
+    assert st["bit_identical_to_eager"] is True and st["graph_tasks"] > st["chunks"]
+    medians = {name: t["median"] for name, t in st["timings"].items()}
+    assert st["scaling"] == pytest.approx(medians["one worker"] / medians["two workers"])
     # the nannies set OMP_NUM_THREADS=1 & co. in the benchmark's environment; the suite put them back
     assert results["machine"]["thread_env"] == {k: env.get(k) for k in bench.THREAD_VARIABLES}
     assert results["rows"] == [] and "speedup" not in results

@@ -1,30 +1,51 @@
 """The chunking table's ``ndimage`` rows (see :mod:`._table`).
 
-No ndimage routine is chunked yet. The filters are neighbourhood operations:
-on dask they need ``map_overlap`` with the footprint's depth and the
-boundary mode applied only at the array's true edges, which is not built;
-``label`` needs its chunks' labels merged across chunk faces; the labeled
-statistics, their per-label partials merged.
+The filters and the morphology are stencils (:mod:`._stencil`): ``map_overlap``
+with the footprint's depth, SciPy's mode at the array's edges, the unchunked
+result bit for bit. ``label`` needs its chunks' labels merged across chunk
+faces; the labeled statistics, their per-label partials merged: not built.
 """
 
 from __future__ import annotations
 
 from ._chunking import Chunking, Unsupported
-
-_NEIGHBOURHOOD = (
-    "a neighbourhood filter: chunks need overlaps of the footprint's depth with the boundary mode at the "
-    "array's edges only (dask's map_overlap), not built yet; compute it eagerly"
+from ._stencil import (
+    Stencil,
+    axes_of,
+    binary_reach,
+    every_axis,
+    footprint_reach,
+    gaussian_line,
+    gaussian_nd,
+    hit_or_miss_reach,
+    line_reach,
+    one_axis,
+    until_convergence,
 )
+
+_LINE = {"modes_on": one_axis}
 
 #: ``name`` -> the chunking class of ``torchbridge.ndimage.{name}``.
 ROWS: dict[str, Chunking] = {
-    name: Unsupported(_NEIGHBOURHOOD)
-    for name in (
-        "correlate1d", "convolve1d", "correlate", "convolve", "uniform_filter1d", "uniform_filter",
-        "gaussian_filter1d", "gaussian_filter", "minimum_filter1d", "maximum_filter1d", "minimum_filter",
-        "maximum_filter", "median_filter", "rank_filter", "percentile_filter", "sobel", "prewitt", "laplace",
-        "gaussian_laplace", "gaussian_gradient_magnitude",
-    )
+    "correlate1d": Stencil(line_reach(lambda call: len(call.get("weights"))), **_LINE),
+    "convolve1d": Stencil(line_reach(lambda call: len(call.get("weights"))), **_LINE),
+    "correlate": Stencil(footprint_reach(names=("weights",))),
+    "convolve": Stencil(footprint_reach(names=("weights",))),
+    "uniform_filter1d": Stencil(line_reach(lambda call: call.get("size")), **_LINE),
+    "uniform_filter": Stencil(footprint_reach(default_size=3, names=())),
+    "gaussian_filter1d": Stencil(gaussian_line, **_LINE),
+    "gaussian_filter": Stencil(gaussian_nd),
+    "minimum_filter1d": Stencil(line_reach(lambda call: call.get("size")), **_LINE),
+    "maximum_filter1d": Stencil(line_reach(lambda call: call.get("size")), **_LINE),
+    **{
+        name: Stencil(footprint_reach())
+        for name in ("minimum_filter", "maximum_filter", "median_filter", "rank_filter", "percentile_filter")
+    },
+    "sobel": Stencil(every_axis(1)),
+    "prewitt": Stencil(every_axis(1)),
+    "laplace": Stencil(every_axis(1, along=axes_of)),
+    "gaussian_laplace": Stencil(gaussian_nd, mode_per_term=True),
+    "gaussian_gradient_magnitude": Stencil(gaussian_nd, mode_per_term=True),
 }
 ROWS["label"] = Unsupported(
     "a component can cross every chunk: chunk-wise labels need a merge of the labels across chunk faces, "
@@ -41,13 +62,17 @@ for _name in (
 ):
     ROWS[_name] = Unsupported(_LABELED)
 
-# The morphology (``_morphology``): neighbourhood passes, some repeated until nothing changes.
-for _name in (
-    "binary_erosion", "binary_dilation", "binary_opening", "binary_closing", "binary_hit_or_miss",
-    "grey_erosion", "grey_dilation", "grey_opening", "grey_closing", "morphological_gradient",
-    "morphological_laplace", "white_tophat", "black_tophat",
+# The morphology (``_morphology``): neighbourhood passes; an opening or a closing makes two in sequence,
+# the binary ones ``iterations`` each (``iterations < 1``: until nothing changes, refused).
+_GREY = ("footprint", "structure")
+for _name, _passes in (
+    ("grey_erosion", 1), ("grey_dilation", 1), ("grey_opening", 2), ("grey_closing", 2),
+    ("morphological_gradient", 1), ("morphological_laplace", 1), ("white_tophat", 2), ("black_tophat", 2),
 ):
-    ROWS[_name] = Unsupported(_NEIGHBOURHOOD)
+    ROWS[_name] = Stencil(footprint_reach(passes=_passes, names=_GREY))
+for _name, _passes in (("binary_erosion", 1), ("binary_dilation", 1), ("binary_opening", 2), ("binary_closing", 2)):
+    ROWS[_name] = Stencil(binary_reach(_passes), mode="", arrays=("input", "mask"), refuse=until_convergence)
+ROWS["binary_hit_or_miss"] = Stencil(hit_or_miss_reach, mode="")
 for _name in ("binary_propagation", "binary_fill_holes", "distance_transform_edt", "distance_transform_cdt"):
     ROWS[_name] = Unsupported(
         "its result at one element can depend on the whole array (propagation until nothing changes, the "
@@ -62,4 +87,4 @@ _INTERPOLATION = (
 )
 for _name in ("spline_filter1d", "spline_filter", "map_coordinates", "affine_transform", "shift", "zoom", "rotate"):
     ROWS[_name] = Unsupported(_INTERPOLATION)
-del _name
+del _name, _passes

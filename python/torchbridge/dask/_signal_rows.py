@@ -3,28 +3,53 @@ its own family ``signal.windows``."""
 
 from __future__ import annotations
 
-from ._chunking import AlongAxis, Chunking, Elementwise, NoArrays, Unsupported
+from typing import Any
 
-_FILTER = Unsupported(
-    "a recurrence along `axis`: every output depends on all earlier samples, and with `zi` "
-    "the result is a (y, zf) tuple; chunking along the other axes is not wired up yet "
-    "(rechunk `axis` to one chunk and use map_blocks with the routine itself)"
-)
+from ._chunking import AlongAxis, Chunking, Elementwise, NoArrays, Unsupported
+from ._recurrence import ForwardBackward, Recurrence
+from ._stencil import Stencil, domain_reach, kernel_size_reach, line_reach, one_axis
+
 _COEFFICIENTS = Unsupported("works on filter coefficients (a few numbers): pass numpy or torch arrays")
 
 # A convolution couples neighbouring chunks: its dask path is the stencil class (``map_overlap`` with
 # the kernel's depth) for a small in-memory kernel, which is not built yet.
 _STENCIL = "a convolution couples neighbouring chunks; its map_overlap path (the stencil class) is not built yet"
 
-_NEIGHBOURHOOD = (
-    "every output reads a window of its neighbours, which couples neighbouring chunks; its map_overlap "
-    "path (the stencil class) is not built yet"
-)
 _SPECTRAL = (
     "segments overlap across chunk borders along `axis`, and the result is a tuple (frequencies, "
     "[times,] spectra) of other shapes; not wired up yet (rechunk `axis` to one chunk and use "
     "map_blocks with the routine itself)"
 )
+
+
+def _global_noise(call: Any) -> str | None:
+    """``wiener(noise=None)``: SciPy's noise is the mean of the local variance over the whole array. A
+    chunked mean rounds differently, and the filter compares every local variance with it, so an element
+    whose variance lies within those ulps of the noise would take the other branch: refused, not approximated."""
+    if call.get("noise") is None:
+        return (
+            "noise=None estimates the noise as the mean of the local variance over the whole array, a "
+            "reduction before the filter; pass noise= (e.g. the mean of the local variance computed first) "
+            "or compute it eagerly"
+        )
+    return None
+
+
+_medfilt_reach = kernel_size_reach("kernel_size")
+
+
+def _medfilt_least(call: Any, ndim: int) -> list[int]:
+    return [r + 1 for r in _medfilt_reach(call, ndim)]
+
+
+def _interp_window(call: Any, ndim: int) -> list[int]:
+    """``mode='interp'`` fits a polynomial to the ``window_length`` samples at each end of the axis:
+    chunks along it at least that long, so that the end chunks (widened) hold them all."""
+    least = [0] * ndim
+    if call.get("mode") == "interp":
+        least[one_axis(call, ndim)[0]] = int(call.get("window_length"))
+    return least
+
 
 #: ``name`` -> the chunking class of ``torchbridge.signal.{name}``.
 ROWS: dict[str, Chunking] = {
@@ -34,18 +59,19 @@ ROWS: dict[str, Chunking] = {
     },
     "choose_conv_method": Unsupported("its choice reads the data (the integer range), which would compute the graph"),
     "correlation_lags": NoArrays(),
-    "lfilter": _FILTER,
-    "sosfilt": _FILTER,
-    "filtfilt": _FILTER,
-    "sosfiltfilt": _FILTER,
+    "lfilter": Recurrence(),
+    "sosfilt": Recurrence(sections=True),
+    "filtfilt": ForwardBackward(),
+    "sosfiltfilt": ForwardBackward(sections=True),
     "lfilter_zi": _COEFFICIENTS,
     "sosfilt_zi": _COEFFICIENTS,
     "lfiltic": _COEFFICIENTS,
     # the order filters and wiener: stencils (a window around every sample, zero-padded at the edges)
-    **{name: Unsupported(_NEIGHBOURHOOD) for name in ("order_filter", "medfilt", "medfilt2d")},
-    "wiener": Unsupported(
-        _NEIGHBOURHOOD + "; and its default noise is the mean local variance over the whole array"
-    ),
+    "order_filter": Stencil(domain_reach, mode="", arrays=("a",)),
+    # medfilt warns when a (widened) block is smaller than its kernel: chunks of at least half a kernel more
+    "medfilt": Stencil(_medfilt_reach, mode="", arrays=("volume",), min_chunk=_medfilt_least),
+    "medfilt2d": Stencil(kernel_size_reach("kernel_size"), mode="", arrays=("input",)),
+    "wiener": Stencil(kernel_size_reach("mysize"), mode="", arrays=("im",), refuse=_global_noise),
     "deconvolve": Unsupported("polynomial division of two 1-d arrays: a recurrence over the whole signal"),
     **{
         name: NoArrays()
@@ -57,8 +83,11 @@ ROWS: dict[str, Chunking] = {
         for name in ("freqz", "freqz_zpk", "freqz_sos", "sosfreqz")
     },
     "savgol_coeffs": NoArrays(),
-    "savgol_filter": Unsupported(
-        _NEIGHBOURHOOD + "; mode='interp' fits polynomials to the samples at either end of the axis"
+    "savgol_filter": Stencil(
+        line_reach(lambda call: call.get("window_length")),
+        arrays=("x",),
+        modes_on=one_axis,
+        min_chunk=_interp_window,
     ),
     # waveforms: elementwise in t (and their array-valued shape parameters)
     "chirp": Elementwise(("t", "phi")),
