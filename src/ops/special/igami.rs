@@ -43,16 +43,28 @@ fn initial_guess(a: &Tensor, p: &Tensor, q: &Tensor) -> Result<Tensor> {
     let power = p.f_log()?.f_sub(&tt.f_log()?)?.f_div(a)?.f_exp()?;
     let expo = q.f_log()?.f_sub(&tt.f_neg()?.f_add_scalar(1.0)?.f_log()?)?.f_neg()?.f_add_scalar(1.0)?;
     let small = pick(&p.f_lt_tensor(&tt)?, &power, &expo)?;
-    // the power law also where the Wilson-Hilferty cube is not positive
-    let small_a = a.f_le(1.0)?;
-    let x = pick(&small_a, &small, &wilson)?;
+    // a > 1 and a small p: Wilson-Hilferty's cube is not positive (its guess
+    // clamped to 1e-3, hundreds of decades too large for p = 1e-300): the
+    // power law below instead, where it is small
+    let tail = and(&use_p, &power_law_bound(a, p)?.f_lt(0.01)?)?;
+    let large = pick(&tail, &power_law_bound(a, p)?, &wilson)?;
+    let x = pick(&a.f_le(1.0)?, &small, &large)?;
     Ok(x.f_clamp(f64::MIN_POSITIVE, f64::MAX)?)
+}
+
+/// `(p Gamma(a + 1))^(1/a)`, a lower bound of the `x` with `P(a, x) = p`:
+/// `P(a, x) = x^a e^-x M(a, x) / Gamma(a + 1)` with `e^-x M <= 1` (DLMF
+/// 8.7.1), and close to it where `x` is small against `a + 1`.
+fn power_law_bound(a: &Tensor, p: &Tensor) -> Result<Tensor> {
+    Ok(p.f_log()?.f_add(&a.f_add_scalar(1.0)?.f_lgamma()?)?.f_div(a)?.f_exp()?)
 }
 
 /// `x` with `P(a, x) = p`, for 1-D positive finite `a` and `0 < p < 1`, `q = 1 - p`.
 fn igami_1d(a: &Tensor, p: &Tensor, q: &Tensor) -> Result<Tensor> {
     let x = initial_guess(a, p, q)?;
-    let lo = x.f_zeros_like()?;
+    // the power law's bound (less its rounding) brackets the root from below where p is matched
+    let bound = power_law_bound(a, p)?.f_mul_scalar(1.0 - 1e-12)?.f_minimum(&x)?;
+    let lo = pick(&p.f_le_tensor(q)?, &bound, &x.f_zeros_like()?)?;
     let hi = x.f_full_like(f64::INFINITY)?;
     let lgamma_a = a.f_lgamma()?;
     let state = vec![x, lo, hi, a.shallow_clone(), p.shallow_clone(), q.shallow_clone(), lgamma_a];

@@ -245,7 +245,7 @@ impl Continuous {
             }
             (Continuous::Gamma, Cdf) => sp::gammainc(&args[0], x)?,
             (Continuous::Gamma, Sf) => sp::gammaincc(&args[0], x)?,
-            (Continuous::Gamma, Ppf) => gamma_ppf(&args[0], x)?,
+            (Continuous::Gamma, Ppf) => sp::gammaincinv(&args[0], x)?,
             (Continuous::Gamma, Isf) => sp::gammainccinv(&args[0], x)?,
 
             (Continuous::Beta, LogPdf) => {
@@ -278,7 +278,7 @@ impl Continuous {
             }
             (Continuous::Chi2, Cdf) => sp::chdtr(&args[0], x)?,
             (Continuous::Chi2, Sf) => sp::chdtrc(&args[0], x)?,
-            (Continuous::Chi2, Ppf) => gamma_ppf(&args[0].f_mul_scalar(0.5)?, x)?.f_mul_scalar(2.0)?,
+            (Continuous::Chi2, Ppf) => sp::gammaincinv(&args[0].f_mul_scalar(0.5)?, x)?.f_mul_scalar(2.0)?,
             (Continuous::Chi2, Isf) => sp::chdtri(&args[0], x)?,
 
             (Continuous::F, LogPdf) => {
@@ -560,17 +560,6 @@ fn log_poch_half(h: &Tensor) -> Result<Tensor> {
             .f_mul(&inv)?;
     let large = h.f_log()?.f_mul_scalar(0.5)?.f_add(&tail)?;
     pick(&h.f_lt(20.0)?, &small, &large)
-}
-
-/// `gammaincinv(a, q)`, with the first terms of the series of `P(a, x)`
-/// inverted where the answer is below 1e-8: there `P(a, x) = x^a e^-x /
-/// Gamma(a + 1) (1 + x/(a + 1) + ...)` gives `x = x0 (1 + x0/(a + 1))` with
-/// `x0 = (q Gamma(a + 1))^(1/a)` to O(x0^2) (torchbridge's `gammaincinv`
-/// loses its accuracy for q below about 1e-150).
-fn gamma_ppf(a: &Tensor, q: &Tensor) -> Result<Tensor> {
-    let x0 = q.f_log()?.f_add(&sp::gammaln(&a.f_add_scalar(1.0)?)?)?.f_div(a)?.f_exp()?;
-    let series = x0.f_mul(&x0.f_div(&a.f_add_scalar(1.0)?)?.f_add_scalar(1.0)?)?;
-    pick(&and(&x0.f_lt(1e-8)?, &q.f_gt(0.0)?)?, &series, &sp::gammaincinv(a, q)?)
 }
 
 /// `normal` where `df` is +inf, else `t`.

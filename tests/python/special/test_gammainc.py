@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import scipy.special as sc
 
 import torchbridge as tb
 
@@ -28,3 +29,19 @@ def test_gammainc_tails_against_mpmath():
                                torch.tensor([24.0], dtype=torch.float64)).item()
     assert abs(t / float(mp.gammainc(25, 0, 24, regularized=True)) - 1) > 1e-11
     assert tb.special.gammaincc(1e-300, 1.0) == pytest.approx(2.193839343955203e-301, rel=1e-13)
+
+
+def test_gammaincinv_tiny_p():
+    """Down to p = 1e-307 the root is found from the power law's lower bound
+    (Wilson-Hilferty's guess is decades off there): SciPy's value to 1e-12,
+    and SciPy's zeros where the root underflows."""
+    rng = np.random.default_rng(7)
+    a = 10 ** rng.uniform(-2, 3, 4000)
+    p = 10 ** rng.uniform(-307, -1, 4000)
+    want = sc.gammaincinv(a, p)
+    got = tb.special.gammaincinv(a, p)
+    normal = want > 1e-300
+    np.testing.assert_allclose(got[normal], want[normal], rtol=1e-12)
+    np.testing.assert_array_equal(got[want == 0], 0.0)
+    # a = 3, p = 1e-300: 1.817e-100 (the guess clamped at 1e-3 used to stop at 1.4e-90)
+    np.testing.assert_allclose(tb.special.gammaincinv(3.0, 1e-300), sc.gammaincinv(3.0, 1e-300), rtol=1e-13)
