@@ -9,6 +9,9 @@
 //!   as CPU kernels) and wraps it in safe functions for `crate::ops::signal`.
 //! - [`ni_filters`] declares `csrc/ni_filters.cpp` (the line loops of
 //!   SciPy's `ni_filters.c`) and wraps it for `crate::ops::ndimage`.
+//! - [`ni_interpolation`] declares `csrc/ni_interpolation.cpp` (the point
+//!   loop of SciPy's `NI_GeometricTransform`) and wraps it for
+//!   `crate::ops::ndimage::interpolation`.
 //! - [`rankdata`] declares `csrc/rankdata.cpp` (`rankdata` by a radix sort)
 //!   and wraps it for `crate::ops::stats`.
 //!
@@ -19,6 +22,7 @@ pub(crate) mod aten;
 pub(crate) mod dlpack;
 pub(crate) mod iir;
 pub(crate) mod ni_filters;
+pub(crate) mod ni_interpolation;
 pub(crate) mod rankdata;
 
 use std::ffi::{c_char, CStr};
