@@ -1,8 +1,9 @@
 //! Build script: compiles the C++ shim (`csrc/dlpack.cpp`: DLPack and
 //! streams; `csrc/aten.cpp`: operators by name; `csrc/iir.cpp`: SciPy's
 //! recurrent filter loops; `csrc/incbet.cpp`: the incomplete beta function;
-//! `csrc/ni_filters.cpp`: ndimage's line filters; `csrc/rankdata.cpp`:
-//! `rankdata`) against the libtorch that `torch-sys` found, and emits rpaths so that tests, examples,
+//! `csrc/ni_filters.cpp`: ndimage's line filters; `csrc/ni_interpolation.cpp`:
+//! ndimage's interpolation point loop; `csrc/rankdata.cpp`: `rankdata`)
+//! against the libtorch that `torch-sys` found, and emits rpaths so that tests, examples,
 //! benches and the installed Python extension find libtorch at run time.
 //!
 //! libtorch is located by `torch-sys` (with `LIBTORCH_USE_PYTORCH=1` it asks
@@ -52,7 +53,7 @@ fn main() {
         .flag("-std=c++17")
         .flag("-D_GLIBCXX_USE_CXX11_ABI=1")
         .flag("-DGLOG_USE_GLOG_EXPORT")
-        // No fused multiply-adds: iir.cpp and ni_filters.cpp round as SciPy's loops do.
+        // No fused multiply-adds: iir.cpp, ni_filters.cpp and ni_interpolation.cpp round as SciPy's loops do.
         .flag("-ffp-contract=off")
         .include(&include)
         .include(include.join("torch/csrc/api/include"))
@@ -61,6 +62,7 @@ fn main() {
         .file("csrc/iir.cpp")
         .file("csrc/incbet.cpp")
         .file("csrc/ni_filters.cpp")
+        .file("csrc/ni_interpolation.cpp")
         .file("csrc/rankdata.cpp")
         .compile("torchbridge_shim");
 

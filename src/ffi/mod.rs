@@ -11,6 +11,9 @@
 //!   SciPy's `ni_filters.c`) and wraps it for `crate::ops::ndimage`.
 //! - [`incbet`] declares `csrc/incbet.cpp` (the regularized incomplete beta
 //!   function as a scalar loop) and wraps it for `crate::ops::special`.
+//! - [`ni_interpolation`] declares `csrc/ni_interpolation.cpp` (the point
+//!   loop of SciPy's `NI_GeometricTransform`) and wraps it for
+//!   `crate::ops::ndimage::interpolation`.
 //! - [`rankdata`] declares `csrc/rankdata.cpp` (`rankdata` by a radix sort)
 //!   and wraps it for `crate::ops::stats`.
 //!
@@ -22,6 +25,7 @@ pub(crate) mod dlpack;
 pub(crate) mod iir;
 pub(crate) mod incbet;
 pub(crate) mod ni_filters;
+pub(crate) mod ni_interpolation;
 pub(crate) mod rankdata;
 
 use std::ffi::{c_char, CStr};

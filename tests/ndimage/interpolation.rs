@@ -113,3 +113,121 @@ fn errors() {
         Err(Error::InvalidArgument(m)) if m.contains("at least 2D")
     ));
 }
+
+/// Bit patterns of `t` (float32 or float64), for exact comparison (NaN included).
+fn bits(t: &Tensor) -> Vec<i64> {
+    let t = t.detach().contiguous().view(-1);
+    match t.kind() {
+        Kind::Float => Vec::<f32>::try_from(&t).unwrap().iter().map(|v| i64::from(v.to_bits())).collect(),
+        _ => Vec::<f64>::try_from(&t.to_kind(Kind::Double)).unwrap().iter().map(|v| v.to_bits() as i64).collect(),
+    }
+}
+
+/// Random coordinates for `shape` (`(ndim, count)`) from a little before the
+/// first sample to a little past the last, with the special values SciPy's
+/// loop meets: integers, the edges, half-way points, NaN, infinities, far
+/// points and -0.0.
+fn probe_coordinates(shape: &[i64], count: i64) -> Tensor {
+    let rows: Vec<Tensor> = shape
+        .iter()
+        .map(|&n| {
+            let n = n as f64;
+            let random = Tensor::rand([count], (Kind::Double, tch::Device::Cpu)) * (n + 6.0) - 3.0;
+            let special = Tensor::from_slice(&[
+                0.0,
+                -0.0,
+                n - 1.0,
+                -0.5,
+                n - 0.5,
+                1.0,
+                2.5,
+                -1.0,
+                n,
+                f64::NAN,
+                f64::INFINITY,
+                f64::NEG_INFINITY,
+                1e10,
+                -1e10,
+                -3.0 * n - 0.25,
+                4.0 * n + 0.75,
+            ]);
+            Tensor::cat(&[special, random], 0)
+        })
+        .collect();
+    // shuffle each axis's row so that special values meet ordinary ones
+    let rows: Vec<Tensor> = rows
+        .iter()
+        .enumerate()
+        .map(|(d, r)| if d == 0 { r.shallow_clone() } else { r.roll([3 * d as i64], [0]) })
+        .collect();
+    Tensor::stack(&rows, 0)
+}
+
+#[test]
+fn point_kernel_gives_the_composites_bits() {
+    // On the CPU the interpolation runs csrc/ni_interpolation.cpp; an input
+    // that requires grad takes the libtorch-op composite (the CUDA and
+    // autograd path). Both follow SciPy's operation order, so they must agree
+    // bit for bit: every mode, order 0 to 5, 1-D to 3-D and an axis of one
+    // sample, float32 and float64, with and without the prefilter, two
+    // cvals, points outside the image, NaN and infinite coordinates, NaN data.
+    tch::manual_seed(11);
+    let modes =
+        [Mode::Nearest, Mode::Wrap, Mode::Reflect, Mode::Mirror, Mode::Constant, Mode::GridWrap, Mode::GridConstant];
+    for shape in [vec![9_i64], vec![5, 6], vec![4, 3, 5], vec![1, 6], vec![2, 1]] {
+        let x = Tensor::randn(shape.as_slice(), (Kind::Double, tch::Device::Cpu));
+        let coords = probe_coordinates(&shape, 40);
+        let with_nan = x.copy();
+        let _ = with_nan.view(-1).get(0).fill_(f64::NAN);
+        for data in [&x, &with_nan] {
+            for kind in [Kind::Double, Kind::Float] {
+                let x = data.to_kind(kind);
+                let graph = x.copy().set_requires_grad(true);
+                for mode in modes {
+                    for order in 0..=5 {
+                        for prefilter in [true, false] {
+                            for cval in [0.0, 1.5] {
+                                let case = format!(
+                                    "{shape:?} {kind:?} {mode:?} order {order} prefilter {prefilter} cval {cval}"
+                                );
+                                let got = map_coordinates(&x, &coords, None, order, mode, cval, prefilter).unwrap();
+                                let want =
+                                    map_coordinates(&graph, &coords, None, order, mode, cval, prefilter).unwrap();
+                                assert_eq!(got.kind(), want.kind(), "{case}");
+                                assert_eq!(bits(&got), bits(&want), "map_coordinates {case}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn point_kernel_gives_the_composites_bits_in_the_transforms() {
+    // affine_transform, shift, zoom and rotate (a batch of planes) through
+    // the kernel and through the composite.
+    tch::manual_seed(12);
+    let x = Tensor::randn([3, 7, 6], (Kind::Double, tch::Device::Cpu));
+    let graph = x.copy().set_requires_grad(true);
+    for mode in ["nearest", "wrap", "reflect", "mirror", "constant", "grid-wrap", "grid-constant"] {
+        let mode = Mode::from_name(mode).unwrap();
+        for order in 0..=5 {
+            let case = format!("{mode:?} order {order}");
+            let r = |x: &Tensor| rotate(x, 30.0, (2, 1), true, None, order, mode, 0.5, true).unwrap();
+            assert_eq!(bits(&r(&x)), bits(&r(&graph)), "rotate {case}");
+            let z = |x: &Tensor| {
+                zoom(x, &PerAxis::Each(vec![1.0, 1.7, 0.6]), None, order, mode, 0.5, true, order % 2 == 0).unwrap()
+            };
+            assert_eq!(bits(&z(&x)), bits(&z(&graph)), "zoom {case}");
+            let s = |x: &Tensor| shift(x, &PerAxis::Each(vec![0.5, -2.25, 3.5]), None, order, mode, 0.5, true).unwrap();
+            assert_eq!(bits(&s(&x)), bits(&s(&graph)), "shift {case}");
+            let m = [0.9, 0.1, 0.0, -0.2, 1.1, 0.3, 0.05, 0.0, 0.8];
+            let a = |x: &Tensor| {
+                affine_transform(x, &m, &[3, 3], &PerAxis::Same(-0.5), None, None, order, mode, 0.5, false).unwrap()
+            };
+            assert_eq!(bits(&a(&x)), bits(&a(&graph)), "affine_transform {case}");
+        }
+    }
+}

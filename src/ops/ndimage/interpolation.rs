@@ -22,7 +22,11 @@
 //! and `wrap`, as SciPy's `_get_spline_boundary_mode`). The `(order+1)^ndim`
 //! neighbours are gathered at once by flat index and contracted with the
 //! weights one axis at a time. `nearest` and `grid-constant` with a
-//! prefilter pad the input by 12 first, as SciPy does.
+//! prefilter pad the input by 12 first, as SciPy does. On the CPU, where no
+//! gradient is recorded, that step is one pass of `csrc/ni_interpolation.cpp`
+//! instead (SciPy's `NI_GeometricTransform` point loop: per point the weights
+//! and the taps' indices from the same tables, the same operations in the
+//! same order, so the same bits); the composite serves CUDA and autograd.
 //!
 //! Values agree with SciPy to a few ulps (the sums run in another order);
 //! integer outputs are rounded half away from zero and clipped to the
@@ -72,6 +76,19 @@ impl Mode {
                 )))
             }
         })
+    }
+
+    /// The code of the mode in `csrc/ni_interpolation.cpp` (its `Mode` enum).
+    fn code(self) -> i32 {
+        match self {
+            Mode::Nearest => 0,
+            Mode::Wrap => 1,
+            Mode::Reflect => 2,
+            Mode::Mirror => 3,
+            Mode::Constant => 4,
+            Mode::GridWrap => 5,
+            Mode::GridConstant => 6,
+        }
     }
 
     /// The mapping of the taps near the edges (SciPy's `_get_spline_boundary_mode`).
@@ -613,6 +630,17 @@ fn taps(c: &Tensor, len: i64, order: i64, mode: Mode, npad: i64, table: &Tensor)
 /// slice whenever another process holds a core) and the taps stay in cache.
 const CHUNK: i64 = 1 << 15;
 
+/// Whether [`interpolate`] runs the point loop of `csrc/ni_interpolation.cpp`:
+/// on the CPU, where no gradient is to be recorded (`src` and the
+/// coordinates), for at most 32 axes. Elsewhere the libtorch-op composite,
+/// which gives the same bits.
+fn use_point_kernel(src: &Tensor, coords: &[Tensor]) -> bool {
+    src.device() == Device::Cpu
+        && !src.requires_grad()
+        && coords.len() <= 32
+        && coords.iter().all(|c| c.device() == Device::Cpu && !c.requires_grad())
+}
+
 /// Interpolates `src` (`(B, *spatial)`, the coefficients) at the points
 /// `coords` (one float64 `(P,)` tensor per spatial axis): `(B, P)` float64.
 fn interpolate(src: &Tensor, coords: &[Tensor], order: i64, mode: Mode, cval: f64, npad: i64) -> Result<Tensor> {
@@ -628,8 +656,25 @@ fn interpolate(src: &Tensor, coords: &[Tensor], order: i64, mode: Mode, cval: f6
     if spatial.contains(&0) {
         return Ok(Tensor::f_full([batch, p], cval, (Kind::Double, device))?);
     }
-    let flat = src.f_contiguous()?.f_view(-1)?;
     let float_src = matches!(dlpack::dtype_of(src)?, DType::Float32 | DType::Float64);
+    if use_point_kernel(src, coords) {
+        let src = if float_src { src.f_contiguous()? } else { to_double(src)?.f_contiguous()? };
+        let tables: Vec<Tensor> =
+            spatial.iter().map(|&n| Ok(Tensor::f_from_slice(&tap_table(n, order, mode))?)).collect::<Result<_>>()?;
+        let mut out = Tensor::f_empty([batch, p], (Kind::Double, Device::Cpu))?;
+        crate::ffi::ni_interpolation::map_points_cpu(
+            &src,
+            coords,
+            &tables,
+            order,
+            mode.code(),
+            cval,
+            npad as f64,
+            &mut out,
+        )?;
+        return Ok(out);
+    }
+    let flat = src.f_contiguous()?.f_view(-1)?;
     let flat = if float_src { flat } else { to_double(&flat)? };
     let numel: i64 = spatial.iter().product();
     let wide = batch * numel >= i64::from(i32::MAX);
