@@ -62,4 +62,20 @@ _INTERPOLATION = (
 )
 for _name in ("spline_filter1d", "spline_filter", "map_coordinates", "affine_transform", "shift", "zoom", "rotate"):
     ROWS[_name] = Unsupported(_INTERPOLATION)
+
+# The routines that take a Python callable, and the brute-force distance transform.
+for _name in ("generic_gradient_magnitude", "generic_laplace"):
+    ROWS[_name] = Unsupported(
+        "calls a derivative the caller wrote on the whole array (its reach along each axis is unknown, so "
+        "no overlap depth can be chosen); compute it eagerly, or map_overlap the derivative yourself"
+    )
+for _name in ("generic_filter1d", "generic_filter"):
+    ROWS[_name] = Unsupported(
+        "calls a host Python function per line or per point; a chunked path (map_overlap with the footprint's "
+        "depth) is not built yet; compute it eagerly"
+    )
+ROWS["distance_transform_bf"] = Unsupported(
+    "the nearest background element can be anywhere in the array: chunk-wise results need a global merge, "
+    "not built yet; compute it eagerly"
+)
 del _name
