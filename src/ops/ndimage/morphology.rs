@@ -939,8 +939,9 @@ pub fn distance_transform_cdt(input: &Tensor, metric: &Footprint) -> Result<Tens
     }
 }
 
-/// How many foreground-border pairs [`distance_transform_bf`] compares at once.
-const PAIR_CHUNK: i64 = 1 << 22;
+/// How many foreground-border pairs [`distance_transform_bf`] compares at
+/// once: 2 MiB a temporary, small enough to stay in cache.
+const PAIR_CHUNK: i64 = 1 << 18;
 
 /// The metric of [`distance_transform_bf`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -984,7 +985,7 @@ fn unravel_all(flat: &Tensor, shape: &[i64]) -> Result<Vec<Tensor>> {
 ///
 /// The candidates are SciPy's: the zero elements next to a nonzero one (the
 /// full `3**ndim` neighbourhood). Every foreground element is compared with
-/// all of them, a chunk of foreground elements at a time (about 2^22 pairs),
+/// all of them, a chunk of foreground elements at a time (about 2^18 pairs),
 /// the squared Euclidean distance summed axis by axis in float64 as SciPy's
 /// loop sums it (`sampling` applies to it only, as in SciPy). Where several
 /// candidates are equally near, SciPy keeps the last in C order (its list is
@@ -1035,25 +1036,27 @@ pub fn distance_transform_bf(
         distances = distances.f_index_fill(0, &foreground, none)?;
         features = features.f_index_fill(0, &foreground, 0)?;
     } else if nf > 0 {
-        let to = unravel_all(&candidates, &shape)?;
+        // the coordinates in the working kind (exact: integers), so the
+        // differences are computed there as SciPy's loop computes them
+        let coordinates = |flat: &Tensor| -> Result<Vec<Tensor>> {
+            unravel_all(flat, &shape)?.iter().map(|c| Ok(c.f_to_kind(work)?)).collect()
+        };
+        let to = coordinates(&candidates)?;
         let rows = (PAIR_CHUNK / nb).max(1);
         let mut start = 0;
         while start < nf {
             let len = rows.min(nf - start);
             let points = foreground.f_narrow(0, start, len)?;
-            let from = unravel_all(&points, &shape)?;
+            let from = coordinates(&points)?;
             let mut acc: Option<Tensor> = None;
             for d in 0..ndim {
                 let t = from[d].f_unsqueeze(1)?.f_sub(&to[d].f_unsqueeze(0)?)?;
                 let term = match (metric, &sampling) {
                     (Metric::Euclidean, Some(s)) => {
-                        let t = t.f_to_kind(Kind::Double)?.f_mul_scalar(s[d])?;
+                        let t = t.f_mul_scalar(s[d])?;
                         t.f_mul(&t)?
                     }
-                    (Metric::Euclidean, None) => {
-                        let t = t.f_to_kind(Kind::Double)?;
-                        t.f_mul(&t)?
-                    }
+                    (Metric::Euclidean, None) => t.f_mul(&t)?,
                     _ => t.f_abs()?,
                 };
                 acc = Some(match acc {
@@ -1066,8 +1069,8 @@ pub fn distance_transform_bf(
             let nearest = acc.f_argmin(1, false)?;
             let best = acc.f_gather(1, &nearest.f_unsqueeze(1)?, false)?.f_reshape([-1])?;
             let best = if euclidean { best.f_sqrt()? } else { best };
-            distances = distances.f_index_copy(0, &points, &best)?;
-            features = features.f_index_copy(0, &points, &candidates.f_index_select(0, &nearest)?)?;
+            let _ = distances.f_index_copy_(0, &points, &best)?;
+            let _ = features.f_index_copy_(0, &points, &candidates.f_index_select(0, &nearest)?)?;
             start += len;
         }
     }

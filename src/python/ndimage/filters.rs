@@ -926,9 +926,14 @@ fn generic_filter1d(
     let result =
         ops::generic_filter1d(&x, filter_size, axis, output, mode, cval, origin, |lines, out| -> PyResult<()> {
             let (ilines, olines) = (host_numpy(py, lines)?, host_numpy(py, out)?);
-            for i in 0..lines.size()[0] {
-                let line_args = call_args(py, [ilines.get_item(i)?, olines.get_item(i)?], &args)?;
-                function.call(line_args, kwargs.as_ref())?;
+            // numpy's own row iterators: the cheapest views, one per call as SciPy makes one
+            for (iline, oline) in ilines.try_iter()?.zip(olines.try_iter()?) {
+                let (iline, oline) = (iline?, oline?);
+                if args.is_empty() && kwargs.is_none() {
+                    function.call1((iline, oline))?;
+                } else {
+                    function.call(call_args(py, [iline, oline], &args)?, kwargs.as_ref())?;
+                }
             }
             Ok(())
         })?;
@@ -993,10 +998,14 @@ fn generic_filter(
         axes_ref(&axes),
         |rows| -> PyResult<Tensor> {
             let windows = host_numpy(py, rows)?;
-            let n = rows.size()[0];
-            let mut values = Vec::with_capacity(n as usize);
-            for i in 0..n {
-                let value = function.call(call_args(py, [windows.get_item(i)?], &args)?, kwargs.as_ref())?;
+            let mut values = Vec::with_capacity(rows.size()[0] as usize);
+            // numpy's own row iterator: the cheapest views, one per call as SciPy makes one
+            for row in windows.try_iter()? {
+                let value = if args.is_empty() && kwargs.is_none() {
+                    function.call1((row?,))?
+                } else {
+                    function.call(call_args(py, [row?], &args)?, kwargs.as_ref())?
+                };
                 values.push(value.extract::<f64>()?);
             }
             Ok(Tensor::f_from_slice(&values).map_err(Error::from)?)

@@ -612,7 +612,7 @@ fn transform_outputs(
 ///
 /// torchbridge: a libtorch composite on the input's device: every nonzero
 /// element is compared with SciPy's candidates (the zeros next to a nonzero
-/// element) in batches of about 2^22 pairs, so memory stays bounded; the
+/// element) in batches of about 2^18 pairs, so memory stays bounded; the
 /// squared distances are summed in SciPy's order and ties are broken as
 /// SciPy breaks them (the last candidate in C order), so distances and
 /// indices are SciPy's. ``distances``/``indices`` as arrays raise

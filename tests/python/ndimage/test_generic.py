@@ -456,7 +456,7 @@ def test_distance_bf_edge_cases(metric):
 
 
 def test_distance_bf_chunks_bound_memory(rng):
-    # more foreground-candidate pairs than one chunk holds (2^22)
+    # more foreground-candidate pairs than one chunk holds (2^18), and a chunk of one row
     x = (rng.random((180, 190)) < 0.97).astype(np.uint8)
     dt, ft = scipy_call("distance_transform_bf", x, return_indices=True)
     ours_dt, ours_ft = tn.distance_transform_bf(x, return_indices=True)
