@@ -114,7 +114,8 @@ fn brute_force_distances_and_their_ties() {
     use torchbridge::ops::ndimage::morphology::{distance_transform_bf, Metric};
     let x = Tensor::from_slice(&[1i64, 1, 1, 0, 1, 1, 1, 1, 0, 1, 1, 1]).reshape([3, 4]);
     // SciPy 1.17.1 (distance_transform_bf(x, metric, return_indices=True))
-    let cases: [(Metric, Option<PerAxis<f64>>, Vec<f64>, Vec<i64>); 3] = [
+    type Case = (Metric, Option<PerAxis<f64>>, Vec<f64>, Vec<i64>);
+    let cases: [Case; 3] = [
         (
             Metric::Euclidean,
             Some(PerAxis::Each(vec![2.0, 1.0])),

@@ -1,7 +1,9 @@
 //! SciPy's `ndimage/_filters.py`: correlate1d, convolve1d, correlate,
 //! convolve, uniform_filter(1d), gaussian_filter(1d), minimum/maximum_filter(1d),
 //! rank/median/percentile_filter, sobel, prewitt, laplace, gaussian_laplace,
-//! gaussian_gradient_magnitude.
+//! gaussian_gradient_magnitude, and the extension work of generic_filter1d and
+//! generic_filter (the extended lines, the footprint windows), which hand the
+//! values to a caller's closure a batch at a time.
 //!
 //! SciPy's C code extends every line (or footprint) beyond the array's edges
 //! by an index map that repeats its reflection for any distance

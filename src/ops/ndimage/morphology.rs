@@ -1,8 +1,8 @@
 //! SciPy's `ndimage/_morphology.py`: generate_binary_structure,
 //! iterate_structure, the binary erosion, dilation, opening, closing,
 //! propagation, hole filling and hit-or-miss, the grey erosion, dilation,
-//! opening, closing, gradient, Laplace and top-hats, and the Euclidean and
-//! chamfer distance transforms.
+//! opening, closing, gradient, Laplace and top-hats, and the Euclidean,
+//! chamfer and brute-force distance transforms.
 //!
 //! The binary routines follow SciPy's `NI_BinaryErosion`: every structure
 //! position is a view of the input padded with `border_value`, folded with

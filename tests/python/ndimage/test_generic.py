@@ -474,3 +474,18 @@ def test_distance_bf_refusals():
         tn.distance_transform_bf(x, sampling=(1.0, 2.0, 3.0))
     with pytest.raises(UnsupportedParameterError):
         tn.distance_transform_bf(x, distances=np.zeros((3, 3)))
+
+
+def test_generic_filters_take_cval_uncast_and_every_input_dtype():
+    # SciPy's buffers are float64: cval is not truncated to an integer input's type
+    x = np.arange(12, dtype=np.int16).reshape(3, 4)
+
+    def line(iline, oline):
+        oline[...] = iline[:-2] + iline[2:]
+
+    kw = dict(mode="constant", cval=2.5)
+    assert_same(tn.generic_filter(x, np.sum, 3, **kw), sn.generic_filter(x, np.sum, 3, **kw))
+    assert_same(tn.generic_filter1d(x, line, 3, **kw), sn.generic_filter1d(x, line, 3, **kw))
+    for y in (np.arange(12, dtype=np.uint64).reshape(3, 4) * 1000, np.eye(4, dtype=bool)):
+        assert_same(tn.generic_filter(y, np.sum, 3), sn.generic_filter(y, np.sum, 3))
+        assert_same(tn.generic_filter1d(y, line, 3), sn.generic_filter1d(y, line, 3))
