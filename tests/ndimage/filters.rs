@@ -165,3 +165,56 @@ fn line_kernels_give_the_composites_bits() {
         }
     }
 }
+
+#[test]
+fn generic_filter1d_hands_the_extended_lines_to_the_closure() {
+    use torchbridge::ops::ndimage::filters::generic_filter1d;
+    let x = Tensor::from_slice(&[1.0f64, 2.0, 3.0, 4.0, 5.0]);
+    // SciPy 1.17.1: out[i] = line[i] + 10 line[i+1] + 100 line[i+2], mode "mirror"
+    let got = generic_filter1d(&x, 3, -1, None, Mode::Mirror, 0.0, 0, |lines: &Tensor, out: &Tensor| {
+        assert_eq!(lines.size(), [1, 7]);
+        let n = out.size()[1];
+        let sum = lines.narrow(1, 0, n) + lines.narrow(1, 1, n) * 10.0 + lines.narrow(1, 2, n) * 100.0;
+        out.shallow_clone().copy_(&sum);
+        Ok::<(), torchbridge::Error>(())
+    })
+    .unwrap();
+    assert_eq!(values(&got), vec![212.0, 321.0, 432.0, 543.0, 454.0]);
+    assert!(generic_filter1d(&x, 0, -1, None, Mode::Mirror, 0.0, 0, |_: &Tensor, _: &Tensor| Ok::<
+        (),
+        torchbridge::Error,
+    >(()))
+    .is_err());
+}
+
+#[test]
+fn generic_filter_hands_the_windows_to_the_closure() {
+    use torchbridge::ops::ndimage::filters::{generic_filter, Footprint};
+    let x = Tensor::arange(6, (Kind::Double, tch::Device::Cpu)).reshape([2, 3]);
+    let footprint = Footprint { shape: vec![1, 3], mask: vec![true, false, true] };
+    // SciPy 1.17.1: max - min over the footprint, mode "wrap"
+    let got =
+        generic_filter(&x, None, Some(&footprint), None, Mode::Wrap, 0.0, &PerAxis::Same(0), None, |rows: &Tensor| {
+            assert_eq!(rows.size()[1], 2);
+            Ok::<Tensor, torchbridge::Error>(rows.amax(1, false) - rows.amin(1, false))
+        })
+        .unwrap();
+    assert_eq!(values(&got), vec![1.0, 2.0, 1.0, 1.0, 2.0, 1.0]);
+    // the results are cast as SciPy's C cast: truncation toward zero
+    let got = generic_filter(
+        &x,
+        Some(&PerAxis::Same(3)),
+        None,
+        Some(DType::Int32),
+        Mode::Reflect,
+        0.0,
+        &PerAxis::Same(0),
+        None,
+        |rows: &Tensor| {
+            Ok::<Tensor, torchbridge::Error>(Tensor::full([rows.size()[0]], -2.7, (Kind::Double, tch::Device::Cpu)))
+        },
+    )
+    .unwrap();
+    assert_eq!(got.kind(), Kind::Int);
+    assert_eq!(values(&got), vec![-2.0; 6]);
+}

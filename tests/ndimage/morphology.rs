@@ -8,6 +8,7 @@ use torchbridge::ops::ndimage::morphology::{
     binary_dilation, binary_erosion, binary_fill_holes, distance_transform_cdt, distance_transform_edt,
     generate_binary_structure, grey_erosion, Binary, Grey, Structure,
 };
+use torchbridge::DType;
 
 fn ints(t: &Tensor) -> Vec<i64> {
     Vec::<i64>::try_from(&t.to_kind(Kind::Int64).contiguous().view(-1)).unwrap()
@@ -106,4 +107,44 @@ fn bad_structures_and_origins() {
     let s = Footprint { shape: vec![2, 2], mask: vec![true; 4] };
     let far = Binary { structure: Some(&s), origin: PerAxis::Same(1), ..defaults() };
     assert!(binary_erosion(&x, &far, None).is_err());
+}
+
+#[test]
+fn brute_force_distances_and_their_ties() {
+    use torchbridge::ops::ndimage::morphology::{distance_transform_bf, Metric};
+    let x = Tensor::from_slice(&[1i64, 1, 1, 0, 1, 1, 1, 1, 0, 1, 1, 1]).reshape([3, 4]);
+    // SciPy 1.17.1 (distance_transform_bf(x, metric, return_indices=True))
+    type Case = (Metric, Option<PerAxis<f64>>, Vec<f64>, Vec<i64>);
+    let cases: [Case; 3] = [
+        (
+            Metric::Euclidean,
+            Some(PerAxis::Each(vec![2.0, 1.0])),
+            vec![3.0, 2.0, 1.0, 0.0, 2.0, 5f64.sqrt(), 5f64.sqrt(), 2.0, 0.0, 1.0, 2.0, 3.0],
+            vec![0, 0, 0, 0, 2, 2, 0, 0, 2, 2, 2, 2, 3, 3, 3, 3, 0, 0, 3, 3, 0, 0, 0, 0],
+        ),
+        (
+            Metric::Taxicab,
+            None,
+            vec![2.0, 2.0, 1.0, 0.0, 1.0, 2.0, 2.0, 1.0, 0.0, 1.0, 2.0, 2.0],
+            vec![2, 0, 0, 0, 2, 2, 0, 0, 2, 2, 2, 0, 0, 3, 3, 3, 0, 0, 3, 3, 0, 0, 0, 3],
+        ),
+        (
+            Metric::Chessboard,
+            None,
+            vec![2.0, 2.0, 1.0, 0.0, 1.0, 1.0, 1.0, 1.0, 0.0, 1.0, 2.0, 2.0],
+            vec![2, 2, 0, 0, 2, 2, 0, 0, 2, 2, 2, 0, 0, 0, 3, 3, 0, 0, 3, 3, 0, 0, 0, 3],
+        ),
+    ];
+    for (metric, sampling, distances, indices) in cases {
+        let r = distance_transform_bf(&x, metric, sampling.as_ref(), true, true).unwrap();
+        let d = r.distances.unwrap();
+        let d = if metric == Metric::Euclidean { d } else { torchbridge::ops::numpy::cast(&d, DType::Int64).unwrap() };
+        assert_eq!(Vec::<f64>::try_from(&d.to_kind(Kind::Double).view(-1)).unwrap(), distances, "{metric:?}");
+        let i = r.indices.unwrap();
+        assert_eq!(i.size(), [2, 3, 4]);
+        assert_eq!(ints(&i), indices, "{metric:?}");
+    }
+    assert!(Metric::from_name("Manhattan").unwrap() == Metric::Taxicab);
+    assert!(Metric::from_name("minkowski").is_err());
+    assert!(distance_transform_bf(&x, Metric::Euclidean, None, false, false).is_err());
 }

@@ -8,6 +8,8 @@ faces; the labeled statistics, their per-label partials merged: not built.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ._chunking import Chunking, Unsupported
 from ._stencil import (
     Stencil,
@@ -23,7 +25,8 @@ from ._stencil import (
     until_convergence,
 )
 
-_LINE = {"modes_on": one_axis}
+#: the options of a filter along one axis (its mode applies on that axis)
+_LINE: dict[str, Any] = {"modes_on": one_axis}
 
 #: ``name`` -> the chunking class of ``torchbridge.ndimage.{name}``.
 ROWS: dict[str, Chunking] = {
@@ -87,4 +90,20 @@ _INTERPOLATION = (
 )
 for _name in ("spline_filter1d", "spline_filter", "map_coordinates", "affine_transform", "shift", "zoom", "rotate"):
     ROWS[_name] = Unsupported(_INTERPOLATION)
+
+# The routines that take a Python callable, and the brute-force distance transform.
+for _name in ("generic_gradient_magnitude", "generic_laplace"):
+    ROWS[_name] = Unsupported(
+        "calls a derivative the caller wrote on the whole array (its reach along each axis is unknown, so "
+        "no overlap depth can be chosen); compute it eagerly, or map_overlap the derivative yourself"
+    )
+for _name in ("generic_filter1d", "generic_filter"):
+    ROWS[_name] = Unsupported(
+        "calls a host Python function per line or per point; a chunked path (map_overlap with the footprint's "
+        "depth) is not built yet; compute it eagerly"
+    )
+ROWS["distance_transform_bf"] = Unsupported(
+    "the nearest background element can be anywhere in the array: chunk-wise results need a global merge, "
+    "not built yet; compute it eagerly"
+)
 del _name, _passes

@@ -85,9 +85,9 @@ class Recurrence:
         lead = 1 if self.sections else 0
 
         def state_shape(shape: tuple[int, ...]) -> tuple[int, ...]:
-            shape = list(shape)
-            shape[axis] = order
-            return tuple(([count] if self.sections else []) + shape)
+            dims = list(shape)
+            dims[axis] = order
+            return tuple(([count] if self.sections else []) + dims)
 
         # dtypes from a host probe (two samples per line) with the caller's options and zi
         probe_x = np.ones(tuple(2 if d == axis else 1 for d in range(x.ndim)), dtype=x.dtype)

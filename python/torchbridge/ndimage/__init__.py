@@ -10,7 +10,12 @@ Every routine also takes a keyword-only ``device=None``: where to compute,
 with the copies that costs (see :mod:`torchbridge._device`).
 
 The routines are the compiled functions of ``torchbridge._core.ndimage``, each
-behind its public face (``torchbridge._dispatch``); the private modules follow
+behind its public face (``torchbridge._dispatch``), but for the two that take a
+derivative callable (``generic_gradient_magnitude``, ``generic_laplace``):
+SciPy's Python composites, written in Python here, their arithmetic in
+libtorch. ``generic_filter``/``generic_filter1d`` call the caller's Python
+function on the host with NumPy float64 arrays (CUDA input is copied to the
+host once and the result back). The private modules follow
 SciPy's (``_filters``, ``_interpolation``, ``_measurements``, ``_morphology``);
 ``__all__`` is theirs, written out (stubtest reads literals only).
 """
@@ -28,6 +33,10 @@ from ._filters import (
     gaussian_filter1d,
     gaussian_gradient_magnitude,
     gaussian_laplace,
+    generic_filter,
+    generic_filter1d,
+    generic_gradient_magnitude,
+    generic_laplace,
     laplace,
     maximum_filter,
     maximum_filter1d,
@@ -76,6 +85,7 @@ from ._morphology import (
     binary_opening,
     binary_propagation,
     black_tophat,
+    distance_transform_bf,
     distance_transform_cdt,
     distance_transform_edt,
     generate_binary_structure,
@@ -98,6 +108,10 @@ __all__: list[str] = [
     "gaussian_filter1d",
     "gaussian_gradient_magnitude",
     "gaussian_laplace",
+    "generic_filter",
+    "generic_filter1d",
+    "generic_gradient_magnitude",
+    "generic_laplace",
     "laplace",
     "maximum_filter",
     "maximum_filter1d",
@@ -133,6 +147,7 @@ __all__: list[str] = [
     "binary_opening",
     "binary_propagation",
     "black_tophat",
+    "distance_transform_bf",
     "distance_transform_cdt",
     "distance_transform_edt",
     "generate_binary_structure",

@@ -1,7 +1,9 @@
 //! SciPy's `ndimage/_filters.py`: correlate1d, convolve1d, correlate,
 //! convolve, uniform_filter(1d), gaussian_filter(1d), minimum/maximum_filter(1d),
 //! rank/median/percentile_filter, sobel, prewitt, laplace, gaussian_laplace,
-//! gaussian_gradient_magnitude.
+//! gaussian_gradient_magnitude, and the extension work of generic_filter1d and
+//! generic_filter (the extended lines, the footprint windows), which hand the
+//! values to a caller's closure a batch at a time.
 //!
 //! SciPy's C code extends every line (or footprint) beyond the array's edges
 //! by an index map that repeats its reflection for any distance
@@ -1345,4 +1347,174 @@ pub fn gaussian_gradient_magnitude(
     }
     // np.sqrt of integers in float64, cast back unsafely
     out.cast(&to_double(&acc)?.f_sqrt()?)
+}
+
+/// How many window values [`generic_filter`] gathers at once (8 MiB of float64).
+const WINDOW_CHUNK: i64 = 1 << 20;
+
+/// `scipy.ndimage.generic_filter1d`: `function` filters the lines of `input`
+/// along `axis`, each extended by `mode` as SciPy extends it (`filter_size / 2
+/// + origin` samples before, the rest after, any distance).
+///
+/// `function` receives every line at once: `lines`, float64 of shape
+/// `(lines, n + filter_size - 1)` (the other axes in C order, SciPy's
+/// iteration order), and `out`, float64 zeros of shape `(lines, n)` to fill;
+/// the filled lines are then cast to the output dtype as SciPy's C cast does.
+/// The function's error type is the caller's (a binding's `PyErr`).
+#[allow(clippy::too_many_arguments)]
+pub fn generic_filter1d<E: From<Error>>(
+    input: &Tensor,
+    filter_size: i64,
+    axis: i64,
+    output: Option<DType>,
+    mode: Mode,
+    cval: f64,
+    origin: i64,
+    function: impl FnOnce(&Tensor, &Tensor) -> std::result::Result<(), E>,
+) -> std::result::Result<Tensor, E> {
+    check_selection_input(input)?;
+    let out = Output::of(input, output)?;
+    if filter_size < 1 {
+        return Err(Error::InvalidArgument("invalid filter size".into()).into());
+    }
+    let axis = normalize_axis(axis, input.dim())?;
+    check_origin(origin, filter_size, "invalid origin")?;
+    if input.numel() == 0 {
+        return Ok(copy_cast(input, &out)?);
+    }
+    let work = input.f_to_kind(Kind::Double).map_err(Error::from)?;
+    let before = filter_size / 2 + origin;
+    let after = filter_size - filter_size / 2 - 1 - origin;
+    let ext = extend(&work, axis, mode, cval, before, after)?;
+    let last = work.dim() as i64 - 1;
+    let moved = ext.f_movedim([axis as i64], [last]).map_err(Error::from)?.f_contiguous().map_err(Error::from)?;
+    let n = work.size()[axis];
+    let lines = moved.f_reshape([-1, n + filter_size - 1]).map_err(Error::from)?;
+    let filtered = Tensor::f_zeros([lines.size()[0], n], (Kind::Double, tch::Device::Cpu))
+        .map_err(Error::from)?
+        .f_to_device(lines.device())
+        .map_err(Error::from)?;
+    function(&lines, &filtered)?;
+    let mut shape = moved.size();
+    shape[work.dim() - 1] = n;
+    let result = filtered
+        .f_reshape(shape.as_slice())
+        .map_err(Error::from)?
+        .f_movedim([last], [axis as i64])
+        .map_err(Error::from)?
+        .f_reshape(input.size().as_slice())
+        .map_err(Error::from)?;
+    Ok(out.cast(&result.f_contiguous().map_err(Error::from)?)?)
+}
+
+/// The windows of [`generic_filter`]: the input (float64) extended by the
+/// footprint, flat, and the flat offset of every footprint position.
+struct Windows {
+    ext: Tensor,
+    dims: Vec<i64>,
+    strides: Vec<i64>,
+    offsets: Tensor,
+}
+
+impl Windows {
+    /// The windows of the points `start .. start + len` (C order), float64 of
+    /// shape `(len, footprint count)`, the footprint in C order.
+    fn rows(&self, start: i64, len: i64) -> Result<Tensor> {
+        let device = self.ext.device();
+        let mut rest = Tensor::f_arange_start(start, start + len, (Kind::Int64, device))?;
+        let mut base = Tensor::f_zeros([len], (Kind::Int64, device))?;
+        for d in (0..self.dims.len()).rev() {
+            let i = rest.f_remainder(self.dims[d])?;
+            base = base.f_add(&i.f_mul_scalar(self.strides[d])?)?;
+            rest = rest.f_floor_divide_scalar(self.dims[d])?;
+        }
+        let index = base.f_unsqueeze(1)?.f_add(&self.offsets.f_unsqueeze(0)?)?;
+        Ok(self.ext.f_take(&index)?)
+    }
+}
+
+/// `scipy.ndimage.generic_filter`: `function` of the input values under the
+/// footprint (`size`, a box, or `footprint`), at every point, the input
+/// extended by `mode` as SciPy's n-D filters extend it (any distance).
+///
+/// `function` receives the windows of a chunk of points at once: float64 of
+/// shape `(points, count)`, the points in C order, each row the values under
+/// the footprint's `count` positions in C order (SciPy's buffer), and returns
+/// one value per point (any shape of `points` elements, converted to
+/// float64); the chunks hold at most about 2^20 values. The results are cast
+/// to the output dtype as SciPy's C cast does. The function's error type is
+/// the caller's (a binding's `PyErr`).
+#[allow(clippy::too_many_arguments)]
+pub fn generic_filter<E: From<Error>>(
+    input: &Tensor,
+    size: Option<&PerAxis<i64>>,
+    footprint: Option<&Footprint>,
+    output: Option<DType>,
+    mode: Mode,
+    cval: f64,
+    origin: &PerAxis<i64>,
+    axes: Option<&[i64]>,
+    mut function: impl FnMut(&Tensor) -> std::result::Result<Tensor, E>,
+) -> std::result::Result<Tensor, E> {
+    check_selection_input(input)?;
+    let ndim = input.dim();
+    let axes_v = check_axes(axes, ndim)?;
+    let f = footprint_of(size, footprint, axes_v.len())?;
+    let shape = expand_shape(&f.shape, &axes_v, ndim, "footprint")?;
+    let origins = expand_origin(origin, &axes_v, ndim)?;
+    if shape.iter().filter(|&&k| k > 0).count() != ndim {
+        return Err(Error::InvalidArgument(format!(
+            "footprint.ndim ({}) must match len(axes) ({})",
+            f.shape.len(),
+            axes_v.len()
+        ))
+        .into());
+    }
+    let (before, after) = footprint_extent(&shape, &origins)?;
+    let out = Output::of(input, output)?;
+    if input.numel() == 0 {
+        return Ok(copy_cast(input, &out)?);
+    }
+    let work = input.f_to_kind(Kind::Double).map_err(Error::from)?;
+    let ext = extend_all(&work, mode, cval, &before, &after)?.f_contiguous().map_err(Error::from)?;
+    let strides = ext.stride();
+    let offsets: Vec<i64> = f
+        .mask
+        .iter()
+        .enumerate()
+        .filter(|(_, &on)| on)
+        .map(|(flat, _)| unravel(flat as i64, &shape).iter().zip(&strides).map(|(i, s)| i * s).sum())
+        .collect();
+    let count = offsets.len() as i64;
+    let windows = Windows {
+        ext: ext.f_reshape([-1]).map_err(Error::from)?,
+        dims: work.size(),
+        strides,
+        offsets: Tensor::f_from_slice(&offsets)
+            .map_err(Error::from)?
+            .f_to_device(work.device())
+            .map_err(Error::from)?,
+    };
+    let points = work.numel() as i64;
+    let chunk = (WINDOW_CHUNK / count.max(1)).max(1);
+    let mut values = Vec::new();
+    let mut start = 0;
+    while start < points {
+        let len = chunk.min(points - start);
+        let rows = windows.rows(start, len)?;
+        let v = function(&rows)?;
+        let v = v.f_to_kind(Kind::Double).map_err(Error::from)?.f_reshape([-1]).map_err(Error::from)?;
+        if v.numel() as i64 != len {
+            return Err(Error::InvalidArgument(format!(
+                "generic_filter: the function gave {} values for {len} points",
+                v.numel()
+            ))
+            .into());
+        }
+        values.push(v.f_to_device(work.device()).map_err(Error::from)?);
+        start += len;
+    }
+    let result =
+        Tensor::f_cat(&values, 0).map_err(Error::from)?.f_reshape(work.size().as_slice()).map_err(Error::from)?;
+    Ok(out.cast(&result)?)
 }

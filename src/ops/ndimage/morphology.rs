@@ -1,8 +1,8 @@
 //! SciPy's `ndimage/_morphology.py`: generate_binary_structure,
 //! iterate_structure, the binary erosion, dilation, opening, closing,
 //! propagation, hole filling and hit-or-miss, the grey erosion, dilation,
-//! opening, closing, gradient, Laplace and top-hats, and the Euclidean and
-//! chamfer distance transforms.
+//! opening, closing, gradient, Laplace and top-hats, and the Euclidean,
+//! chamfer and brute-force distance transforms.
 //!
 //! The binary routines follow SciPy's `NI_BinaryErosion`: every structure
 //! position is a view of the input padded with `border_value`, folded with
@@ -937,4 +937,159 @@ pub fn distance_transform_cdt(input: &Tensor, metric: &Footprint) -> Result<Tens
         dist = dist.f_add(&covered.f_logical_not()?.f_to_kind(Kind::Int)?)?;
         covered = next;
     }
+}
+
+/// How many foreground-border pairs [`distance_transform_bf`] compares at
+/// once: 2 MiB a temporary, small enough to stay in cache.
+const PAIR_CHUNK: i64 = 1 << 18;
+
+/// The metric of [`distance_transform_bf`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Metric {
+    /// The Euclidean distance (with `sampling`), float64.
+    Euclidean,
+    /// The sum of the absolute coordinate differences (`taxicab`,
+    /// `cityblock`, `manhattan`), uint32.
+    Taxicab,
+    /// The largest absolute coordinate difference, uint32.
+    Chessboard,
+}
+
+impl Metric {
+    /// The metric SciPy names `name` (any case).
+    pub fn from_name(name: &str) -> Result<Metric> {
+        Ok(match name.to_lowercase().as_str() {
+            "euclidean" => Metric::Euclidean,
+            "taxicab" | "cityblock" | "manhattan" => Metric::Taxicab,
+            "chessboard" => Metric::Chessboard,
+            _ => return Err(Error::InvalidArgument(format!("distance metric not supported: {name:?}"))),
+        })
+    }
+}
+
+/// The C-order coordinates (int64, one row per axis) of the flat indices `flat` in `shape`.
+fn unravel_all(flat: &Tensor, shape: &[i64]) -> Result<Vec<Tensor>> {
+    let mut rest = flat.shallow_clone();
+    let mut coords = Vec::with_capacity(shape.len());
+    for &n in shape.iter().rev() {
+        coords.push(rest.f_remainder(n)?);
+        rest = rest.f_floor_divide_scalar(n)?;
+    }
+    coords.reverse();
+    Ok(coords)
+}
+
+/// `scipy.ndimage.distance_transform_bf`: the distance from every nonzero
+/// element of `input` to the nearest zero element by brute force, as SciPy's
+/// `NI_DistanceTransformBruteForce` computes it.
+///
+/// The candidates are SciPy's: the zero elements next to a nonzero one (the
+/// full `3**ndim` neighbourhood). Every foreground element is compared with
+/// all of them, a chunk of foreground elements at a time (about 2^18 pairs),
+/// the squared Euclidean distance summed axis by axis in float64 as SciPy's
+/// loop sums it (`sampling` applies to it only, as in SciPy). Where several
+/// candidates are equally near, SciPy keeps the last in C order (its list is
+/// built backwards and only a strictly smaller distance replaces the
+/// current), and so does this. Zero elements are at distance 0 of
+/// themselves. Without any zero element the distances are
+/// `sqrt(f64::MAX)` (Euclidean) or `u32::MAX`, the index 0, as in SciPy.
+/// Distances are float64 (Euclidean) or uint32; the indices are
+/// `(ndim,) + shape` int32.
+pub fn distance_transform_bf(
+    input: &Tensor,
+    metric: Metric,
+    sampling: Option<&PerAxis<f64>>,
+    return_distances: bool,
+    return_indices: bool,
+) -> Result<Transform> {
+    check_returns(return_distances, return_indices)?;
+    let dev = input.device();
+    let shape = input.size();
+    let ndim = shape.len();
+    let sampling = sampling.map(|s| s.normalize(ndim)).transpose()?;
+    let fg = input.f_ne(0)?;
+    // the zeros next to a nonzero element: SciPy's binary_dilation by the full structure, xor
+    let mut near = fg.f_to_kind(Kind::Uint8)?;
+    for (axis, &n) in shape.iter().enumerate() {
+        if n == 0 {
+            break;
+        }
+        let padded = filters::extend(&near, axis, Mode::Constant, 0.0, 1, 1)?;
+        let a = padded.f_narrow(axis as i64, 0, n)?;
+        let b = padded.f_narrow(axis as i64, 1, n)?;
+        let c = padded.f_narrow(axis as i64, 2, n)?;
+        near = a.f_maximum(&b)?.f_maximum(&c)?;
+    }
+    let border = near.f_ne(0)?.f_logical_and(&fg.f_logical_not()?)?;
+    let numel = input.numel() as i64;
+    let fg_flat = fg.f_reshape([-1])?;
+    // SciPy's candidates run from the last in C order to the first
+    let candidates = border.f_reshape([-1])?.f_nonzero()?.f_reshape([-1])?.f_flip([0])?;
+    let foreground = fg_flat.f_nonzero()?.f_reshape([-1])?;
+    let euclidean = metric == Metric::Euclidean;
+    let work = if euclidean { Kind::Double } else { Kind::Int64 };
+    let mut distances = Tensor::f_zeros([numel], (work, dev))?;
+    let mut features = Tensor::f_arange(numel, (Kind::Int64, dev))?;
+    let (nf, nb) = (foreground.size()[0], candidates.size()[0]);
+    if nf > 0 && nb == 0 {
+        let none = if euclidean { f64::MAX.sqrt() } else { f64::from(u32::MAX) };
+        distances = distances.f_index_fill(0, &foreground, none)?;
+        features = features.f_index_fill(0, &foreground, 0)?;
+    } else if nf > 0 {
+        // the coordinates in the working kind (exact: integers), so the
+        // differences are computed there as SciPy's loop computes them
+        let coordinates = |flat: &Tensor| -> Result<Vec<Tensor>> {
+            unravel_all(flat, &shape)?.iter().map(|c| Ok(c.f_to_kind(work)?)).collect()
+        };
+        let to = coordinates(&candidates)?;
+        let rows = (PAIR_CHUNK / nb).max(1);
+        let mut start = 0;
+        while start < nf {
+            let len = rows.min(nf - start);
+            let points = foreground.f_narrow(0, start, len)?;
+            let from = coordinates(&points)?;
+            let mut acc: Option<Tensor> = None;
+            for d in 0..ndim {
+                let t = from[d].f_unsqueeze(1)?.f_sub(&to[d].f_unsqueeze(0)?)?;
+                let term = match (metric, &sampling) {
+                    (Metric::Euclidean, Some(s)) => {
+                        let t = t.f_mul_scalar(s[d])?;
+                        t.f_mul(&t)?
+                    }
+                    (Metric::Euclidean, None) => t.f_mul(&t)?,
+                    _ => t.f_abs()?,
+                };
+                acc = Some(match acc {
+                    None => term,
+                    Some(a) if metric == Metric::Chessboard => a.f_maximum(&term)?,
+                    Some(a) => a.f_add(&term)?,
+                });
+            }
+            let acc = acc.ok_or_else(|| Error::InvalidArgument("a 0-d transform".into()))?;
+            let nearest = acc.f_argmin(1, false)?;
+            let best = acc.f_gather(1, &nearest.f_unsqueeze(1)?, false)?.f_reshape([-1])?;
+            let best = if euclidean { best.f_sqrt()? } else { best };
+            let _ = distances.f_index_copy_(0, &points, &best)?;
+            let _ = features.f_index_copy_(0, &points, &candidates.f_index_select(0, &nearest)?)?;
+            start += len;
+        }
+    }
+    let distances = if return_distances {
+        let d = distances.f_reshape(shape.as_slice())?;
+        Some(if euclidean { d } else { crate::ops::numpy::cast(&d, DType::UInt32)? })
+    } else {
+        None
+    };
+    let indices = if return_indices {
+        let coords = unravel_all(&features, &shape)?;
+        let stacked = if coords.is_empty() {
+            Tensor::f_zeros([0], (Kind::Int64, dev))?
+        } else {
+            Tensor::f_stack(&coords, 0)?.f_reshape([&[ndim as i64][..], &shape[..]].concat().as_slice())?
+        };
+        Some(stacked.f_to_kind(Kind::Int)?)
+    } else {
+        None
+    };
+    Ok(Transform { distances, indices })
 }

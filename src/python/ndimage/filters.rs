@@ -1,10 +1,11 @@
 //! The filters of `scipy.ndimage._filters` (see `crate::ops::ndimage::filters`).
 
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString};
+use pyo3::types::{PyDict, PyString, PyTuple};
 use tch::{Kind, Tensor};
 
-use super::super::container::import_all;
+use super::super::container::{import_all, wrap, Library};
+use super::super::placement::on_device;
 use super::super::signal::{map, Device};
 use crate::ops::ndimage::filters::{self as ops, Footprint, Gaussian, Mode, PerAxis, Rank};
 use crate::{dlpack, DType, Error};
@@ -816,6 +817,203 @@ fn laplace(
 }
 
 /// Adds the filters to `module`.
+/// The callable of the generic filters: a Python callable; SciPy's low-level
+/// callbacks (`scipy.LowLevelCallable`, a bare `PyCapsule`) are refused.
+fn python_function(function: &Bound<'_, PyAny>) -> PyResult<()> {
+    let kind = function.get_type().name()?.to_string();
+    if kind == "LowLevelCallable" || kind == "PyCapsule" {
+        return Err(Error::NotImplemented(format!(
+            "scipy.LowLevelCallable ({kind}) is not implemented: torchbridge calls Python callables only; \
+             pass a Python function of NumPy float64 arrays"
+        ))
+        .into());
+    }
+    if !function.is_callable() {
+        return Err(Error::InvalidArgument("invalid callable given".into()).into());
+    }
+    Ok(())
+}
+
+/// `extra_arguments` (a tuple, as SciPy requires) and `extra_keywords` (`None` or a dict).
+fn extras<'py>(
+    extra_arguments: &Bound<'py, PyAny>,
+    extra_keywords: Option<&Bound<'py, PyAny>>,
+) -> PyResult<(Bound<'py, PyTuple>, Option<Bound<'py, PyDict>>)> {
+    let args = extra_arguments
+        .cast::<PyTuple>()
+        .map_err(|_| Error::InvalidArgument("extra_arguments must be a tuple".into()))?
+        .clone();
+    let kwargs = match extra_keywords.filter(|k| !k.is_none()) {
+        None => None,
+        Some(k) => Some(
+            k.cast::<PyDict>()
+                .map_err(|_| Error::InvalidArgument("extra_keywords must be a dictionary".into()))?
+                .clone(),
+        ),
+    };
+    Ok((args, kwargs))
+}
+
+/// `row` followed by `extra` as one argument tuple.
+fn call_args<'py>(
+    py: Python<'py>,
+    rows: impl IntoIterator<Item = Bound<'py, PyAny>>,
+    extra: &Bound<'py, PyTuple>,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let items: Vec<Bound<'py, PyAny>> = rows.into_iter().chain(extra.iter()).collect();
+    PyTuple::new(py, items)
+}
+
+/// A host float64 tensor as a NumPy array over its memory.
+fn host_numpy<'py>(py: Python<'py>, t: &Tensor) -> PyResult<Bound<'py, PyAny>> {
+    Ok(wrap(py, &Library::NumPy, t.shallow_clone(), false)?.into_bound(py))
+}
+
+/// The input of a generic filter on the host (one copy from a CUDA device),
+/// its library, and the device its result goes back to. `device=` is
+/// checked, and otherwise changes nothing: the function runs on the host.
+fn generic_input(input: &Bound<'_, PyAny>, device: Device<'_, '_>) -> PyResult<(Tensor, Library, tch::Device)> {
+    on_device(device, || Ok(()))?;
+    let (mut tensors, library) = import_all(&[input])?;
+    let x = tensors.remove(0);
+    let home = x.device();
+    let host = x.f_to_device(tch::Device::Cpu).map_err(Error::from)?;
+    Ok((host, library, home))
+}
+
+/// Calculate a 1-D filter along the given axis.
+///
+/// ``function(input_line, output_line, *extra_arguments, **extra_keywords)``
+/// is called once per line of ``input`` along ``axis`` (the other axes in C
+/// order, as SciPy iterates): ``input_line`` is the line extended by ``mode``
+/// (``filter_size // 2 + origin`` samples before, SciPy's extension for any
+/// distance), ``output_line`` a zero line to fill, both float64 NumPy arrays;
+/// the filled lines are cast to the output dtype as SciPy's C cast does.
+///
+/// torchbridge: the extended lines are built by libtorch in one gather with
+/// the filters' boundary index map, then ``function`` (host Python by
+/// contract) runs on NumPy views of them. Input on a CUDA device is copied
+/// to the host once, explicitly, and the result copied back to that device,
+/// in the caller's array type. ``device=`` is accepted and checked, and
+/// changes nothing: the function always runs on the host.
+/// ``scipy.LowLevelCallable`` raises ``UnsupportedParameterError`` (a
+/// ``NotImplementedError``); ``output`` may be ``None`` or a dtype (an array
+/// to fill raises ``UnsupportedParameterError``); SciPy's ``RuntimeError``
+/// for a bad size or mode is a ``ValueError`` (``InvalidArgumentError``).
+#[pyfunction]
+#[pyo3(signature = (input, function, filter_size, axis = -1, output = None, mode = "reflect".to_string(), cval = 0.0, origin = 0, extra_arguments = None, extra_keywords = None, *, device = None), text_signature = "(input, function, filter_size, axis=-1, output=None, mode='reflect', cval=0.0, origin=0, extra_arguments=(), extra_keywords=None, *, device=None)")]
+#[allow(clippy::too_many_arguments)]
+fn generic_filter1d(
+    py: Python<'_>,
+    input: &Bound<'_, PyAny>,
+    function: &Bound<'_, PyAny>,
+    filter_size: i64,
+    axis: i64,
+    output: Option<&Bound<'_, PyAny>>,
+    mode: String,
+    cval: f64,
+    origin: i64,
+    extra_arguments: Option<&Bound<'_, PyAny>>,
+    extra_keywords: Option<&Bound<'_, PyAny>>,
+    device: Device<'_, '_>,
+) -> PyResult<Py<PyAny>> {
+    python_function(function)?;
+    let empty = PyTuple::empty(py).into_any();
+    let (args, kwargs) = extras(extra_arguments.unwrap_or(&empty), extra_keywords)?;
+    let output = output_arg(py, output)?;
+    let mode = Mode::from_name(&mode)?;
+    let (x, library, home) = generic_input(input, device)?;
+    let result =
+        ops::generic_filter1d(&x, filter_size, axis, output, mode, cval, origin, |lines, out| -> PyResult<()> {
+            let (ilines, olines) = (host_numpy(py, lines)?, host_numpy(py, out)?);
+            // numpy's own row iterators: the cheapest views, one per call as SciPy makes one
+            for (iline, oline) in ilines.try_iter()?.zip(olines.try_iter()?) {
+                let (iline, oline) = (iline?, oline?);
+                if args.is_empty() && kwargs.is_none() {
+                    function.call1((iline, oline))?;
+                } else {
+                    function.call(call_args(py, [iline, oline], &args)?, kwargs.as_ref())?;
+                }
+            }
+            Ok(())
+        })?;
+    wrap(py, &library, result.f_to_device(home).map_err(Error::from)?, false)
+}
+
+/// Calculate a multidimensional filter using the given function.
+///
+/// ``function(values, *extra_arguments, **extra_keywords)`` is called at
+/// every point of ``input`` (C order), ``values`` being the input under the
+/// footprint (``size``, a box, or ``footprint``; its positions in C order)
+/// as a float64 NumPy array, the input extended by ``mode`` as SciPy's
+/// filters extend it; its result (a number, converted as SciPy converts it)
+/// is cast to the output dtype as SciPy's C cast does.
+///
+/// torchbridge: the windows are gathered by libtorch with the filters'
+/// boundary index map, a chunk of points at a time (about 2^20 values), and
+/// ``function`` (host Python by contract) runs on NumPy views of their rows.
+/// Input on a CUDA device is copied to the host once, explicitly, and the
+/// result copied back to that device, in the caller's array type.
+/// ``device=`` is accepted and checked, and changes nothing: the function
+/// always runs on the host. ``scipy.LowLevelCallable`` raises
+/// ``UnsupportedParameterError`` (a ``NotImplementedError``); ``output`` may
+/// be ``None`` or a dtype (an array to fill raises
+/// ``UnsupportedParameterError``); SciPy's ``RuntimeError`` for a bad size,
+/// mode or footprint is a ``ValueError`` (``InvalidArgumentError``).
+#[pyfunction]
+#[pyo3(signature = (input, function, size = None, footprint = None, output = None, mode = "reflect".to_string(), cval = 0.0, origin = Ints(PerAxis::Same(0)), extra_arguments = None, extra_keywords = None, *, axes = None, device = None), text_signature = "(input, function, size=None, footprint=None, output=None, mode='reflect', cval=0.0, origin=0, extra_arguments=(), extra_keywords=None, *, axes=None, device=None)")]
+#[allow(clippy::too_many_arguments)]
+fn generic_filter(
+    py: Python<'_>,
+    input: &Bound<'_, PyAny>,
+    function: &Bound<'_, PyAny>,
+    size: Option<Ints>,
+    footprint: Option<&Bound<'_, PyAny>>,
+    output: Option<&Bound<'_, PyAny>>,
+    mode: String,
+    cval: f64,
+    origin: Ints,
+    extra_arguments: Option<&Bound<'_, PyAny>>,
+    extra_keywords: Option<&Bound<'_, PyAny>>,
+    axes: Option<Axes>,
+    device: Device<'_, '_>,
+) -> PyResult<Py<PyAny>> {
+    python_function(function)?;
+    let footprint = footprint_arg(footprint)?;
+    warn_size_ignored(py, &size, &footprint)?;
+    let empty = PyTuple::empty(py).into_any();
+    let (args, kwargs) = extras(extra_arguments.unwrap_or(&empty), extra_keywords)?;
+    let output = output_arg(py, output)?;
+    let mode = Mode::from_name(&mode)?;
+    let (x, library, home) = generic_input(input, device)?;
+    let size = size.map(|s| s.0);
+    let result = ops::generic_filter(
+        &x,
+        size.as_ref(),
+        footprint.as_ref(),
+        output,
+        mode,
+        cval,
+        &origin.0,
+        axes_ref(&axes),
+        |rows| -> PyResult<Tensor> {
+            let windows = host_numpy(py, rows)?;
+            let mut values = Vec::with_capacity(rows.size()[0] as usize);
+            // numpy's own row iterator: the cheapest views, one per call as SciPy makes one
+            for row in windows.try_iter()? {
+                let value = if args.is_empty() && kwargs.is_none() {
+                    function.call1((row?,))?
+                } else {
+                    function.call(call_args(py, [row?], &args)?, kwargs.as_ref())?
+                };
+                values.push(value.extract::<f64>()?);
+            }
+            Ok(Tensor::f_from_slice(&values).map_err(Error::from)?)
+        },
+    )?;
+    wrap(py, &library, result.f_to_device(home).map_err(Error::from)?, false)
+}
+
 pub(super) fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(correlate1d, module)?)?;
     module.add_function(wrap_pyfunction!(convolve1d, module)?)?;
@@ -836,5 +1034,7 @@ pub(super) fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(percentile_filter, module)?)?;
     module.add_function(wrap_pyfunction!(sobel, module)?)?;
     module.add_function(wrap_pyfunction!(prewitt, module)?)?;
-    module.add_function(wrap_pyfunction!(laplace, module)?)
+    module.add_function(wrap_pyfunction!(laplace, module)?)?;
+    module.add_function(wrap_pyfunction!(generic_filter1d, module)?)?;
+    module.add_function(wrap_pyfunction!(generic_filter, module)?)
 }

@@ -601,6 +601,60 @@ fn transform_outputs(
     Ok(())
 }
 
+/// Distance transform function by a brute force algorithm.
+///
+/// The distance from every nonzero element of ``input`` to the nearest zero
+/// element (``metric``: ``"euclidean"``, float64, with ``sampling`` the
+/// spacing along each axis; ``"taxicab"``/``"cityblock"``/``"manhattan"`` or
+/// ``"chessboard"``, uint32, ``sampling`` ignored as SciPy ignores it),
+/// and/or (``return_indices``) the index of that zero element, ``(ndim,) +
+/// input.shape`` int32.
+///
+/// torchbridge: a libtorch composite on the input's device: every nonzero
+/// element is compared with SciPy's candidates (the zeros next to a nonzero
+/// element) in batches of about 2^18 pairs, so memory stays bounded; the
+/// squared distances are summed in SciPy's order and ties are broken as
+/// SciPy breaks them (the last candidate in C order), so distances and
+/// indices are SciPy's. ``distances``/``indices`` as arrays raise
+/// ``UnsupportedParameterError``; SciPy's ``RuntimeError`` for an unknown
+/// metric is a ``ValueError`` (``InvalidArgumentError``).
+///
+#[doc = device_note!()]
+#[pyfunction]
+#[pyo3(signature = (input, metric = "euclidean".to_string(), sampling = None, return_distances = true, return_indices = false, distances = None, indices = None, *, device = None), text_signature = "(input, metric='euclidean', sampling=None, return_distances=True, return_indices=False, distances=None, indices=None, *, device=None)")]
+#[allow(clippy::too_many_arguments)]
+fn distance_transform_bf(
+    py: Python<'_>,
+    input: &Bound<'_, PyAny>,
+    metric: String,
+    sampling: Option<Floats>,
+    return_distances: bool,
+    return_indices: bool,
+    distances: Option<&Bound<'_, PyAny>>,
+    indices: Option<&Bound<'_, PyAny>>,
+    device: Device<'_, '_>,
+) -> PyResult<Py<PyAny>> {
+    transform_outputs(return_distances, return_indices, distances, indices)?;
+    let metric = ops::Metric::from_name(&metric)?;
+    let both = return_distances && return_indices;
+    let run = move |t: Vec<Tensor>| -> crate::Result<Vec<Tensor>> {
+        let r = ops::distance_transform_bf(
+            &t[0],
+            metric,
+            sampling.as_ref().map(|s| &s.0),
+            return_distances,
+            return_indices,
+        )?;
+        Ok(r.distances.into_iter().chain(r.indices).collect())
+    };
+    if both {
+        return map_tuple(py, device, &[input], run);
+    }
+    map(py, device, &[input], move |t| {
+        run(t)?.pop().ok_or_else(|| Error::InvalidArgument("no result asked for".into()))
+    })
+}
+
 /// Exact Euclidean distance transform.
 ///
 /// The distance from every nonzero element of ``input`` to the nearest
@@ -717,5 +771,6 @@ pub(super) fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(white_tophat, module)?)?;
     module.add_function(wrap_pyfunction!(black_tophat, module)?)?;
     module.add_function(wrap_pyfunction!(distance_transform_edt, module)?)?;
+    module.add_function(wrap_pyfunction!(distance_transform_bf, module)?)?;
     module.add_function(wrap_pyfunction!(distance_transform_cdt, module)?)
 }

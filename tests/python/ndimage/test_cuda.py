@@ -95,3 +95,53 @@ def test_distance_transforms_on_cuda_tensors(rng):
                                rtol=0, atol=1e-12)
     got = tn.distance_transform_cdt(torch.from_numpy(x).cuda(), metric="taxicab")
     np.testing.assert_array_equal(got.cpu().numpy(), sn.distance_transform_cdt(x, metric="taxicab"))
+
+
+@pytest.mark.gpu
+def test_generic_routines_on_cuda_tensors(rng):
+    require_cuda()
+    import torch
+
+    x = rng.standard_normal((60, 50))
+    xc = torch.from_numpy(x).cuda()
+    want = sn.generic_gradient_magnitude(x, sn.sobel)
+    seen = []
+
+    def derivative(input, axis, output, mode, cval):
+        seen.append((type(input), input.device.type))
+        return tn.sobel(input, axis, output, mode, cval)
+
+    # the derivative gets the CUDA tensor; the sums and the square root stay on the device
+    got = tn.generic_gradient_magnitude(xc, derivative)
+    assert isinstance(got, torch.Tensor) and got.is_cuda
+    assert seen and all(s == (torch.Tensor, "cuda") for s in seen)
+    np.testing.assert_allclose(got.cpu().numpy(), want, rtol=0, atol=1e-13 * np.abs(want).max())
+    got = tn.generic_gradient_magnitude(x, tn.sobel, device="cuda")
+    assert type(got) is np.ndarray
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-13 * np.abs(want).max())
+    got = tn.generic_laplace(xc, lambda i, a, o, m, c: tn.correlate1d(i, [1, -2, 1], a, o, m, c))
+    assert got.is_cuda
+    np.testing.assert_allclose(got.cpu().numpy(), sn.laplace(x), rtol=0, atol=1e-12)
+
+    # the generic filters: copied to the host once, the function runs there, the result goes back
+    def spread(values):
+        assert type(values) is np.ndarray
+        return values.max() - values.min()
+
+    got = tn.generic_filter(xc, spread, size=(3, 2), mode="wrap")
+    assert isinstance(got, torch.Tensor) and got.is_cuda
+    np.testing.assert_array_equal(got.cpu().numpy(), sn.generic_filter(x, spread, size=(3, 2), mode="wrap"))
+
+    def line(iline, oline):
+        oline[...] = iline[:-2] - iline[2:]
+
+    got = tn.generic_filter1d(xc, line, 3, axis=0)
+    assert got.is_cuda
+    np.testing.assert_array_equal(got.cpu().numpy(), sn.generic_filter1d(x, line, 3, axis=0))
+
+    b = rng.random((40, 50)) < 0.8
+    dt, ft = tn.distance_transform_bf(torch.from_numpy(b).cuda(), metric="taxicab", return_indices=True)
+    assert dt.is_cuda and ft.is_cuda
+    want_dt, want_ft = sn.distance_transform_bf(b, metric="taxicab", return_indices=True)
+    np.testing.assert_array_equal(dt.cpu().to(torch.int64).numpy(), want_dt)
+    np.testing.assert_array_equal(ft.cpu().numpy(), want_ft)
