@@ -670,21 +670,49 @@ def _dask_erf(clients: dict, mode: str, progress: Reporter, out: dict) -> None:
         return _dask_time(clients[cluster], lambda: routine(arrays[cluster]), arrays[cluster])
 
     progress.begin(f"dask: special.erf on {n:.0e} elements, {chunks} chunks, 1 worker vs 2, {rounds} rounds")
-    samples: dict[str, list[float]] = {"one worker": [], "two workers": [], "one worker, 2 libtorch threads": []}
-    for _ in range(rounds):
-        tbd.configure(clients["one"], threads=1)
-        samples["one worker"].append(timed("one", tb.special.erf))
-        samples["two workers"].append(timed("two", tb.special.erf))
-        out["configure"]["one, share"] = tbd.configure(clients["one"])
-        samples["one worker, 2 libtorch threads"].append(
-            timed("one", tb.special.erf))
+    # and in-process workers (processes=False, one thread each, libtorch 1 thread), 1 against 2: two tasks
+    # overlap in one process only because the compiled routine releases the GIL; no chunk crosses a process
+    from distributed import Client, LocalCluster
+
+    threads_before = tb.info()["torch_threads"]
+    local = {name: LocalCluster(processes=False, n_workers=k, threads_per_worker=1, dashboard_address=":0")
+             for name, k in (("in-process one", 1), ("in-process two", 2))}
+    samples: dict[str, list[float]] = {"one worker": [], "two workers": [], "one worker, 2 libtorch threads": [],
+                                       "one in-process worker": [], "two in-process workers": []}
+    try:
+        for name, cluster in local.items():
+            clients[name] = Client(cluster, set_as_default=False)
+            out["configure"][name] = tbd.configure(clients[name], threads=1)
+            arrays[name] = clients[name].persist(
+                da.random.default_rng(12345).uniform(-3, 3, size=n, chunks=n // chunks))
+            _dask_wait(clients[name], arrays[name])
+        for _ in range(rounds):
+            tbd.configure(clients["one"], threads=1)
+            samples["one worker"].append(timed("one", tb.special.erf))
+            samples["two workers"].append(timed("two", tb.special.erf))
+            samples["one in-process worker"].append(timed("in-process one", tb.special.erf))
+            samples["two in-process workers"].append(timed("in-process two", tb.special.erf))
+            out["configure"]["one, share"] = tbd.configure(clients["one"])
+            samples["one worker, 2 libtorch threads"].append(
+                timed("one", tb.special.erf))
+    finally:
+        for name, cluster in local.items():
+            client = clients.pop(name, None)
+            if client is not None:
+                client.close()
+            arrays.pop(name, None)
+            cluster.close()
+        tb.set_num_threads(int(threads_before))
     out["timings"] = {name: summary(s) for name, s in samples.items()}
     one, two = out["timings"]["one worker"]["median"], out["timings"]["two workers"]["median"]
     out["scaling"] = one / two
     out["scaling_worst"] = out["timings"]["one worker"]["min"] / out["timings"]["two workers"]["max"]
     out["scaling_best"] = out["timings"]["one worker"]["max"] / out["timings"]["two workers"]["min"]
     out["intra_op_speedup"] = one / out["timings"]["one worker, 2 libtorch threads"]["median"]
+    out["scaling_in_process"] = (out["timings"]["one in-process worker"]["median"]
+                                 / out["timings"]["two in-process workers"]["median"])
     progress.end(f"1 worker {fmt_time(one)}, 2 workers {fmt_time(two)}: scaling {out['scaling']:.2f}x; "
+                 f"2 in-process workers {out['scaling_in_process']:.2f}x; "
                  f"1 worker at 2 libtorch threads {out['intra_op_speedup']:.2f}x")
 
     # erf costs ~8 ns an element here, so dask's few ms per task weigh; a kernel of ~36 ns shows the
@@ -726,9 +754,9 @@ def dask_stencil(clients: dict, mode: str, progress: Reporter, side: int | None 
     class (map_overlap with the radius as depth, reflect at the image's edges), 1 worker against 2.
 
     The image is made and persisted on each cluster first (not timed), its chunks spread evenly. Each round
-    builds the graph, persists the result and waits for it (no chunk comes back); a third cluster, one
-    in-process worker of 2 threads (libtorch 1 thread each), shows the two tasks at a time overlapping with
-    the GIL released by the compiled routine. Checked: the top-left
+    builds the graph, persists the result and waits for it (no chunk comes back); in-process clusters of 1
+    and 2 workers (one thread each, libtorch 1 thread) show two tasks at a time overlapping with the GIL
+    released by the compiled routine. Checked: the top-left
     corner computed on the cluster equals the eager call on the corner (exact: the image's own edges are
     there, and the eager call on a corner twice as large is exact away from its cut). Then the per-task
     overhead: `tiny` chunks of 16 x 16 through tb.ndimage.gaussian_filter (sigma 1, depth 4), through
@@ -768,26 +796,35 @@ def dask_stencil(clients: dict, mode: str, progress: Reporter, side: int | None 
                  f"{out['graph_tasks']} graph tasks for {out['chunks']} chunks")
 
     progress.begin(f"dask: gaussian_filter sigma {sigma:g} on {side}x{side}, 1 worker vs 2, {rounds} rounds")
-    # and threads instead of processes: one in-process worker of 2 threads, 1 libtorch thread each, where
-    # the two tasks at a time overlap only because the compiled routine releases the GIL
+    # and in-process workers (processes=False, one thread each, libtorch 1 thread), 1 against 2: two tasks
+    # overlap in one process only because the compiled routine releases the GIL
     from distributed import Client, LocalCluster
 
     threads_before = tb.info()["torch_threads"]
-    threaded = LocalCluster(processes=False, n_workers=1, threads_per_worker=2, dashboard_address=":0")
-    clients = dict(clients, threads=Client(threaded, set_as_default=False))
+    local = {name: LocalCluster(processes=False, n_workers=k, threads_per_worker=1, dashboard_address=":0")
+             for name, k in (("in-process one", 1), ("in-process two", 2))}
+    clients = dict(clients)
+    labels = (("one worker", "one"), ("two workers", "two"), ("one in-process worker", "in-process one"),
+              ("two in-process workers", "in-process two"))
+    samples: dict[str, list[float]] = {label: [] for label, _ in labels}
     try:
-        out["configure_threads"] = tbd.configure(clients["threads"])
-        images["threads"] = clients["threads"].persist(
-            da.random.default_rng(2024).standard_normal((side, side), chunks=chunk))
-        _dask_wait(clients["threads"], images["threads"])
-        samples: dict[str, list[float]] = {"one worker": [], "two workers": [], "one worker, two threads": []}
+        for name, cluster in local.items():
+            clients[name] = Client(cluster, set_as_default=False)
+            out.setdefault("configure_in_process", {})[name] = tbd.configure(clients[name], threads=1)
+            images[name] = clients[name].persist(
+                da.random.default_rng(2024).standard_normal((side, side), chunks=chunk))
+            _dask_wait(clients[name], images[name])
         for _ in range(rounds):
-            for label, name in (("one worker", "one"), ("two workers", "two"), ("one worker, two threads", "threads")):
+            for label, name in labels:
                 samples[label].append(_dask_time(
                     clients[name], lambda name=name: tb.ndimage.gaussian_filter(images[name], sigma), images[name]))
     finally:
-        clients["threads"].close()
-        threaded.close()
+        for name, cluster in local.items():
+            client = clients.pop(name, None)
+            if client is not None:
+                client.close()
+            images.pop(name, None)
+            cluster.close()
         tb.set_num_threads(int(threads_before))
     eager = []
     out["eager_side"] = min(side, 2048)
@@ -807,9 +844,10 @@ def dask_stencil(clients: dict, mode: str, progress: Reporter, side: int | None 
     out["scaling"] = one / two
     out["scaling_worst"] = out["timings"]["one worker"]["min"] / out["timings"]["two workers"]["max"]
     out["scaling_best"] = out["timings"]["one worker"]["max"] / out["timings"]["two workers"]["min"]
-    out["scaling_threads"] = one / out["timings"]["one worker, two threads"]["median"]
+    out["scaling_in_process"] = (out["timings"]["one in-process worker"]["median"]
+                                 / out["timings"]["two in-process workers"]["median"])
     progress.end(f"1 worker {fmt_time(one)}, 2 workers {fmt_time(two)}: scaling {out['scaling']:.2f}x; "
-                 f"2 threads in-process {out['scaling_threads']:.2f}x")
+                 f"2 in-process workers over 1 {out['scaling_in_process']:.2f}x")
 
     progress.begin(f"dask: stencil per-task overhead, {tiny} chunks of 16x16 on 2 workers")
     c = clients["two"]
@@ -840,14 +878,17 @@ def dask_stencil_markdown(d: dict) -> list[str]:
              f"`tb.ndimage.gaussian_filter(x, {d['sigma']:g})` (radius {d['radius']}, mode reflect) on a "
              f"{d['side']}x{d['side']} float64 image ({d['bytes'] / 2**20:.3g} MiB) in {d['chunks']} chunks of "
              f"{d['chunk']}x{d['chunk']}, through the stencil chunking class (map_overlap, depth {d['radius']}; "
-             f"{d['graph_tasks']} graph tasks), LocalCluster(processes=True, threads_per_worker=1) and an "
-             "in-process worker of 2 threads, libtorch 1 thread per worker thread; median (min-max) of "
+             f"{d['graph_tasks']} graph tasks), LocalCluster(processes=True, threads_per_worker=1) and "
+             "LocalCluster(processes=False, threads_per_worker=1), libtorch 1 thread per worker thread; "
+             "median (min-max) of "
              f"{d['rounds']} interleaved rounds (graph built, persisted, waited for). Result on the cluster "
              f"{'bit-identical to' if d['bit_identical_to_eager'] else '**differs from**'} the eager call "
              "(top-left corner).", "",
              "| cluster | time | pixels/s | vs baseline |", "|---|---:|---:|---:|"]
     for label, key in (("1 worker x 1 thread (baseline)", "one worker"), ("2 workers x 1 thread", "two workers"),
-                       ("1 in-process worker x 2 threads (GIL released in the kernel)", "one worker, two threads")):
+                       ("1 in-process worker x 2 threads (GIL released in the kernel)", "one worker, two threads"),
+                       ("1 in-process worker x 1 thread", "one in-process worker"),
+                       ("2 in-process workers x 1 thread (GIL released in the kernel)", "two in-process workers")):
         if key not in t:  # older records
             continue
         timing = t[key]
@@ -856,7 +897,9 @@ def dask_stencil_markdown(d: dict) -> list[str]:
                      f"{one / timing['median']:.2f}x |")
     e = d["eager_one_thread_scaled"]["median"]
     threads = (f"; 2 threads of one in-process worker over 1 worker: **{d['scaling_threads']:.2f}x**"
-               if "scaling_threads" in d else "")
+               if "scaling_threads" in d else "")  # older records
+    if "scaling_in_process" in d:
+        threads += f"; 2 in-process workers over 1 in-process worker: **{d['scaling_in_process']:.2f}x**"
     lines += ["", f"Scaling, 2 workers over 1: **{d['scaling']:.2f}x** (extreme rounds {d['scaling_worst']:.2f}-"
               f"{d['scaling_best']:.2f}x){threads}. The eager call in the benchmark's process at 1 libtorch "
               f"thread, scaled to the image from a {d['eager_side']}x{d['eager_side']} one: {fmt_time(e)} "
@@ -879,6 +922,10 @@ def dask_markdown(d: dict) -> list[str]:
     rows = [("1 worker x 1 thread, libtorch 1 thread (baseline)", t["one worker"]),
             ("2 workers x 1 thread, `configure(client)`: libtorch 1 thread each", t["two workers"]),
             ("1 worker x 1 thread, `configure(client)`: libtorch 2 threads", t["one worker, 2 libtorch threads"])]
+    if "two in-process workers" in t:
+        rows += [("1 in-process worker x 1 thread (`processes=False`), libtorch 1 thread", t["one in-process worker"]),
+                 ("2 in-process workers x 1 thread (`processes=False`; GIL released in the kernel), libtorch "
+                  "1 thread", t["two in-process workers"])]
     one = t["one worker"]["median"]
     lines = ["", "## dask", "",
              f"`tb.special.erf` on a dask array of {d['elements']:.0e} float64 elements in {d['chunks']} chunks of "
@@ -891,8 +938,10 @@ def dask_markdown(d: dict) -> list[str]:
         lines.append(f"| {label} | {fmt_time(timing['median'])} ({fmt_time(timing['min'])}-{fmt_time(timing['max'])})"
                      f" | {d['elements'] / timing['median']:.3g} | {one / timing['median']:.2f}x |")
     p = d["per_task"]
+    in_process = (f"; 2 in-process workers over 1 in-process worker: **{d['scaling_in_process']:.2f}x**"
+                  if "scaling_in_process" in d else "")
     lines += ["", f"Scaling, 2 workers over 1: **{d['scaling']:.2f}x** (extreme rounds {d['scaling_worst']:.2f}-"
-              f"{d['scaling_best']:.2f}x). Load average (1 / 5 / 15 min) before the suite "
+              f"{d['scaling_best']:.2f}x){in_process}. Load average (1 / 5 / 15 min) before the suite "
               f"{' / '.join(f'{x:.2f}' for x in d['loadavg_before'] or [])}, after "
               f"{' / '.join(f'{x:.2f}' for x in d['loadavg_after'] or [])}."]
     if d.get("references"):

@@ -288,7 +288,9 @@ def test_terminal_rendering_never_cuts_a_cell(synthetic):
 
 DASK_CLUSTERS = ["1 worker x 1 thread, libtorch 1 thread (baseline)",
                  "2 workers x 1 thread, `configure(client)`: libtorch 1 thread each",
-                 "1 worker x 1 thread, `configure(client)`: libtorch 2 threads"]
+                 "1 worker x 1 thread, `configure(client)`: libtorch 2 threads",
+                 "1 in-process worker x 1 thread (`processes=False`), libtorch 1 thread",
+                 "2 in-process workers x 1 thread (`processes=False`; GIL released in the kernel), libtorch 1 thread"]
 
 
 @pytest.fixture(scope="module")
@@ -350,7 +352,8 @@ def test_dask_suite_report_section(dask_smoke):
     stencil, stencil_tasks = tables_under(report, "## dask: stencil")
     assert stencil[0] == ["cluster", "time", "pixels/s", "vs baseline"]
     assert [r[0] for r in stencil[1:]] == ["1 worker x 1 thread (baseline)", "2 workers x 1 thread",
-                                           "1 in-process worker x 2 threads (GIL released in the kernel)"]
+                                           "1 in-process worker x 1 thread",
+                                           "2 in-process workers x 1 thread (GIL released in the kernel)"]
     assert stencil[1][3] == "1.00x" and stencil_tasks[0] == ["graph", "per chunk", "graph tasks"]
     assert len(stencil_tasks) == 4
 
@@ -365,7 +368,12 @@ def test_dask_suite_results_json(dask_smoke):
     cores = len(os.sched_getaffinity(0))
     assert sorted(d["configure"]["two"].values()) == [max(1, cores // 2)] * 2
     assert list(d["configure"]["one"].values()) == [1] and list(d["configure"]["one, share"].values()) == [cores]
-    assert set(d["timings"]) == {"one worker", "two workers", "one worker, 2 libtorch threads"}
+    assert set(d["timings"]) == {"one worker", "two workers", "one worker, 2 libtorch threads",
+                                 "one in-process worker", "two in-process workers"}
+    assert d["scaling_in_process"] == pytest.approx(
+        d["timings"]["one in-process worker"]["median"] / d["timings"]["two in-process workers"]["median"])
+    assert list(d["configure"]["in-process one"].values()) == [1]
+    assert list(d["configure"]["in-process two"].values()) == [1, 1]
     assert all(t["rounds"] == rounds and 0 < t["min"] <= t["median"] <= t["max"] for t in d["timings"].values())
     assert d["scaling"] == pytest.approx(d["timings"]["one worker"]["median"] / d["timings"]["two workers"]["median"])
     assert d["scaling_worst"] <= d["scaling"] <= d["scaling_best"]
@@ -379,6 +387,8 @@ def test_dask_suite_results_json(dask_smoke):
     assert st["bit_identical_to_eager"] is True and st["graph_tasks"] > st["chunks"]
     medians = {name: t["median"] for name, t in st["timings"].items()}
     assert st["scaling"] == pytest.approx(medians["one worker"] / medians["two workers"])
+    in_process = medians["one in-process worker"] / medians["two in-process workers"]
+    assert st["scaling_in_process"] == pytest.approx(in_process)
     # the nannies set OMP_NUM_THREADS=1 & co. in the benchmark's environment; the suite put them back
     assert results["machine"]["thread_env"] == {k: env.get(k) for k in bench.THREAD_VARIABLES}
     assert results["rows"] == [] and "speedup" not in results
