@@ -458,6 +458,38 @@ pub fn convolve1d(
     correlate1d(input, &reversed, axis, output, mode, cval, origin)
 }
 
+/// A footprint placed on the input's axes (see [`place_footprint`]).
+pub(crate) struct Placement {
+    /// Its shape over the input's `ndim` axes ([`expand_shape`]).
+    pub(crate) shape: Vec<i64>,
+    /// The origin along every axis ([`expand_origin`]).
+    pub(crate) origins: Vec<i64>,
+    /// The extension needed before and after each axis ([`footprint_extent`]).
+    pub(crate) before: Vec<i64>,
+    pub(crate) after: Vec<i64>,
+}
+
+/// A footprint of `axes.len()` dimensions placed on the input's `ndim` axes
+/// with its `origin`s, as SciPy's selection filters place it.
+pub(crate) fn place_footprint(
+    footprint: &Footprint,
+    origin: &PerAxis<i64>,
+    axes: &[usize],
+    ndim: usize,
+) -> Result<Placement> {
+    let shape = expand_shape(&footprint.shape, axes, ndim, "footprint")?;
+    let origins = expand_origin(origin, axes, ndim)?;
+    if shape.iter().filter(|&&k| k > 0).count() != ndim {
+        return Err(Error::InvalidArgument(format!(
+            "footprint.ndim ({}) must match len(axes) ({})",
+            footprint.shape.len(),
+            axes.len()
+        )));
+    }
+    let (before, after) = footprint_extent(&shape, &origins)?;
+    Ok(Placement { shape, origins, before, after })
+}
+
 /// A footprint (weights or mask) of `axes.len()` dimensions spread over the
 /// input's `ndim` (size 1 along the other axes), as SciPy's `_expand_footprint`.
 pub(crate) fn expand_shape(shape: &[i64], axes: &[usize], ndim: usize, name: &str) -> Result<Vec<i64>> {
@@ -1131,16 +1163,7 @@ pub fn rank_filter(
     let ndim = input.dim();
     let axes_v = check_axes(axes, ndim)?;
     let f = footprint_of(size, footprint, axes_v.len())?;
-    let shape = expand_shape(&f.shape, &axes_v, ndim, "footprint")?;
-    let origins = expand_origin(origin, &axes_v, ndim)?;
-    if shape.iter().filter(|&&k| k > 0).count() != ndim {
-        return Err(Error::InvalidArgument(format!(
-            "footprint.ndim ({}) must match len(axes) ({})",
-            f.shape.len(),
-            axes_v.len()
-        )));
-    }
-    let (before, after) = footprint_extent(&shape, &origins)?;
+    let Placement { shape, origins, before, after } = place_footprint(&f, origin, &axes_v, ndim)?;
     let count = f.mask.iter().filter(|&&m| m).count() as i64;
     let mut r = match rank {
         Rank::Rank(r) => r,
@@ -1460,17 +1483,7 @@ pub fn generic_filter<E: From<Error>>(
     let ndim = input.dim();
     let axes_v = check_axes(axes, ndim)?;
     let f = footprint_of(size, footprint, axes_v.len())?;
-    let shape = expand_shape(&f.shape, &axes_v, ndim, "footprint")?;
-    let origins = expand_origin(origin, &axes_v, ndim)?;
-    if shape.iter().filter(|&&k| k > 0).count() != ndim {
-        return Err(Error::InvalidArgument(format!(
-            "footprint.ndim ({}) must match len(axes) ({})",
-            f.shape.len(),
-            axes_v.len()
-        ))
-        .into());
-    }
-    let (before, after) = footprint_extent(&shape, &origins)?;
+    let Placement { shape, before, after, .. } = place_footprint(&f, origin, &axes_v, ndim)?;
     let out = Output::of(input, output)?;
     if input.numel() == 0 {
         return Ok(copy_cast(input, &out)?);

@@ -30,7 +30,7 @@ use tch::{Device, Kind, Tensor};
 
 use super::filters::{
     self, check_axes, check_selection_input, copy_cast, cval_for, expand_origin, expand_shape, extend_all,
-    footprint_extent, footprint_views, single_mode, Footprint, Mode, Output, PerAxis,
+    footprint_extent, footprint_views, place_footprint, single_mode, Footprint, Mode, Output, PerAxis,
 };
 use crate::{dlpack, DType, Error, Result};
 
@@ -477,16 +477,7 @@ fn min_or_max(input: &Tensor, g: &Grey<'_>, output: Option<DType>, minimum: bool
         (None, Some(s)) => Footprint { shape: s.shape.clone(), mask: vec![true; s.values.len()] },
         (None, None) => return Err(Error::InvalidArgument("no footprint provided".into())),
     };
-    let shape = expand_shape(&footprint.shape, &axes, ndim, "footprint")?;
-    let origins = expand_origin(&g.origin, &axes, ndim)?;
-    if shape.iter().filter(|&&k| k > 0).count() != ndim {
-        return Err(Error::InvalidArgument(format!(
-            "footprint.ndim ({}) must match len(axes) ({})",
-            footprint.shape.len(),
-            axes.len()
-        )));
-    }
-    let (before, after) = footprint_extent(&shape, &origins)?;
+    let filters::Placement { shape, before, after, .. } = place_footprint(&footprint, &g.origin, &axes, ndim)?;
     let ss: Option<Vec<f64>> = match g.structure {
         Some(s) => {
             if s.shape.len() != axes.len() {

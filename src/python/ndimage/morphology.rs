@@ -570,6 +570,24 @@ grey_routine!(
     "The grey closing minus the input (``xor`` for booleans)."
 );
 
+/// A distance transform's result in the caller's array type: the tuple
+/// `(distances, indices)` where `both` were asked for, else the one `run`
+/// gives.
+fn transform_result(
+    py: Python<'_>,
+    device: Device<'_, '_>,
+    input: &Bound<'_, PyAny>,
+    both: bool,
+    run: impl FnOnce(Vec<Tensor>) -> crate::Result<Vec<Tensor>> + Send,
+) -> PyResult<Py<PyAny>> {
+    if both {
+        return map_tuple(py, device, &[input], run);
+    }
+    map(py, device, &[input], move |t| {
+        run(t)?.pop().ok_or_else(|| Error::InvalidArgument("no result asked for".into()))
+    })
+}
+
 /// SciPy refuses output arrays for the transforms only after its own checks.
 fn transform_outputs(
     return_distances: bool,
@@ -647,12 +665,7 @@ fn distance_transform_bf(
         )?;
         Ok(r.distances.into_iter().chain(r.indices).collect())
     };
-    if both {
-        return map_tuple(py, device, &[input], run);
-    }
-    map(py, device, &[input], move |t| {
-        run(t)?.pop().ok_or_else(|| Error::InvalidArgument("no result asked for".into()))
-    })
+    transform_result(py, device, input, both, run)
 }
 
 /// Exact Euclidean distance transform.
@@ -690,12 +703,7 @@ fn distance_transform_edt(
         let r = ops::distance_transform_edt(&t[0], sampling.as_ref().map(|s| &s.0), return_distances, return_indices)?;
         Ok(r.distances.into_iter().chain(r.indices).collect())
     };
-    if both {
-        return map_tuple(py, device, &[input], run);
-    }
-    map(py, device, &[input], move |t| {
-        run(t)?.pop().ok_or_else(|| Error::InvalidArgument("no result asked for".into()))
-    })
+    transform_result(py, device, input, both, run)
 }
 
 /// Distance transform for chamfer type of transforms.

@@ -24,16 +24,10 @@ from conftest import LIBRARIES, library_type, to_library, to_numpy
 from torchbridge import ndimage as tn
 from torchbridge.errors import InvalidArgumentError, UnsupportedParameterError
 
+from .test_filters import sample
+
 MODES = ["reflect", "constant", "nearest", "mirror", "wrap", "grid-constant", "grid-mirror", "grid-wrap"]
 DTYPES = [np.float64, np.float32, np.int32, np.uint8, np.int16]
-
-
-def sample(rng, shape, dtype):
-    if np.dtype(dtype).kind == "u":
-        return rng.integers(0, 255, shape).astype(dtype)
-    if np.dtype(dtype).kind == "i":
-        return rng.integers(-100, 100, shape).astype(dtype)
-    return (rng.standard_normal(shape) * 10).astype(dtype)
 
 
 def assert_same(ours, ref, ulps=0):
