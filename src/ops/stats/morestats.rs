@@ -8,7 +8,9 @@
 
 use tch::{Kind, Tensor};
 
-use super::stats_py::{paired, promote, rankdata, Alternative, Axis, Layout, NanPolicy, RankMethod, Reduced};
+use super::stats_py::{
+    from_host, host, paired, promote, rankdata, Alternative, Axis, Layout, NanPolicy, RankMethod, Reduced,
+};
 use crate::ops::numpy::normalize_axis;
 use crate::ops::special;
 use crate::{Error, Result};
@@ -331,7 +333,7 @@ pub fn wilcoxon(
                 }
             })
             .collect();
-        p = Tensor::f_from_slice(&exact)?.f_reshape(p.size())?.f_to(p.device())?;
+        p = from_host(&exact, &p)?;
     }
     if choice.contains(&2) {
         // the exact permutation test: r_plus under all 2^n sign flips
@@ -363,7 +365,7 @@ pub fn wilcoxon(
         }
         .f_clamp(0.0, 1.0)?;
         let mask: Vec<f64> = choice.iter().map(|&c| if c == 2 { 1.0 } else { 0.0 }).collect();
-        let mask = Tensor::f_from_slice(&mask)?.f_reshape(p.size())?.f_to(p.device())?.f_gt(0.5)?;
+        let mask = from_host(&mask, &p)?.f_gt(0.5)?;
         p = perm.f_where_self(&mask, &p)?;
     }
     let p = p.f_clamp(0.0, 1.0)?;
@@ -374,13 +376,4 @@ pub fn wilcoxon(
         values.push(z.f_to_kind(out_kind)?);
     }
     l.finish(values, 0, true, keepdims)
-}
-
-/// A small per-row tensor's values on the host (as `f64`).
-fn host(t: &Tensor) -> Result<Vec<f64>> {
-    let t = t.f_to_kind(Kind::Double)?.f_to_device(tch::Device::Cpu)?.f_contiguous()?.f_reshape([-1])?;
-    let n = t.numel();
-    let mut out = vec![0.0f64; n];
-    t.f_copy_data(&mut out, n)?;
-    Ok(out)
 }

@@ -47,6 +47,21 @@ pub const CONSTANT_INPUT: &str = "An input array is constant; the correlation co
 pub const NEAR_CONSTANT_INPUT: &str =
     "An input array is nearly constant; the computed correlation coefficient may be inaccurate.";
 
+/// A small per-slice tensor's values on the host (as `f64`), for the
+/// p-values computed there (see `crate::ops::stats`' module docs).
+pub(crate) fn host(t: &Tensor) -> Result<Vec<f64>> {
+    let t = t.f_to_kind(Kind::Double)?.f_to_device(tch::Device::Cpu)?.f_contiguous()?.f_reshape([-1])?;
+    let n = t.numel();
+    let mut out = vec![0.0f64; n];
+    t.f_copy_data(&mut out, n)?;
+    Ok(out)
+}
+
+/// Values computed on the host ([`host`]), back on `like`'s device in its shape.
+pub(crate) fn from_host(values: &[f64], like: &Tensor) -> Result<Tensor> {
+    Ok(Tensor::f_from_slice(values)?.f_reshape(like.size())?.f_to(like.device())?)
+}
+
 /// The floating kind several inputs promote to (`xp_promote(force_floating=True)`).
 pub(crate) fn promote(kinds: &[Kind]) -> Result<Kind> {
     let mut out: Option<Kind> = None;

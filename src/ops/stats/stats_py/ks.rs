@@ -16,7 +16,7 @@
 
 use tch::{Kind, Tensor};
 
-use super::{finish_all, independent, Alternative, Axis, Layout, NanPolicy, Reduced, Warning};
+use super::{finish_all, from_host, host, independent, Alternative, Axis, Layout, NanPolicy, Reduced, Warning};
 use crate::ops::stats::ksstats;
 use crate::{Error, Result};
 
@@ -80,20 +80,6 @@ fn alt_code(alternative: Alternative) -> i8 {
         Alternative::Less => -1,
         Alternative::Greater => 1,
     }
-}
-
-/// A small per-row tensor's values on the host (as `f64`).
-fn host(t: &Tensor) -> Result<Vec<f64>> {
-    let t = t.f_to_kind(Kind::Double)?.f_to_device(tch::Device::Cpu)?.f_contiguous()?.f_reshape([-1])?;
-    let n = t.numel();
-    let mut out = vec![0.0f64; n];
-    t.f_copy_data(&mut out, n)?;
-    Ok(out)
-}
-
-/// Values computed on the host, back on `like`'s device in its shape.
-fn device(values: &[f64], like: &Tensor) -> Result<Tensor> {
-    Ok(Tensor::f_from_slice(values)?.f_reshape(like.size())?.f_to(like.device())?)
 }
 
 /// `ks_2samp`: per slice `D`, its p-value, its location and sign (all `float64`
@@ -181,8 +167,8 @@ pub fn ks_2samp(
         dv.push(r.d);
         pv.push(r.p);
     }
-    let d = device(&dv, &d)?;
-    let p = device(&pv, &d)?;
+    let d = from_host(&dv, &d)?;
+    let p = from_host(&pv, &d)?;
     let mut r = finish_all(&[l1, l2], vec![d, p, loc, sign], 0, keepdims)?;
     r.warnings.splice(0..0, warnings);
     Ok(r)
@@ -273,7 +259,7 @@ pub fn ks_1samp_finish(
             p.clamp(0.0, 1.0)
         })
         .collect();
-    let p = device(&pv, &d)?.f_to_kind(kind)?;
+    let p = from_host(&pv, &d)?.f_to_kind(kind)?;
     l.finish(vec![d, p, loc, sign], 0, true, keepdims)
 }
 
