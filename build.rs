@@ -2,7 +2,8 @@
 //! streams; `csrc/aten.cpp`: operators by name; `csrc/iir.cpp`: SciPy's
 //! recurrent filter loops; `csrc/incbet.cpp`: the incomplete beta function;
 //! `csrc/ni_filters.cpp`: ndimage's line filters; `csrc/ni_interpolation.cpp`:
-//! ndimage's interpolation point loop; `csrc/rankdata.cpp`: `rankdata`)
+//! ndimage's interpolation point loop; `csrc/rankdata.cpp`: `rankdata`;
+//! `csrc/tensor_impl.cpp`: torch tensors as the `at::Tensor`s they are)
 //! against the libtorch that `torch-sys` found, and emits rpaths so that tests, examples,
 //! benches and the installed Python extension find libtorch at run time.
 //!
@@ -64,6 +65,7 @@ fn main() {
         .file("csrc/ni_filters.cpp")
         .file("csrc/ni_interpolation.cpp")
         .file("csrc/rankdata.cpp")
+        .file("csrc/tensor_impl.cpp")
         .compile("torchbridge_shim");
 
     // libtorch_cuda is not referenced by any symbol we use, but a Rust binary

@@ -19,9 +19,10 @@ from __future__ import annotations
 from . import _torch_runtime  # noqa: F401  (imported for its check and libtorch loading)
 
 # isort: split
-from . import errors, fft, linalg, ndimage, ops, signal, spatial, special, stats, torch
+from . import _compile, errors, fft, linalg, ndimage, ops, signal, spatial, special, stats, torch
 from ._apply import apply
 from ._core import __version__, set_num_threads
+from ._gradients import grad, value_and_grad
 from .errors import (
     AxisError,
     DeviceError,
@@ -32,6 +33,7 @@ from .errors import (
     LinAlgError,
     MixedContainersError,
     NonNumericDtypeError,
+    NotDifferentiableError,
     OutOfMemoryError,
     TorchbridgeError,
     TorchError,
@@ -41,6 +43,8 @@ from .errors import (
 __all__ = [
     "__version__",
     "apply",
+    "grad",
+    "value_and_grad",
     "info",
     "set_num_threads",
     "special",
@@ -66,7 +70,11 @@ __all__ = [
     "OutOfMemoryError",
     "TorchError",
     "UnsupportedParameterError",
+    "NotDifferentiableError",
 ]
+
+
+_compile.when_dynamo_loads()
 
 
 def info() -> dict[str, object]:

@@ -25,6 +25,7 @@ __all__ = [
     "OutOfMemoryError",
     "TorchError",
     "UnsupportedParameterError",
+    "NotDifferentiableError",
 ]
 
 
@@ -83,6 +84,13 @@ class TorchError(TorchbridgeError, RuntimeError):
 
 class UnsupportedParameterError(TorchbridgeError, NotImplementedError):
     """A parameter value SciPy accepts that torchbridge does not implement."""
+
+
+class NotDifferentiableError(TorchbridgeError, RuntimeError):
+    """An input requires grad (and autograd is recording), but the routine
+    does not differentiate in it: raised instead of returning a result
+    silently cut from the graph. ``x.detach()`` or ``torch.no_grad()`` gives
+    the value alone."""
 
 
 def __dir__() -> list[str]:

@@ -16,6 +16,8 @@
 //!   `crate::ops::ndimage::interpolation`.
 //! - [`rankdata`] declares `csrc/rankdata.cpp` (`rankdata` by a radix sort)
 //!   and wraps it for `crate::ops::stats`.
+//! - [`tensor_impl`] declares `csrc/tensor_impl.cpp` (a Python torch tensor
+//!   as the `at::Tensor` it is, for autograd) and wraps it for `crate::python`.
 //!
 //! Every shim function catches C++ exceptions and returns them as a
 //! `malloc`ed C string (null on success), freed by `tb_free_error`.
@@ -27,6 +29,8 @@ pub(crate) mod incbet;
 pub(crate) mod ni_filters;
 pub(crate) mod ni_interpolation;
 pub(crate) mod rankdata;
+#[cfg(feature = "python")]
+pub(crate) mod tensor_impl;
 
 use std::ffi::{c_char, CStr};
 

@@ -269,7 +269,7 @@ fn call(
             keywords.push((key.extract::<String>()?, converter.convert(&value)?));
         }
     }
-    let library = common_library(&converter.arrays)?;
+    let library = common_library(&converter.arrays)?.unchecked();
     let name = name.to_owned();
     let outputs = compute(py, converter.elements, move || {
         let (names, values): (Vec<String>, Vec<Arg>) = keywords.into_iter().unzip();
@@ -315,7 +315,7 @@ fn unwritable(arrays: Vec<Bound<'_, PyAny>>) -> PyResult<Vec<Option<String>>> {
         .iter()
         .map(|obj| {
             let arg = classify(obj)?;
-            if matches!(arg.library, Library::Torch) {
+            if matches!(arg.library, Library::Torch { .. }) {
                 return Ok(None);
             }
             let imported = import(&arg)?;

@@ -28,7 +28,7 @@ impl Container {
     /// no device to return to.
     #[getter]
     fn is_torch(&self) -> bool {
-        matches!(self.library, Library::Torch) && self.home.is_none()
+        matches!(self.library, Library::Torch { .. }) && self.home.is_none()
     }
 
     /// Converts a torch tensor (or any DLPack producer) into this library's
@@ -65,10 +65,10 @@ pub(crate) fn torch_views(
 ) -> PyResult<(Vec<Py<PyAny>>, Container)> {
     placement::on_device(device, || {
         let args = arrays.iter().map(classify).collect::<PyResult<Vec<_>>>()?;
-        let library = common_library(&args)?;
+        let library = common_library(&args)?.unchecked();
         let mut views = Vec::with_capacity(args.len());
         for arg in &args {
-            if matches!(arg.library, Library::Torch) && !placement::chosen() {
+            if matches!(arg.library, Library::Torch { .. }) && !placement::chosen() {
                 views.push(arg.array.clone().unbind());
                 continue;
             }

@@ -5,6 +5,7 @@ use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyComplex, PyDict, PyFloat, PyInt, PyList, PyTuple, PyType};
+use std::sync::Arc;
 
 use dlpark::ffi::DLDevice;
 use dlpark::python::{DlpackStream, ImportRequest};
@@ -14,6 +15,7 @@ use super::exported::DlpackTensor;
 use super::placement;
 use crate::dlpack::stream::ConsumerStream;
 use crate::dlpack::{self, CudaStream, Imported, ManagedDlpack};
+use crate::ffi::tensor_impl;
 use crate::{Device, ACCEPTED_DTYPES};
 use tch::Tensor;
 
@@ -21,13 +23,17 @@ use tch::Tensor;
 #[derive(Clone)]
 pub(crate) enum Library {
     NumPy,
-    Torch,
+    /// torch tensors. `grad`: the inputs that require grad while autograd
+    /// records, which the results must reach through their graph ([`wrap_torch`]).
+    Torch {
+        grad: Option<Arc<[Py<PyAny>]>>,
+    },
     Jax,
     CuPy,
     /// Any other array-API library: its namespace (from `__array_namespace__`).
     Namespace {
         name: String,
-        namespace: std::sync::Arc<Py<PyAny>>,
+        namespace: Arc<Py<PyAny>>,
     },
 }
 
@@ -35,7 +41,7 @@ impl Library {
     fn same_as(&self, other: &Library) -> bool {
         match (self, other) {
             (Library::NumPy, Library::NumPy)
-            | (Library::Torch, Library::Torch)
+            | (Library::Torch { .. }, Library::Torch { .. })
             | (Library::Jax, Library::Jax)
             | (Library::CuPy, Library::CuPy) => true,
             (Library::Namespace { namespace: a, .. }, Library::Namespace { namespace: b, .. }) => {
@@ -48,10 +54,32 @@ impl Library {
     pub(crate) fn name(&self) -> &str {
         match self {
             Library::NumPy => "numpy",
-            Library::Torch => "torch",
+            Library::Torch { .. } => "torch",
             Library::Jax => "jax",
             Library::CuPy => "cupy",
             Library::Namespace { name, .. } => name,
+        }
+    }
+
+    /// This library without the gradient check of [`wrap_torch`]: for the
+    /// callers that run the user's own choice of torch ops (`tb.ops`,
+    /// `tb.apply`), whose results follow autograd's rules as they are.
+    pub(crate) fn unchecked(self) -> Library {
+        match self {
+            Library::Torch { .. } => Library::Torch { grad: None },
+            library => library,
+        }
+    }
+
+    /// Refuses ([`Class::NotDifferentiable`]) an argument that requires grad
+    /// where the routine takes its values out of autograd's reach (`how`).
+    pub(crate) fn refuse_grad(&self, how: &str) -> PyResult<()> {
+        match self {
+            Library::Torch { grad: Some(_) } => Err(Class::NotDifferentiable.err(format!(
+                "an argument requires grad, but torchbridge does not differentiate in it: it is {how}; \
+                 pass `x.detach()`, or call under `torch.no_grad()`"
+            ))),
+            _ => Ok(()),
         }
     }
 
@@ -93,31 +121,33 @@ fn numpy(py: Python<'_>) -> PyResult<&NumPy> {
     })
 }
 
-/// An optional library's array type and `from_dlpack`, looked up only once
-/// the caller has imported that library (torchbridge never imports it).
+/// An optional library's array type and the function that builds its arrays
+/// from ours (`from_dlpack`; for torch `_wrap_tensor_impl`, see [`wrap_torch`]),
+/// looked up only once the caller has imported that library (torchbridge never
+/// imports it).
 struct Optional {
     module: &'static str,
     array_type: (&'static str, &'static str),
-    from_dlpack: (&'static str, &'static str),
+    constructor: (&'static str, &'static str),
     cell: PyOnceLock<(Py<PyType>, Py<PyAny>)>,
 }
 
 static TORCH: Optional = Optional {
     module: "torch",
     array_type: ("torch", "Tensor"),
-    from_dlpack: ("torch", "from_dlpack"),
+    constructor: ("torch._C", "_wrap_tensor_impl"),
     cell: PyOnceLock::new(),
 };
 static CUPY: Optional = Optional {
     module: "cupy",
     array_type: ("cupy", "ndarray"),
-    from_dlpack: ("cupy", "from_dlpack"),
+    constructor: ("cupy", "from_dlpack"),
     cell: PyOnceLock::new(),
 };
 static JAX: Optional = Optional {
     module: "jax",
     array_type: ("jax", "Array"),
-    from_dlpack: ("jax.numpy", "from_dlpack"),
+    constructor: ("jax.numpy", "from_dlpack"),
     cell: PyOnceLock::new(),
 };
 
@@ -136,8 +166,8 @@ impl Optional {
         self.cell
             .get_or_try_init(py, || {
                 let array_type = py.import(self.array_type.0)?.getattr(self.array_type.1)?;
-                let from_dlpack = py.import(self.from_dlpack.0)?.getattr(self.from_dlpack.1)?;
-                Ok((array_type.cast_into::<PyType>()?.unbind(), from_dlpack.unbind()))
+                let constructor = py.import(self.constructor.0)?.getattr(self.constructor.1)?;
+                Ok((array_type.cast_into::<PyType>()?.unbind(), constructor.unbind()))
             })
             .map(Some)
     }
@@ -202,7 +232,9 @@ pub(crate) fn classify<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Arg<'py>> {
         return Ok(Arg { array, library: Library::NumPy, weak: true });
     }
     if TORCH.matches(obj)? {
-        return strong(obj.clone(), Library::Torch);
+        let grad = obj.getattr(intern!(py, "requires_grad"))?.is_truthy()? && tensor_impl::grad_mode_enabled();
+        let grad = grad.then(|| Arc::from([obj.clone().unbind()]));
+        return strong(obj.clone(), Library::Torch { grad });
     }
     if JAX.matches(obj)? {
         return strong(obj.clone(), Library::Jax);
@@ -213,7 +245,7 @@ pub(crate) fn classify<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Arg<'py>> {
     if let Ok(namespace_fn) = obj.getattr("__array_namespace__") {
         let namespace = namespace_fn.call0()?;
         let name = namespace.getattr("__name__").map(|n| n.to_string()).unwrap_or_else(|_| type_name(obj));
-        return strong(obj.clone(), Library::Namespace { name, namespace: std::sync::Arc::new(namespace.unbind()) });
+        return strong(obj.clone(), Library::Namespace { name, namespace: Arc::new(namespace.unbind()) });
     }
     if obj.hasattr("__dlpack__")? {
         // A bare DLPack producer: results come back as numpy arrays.
@@ -340,7 +372,8 @@ pub(crate) fn is_scalar(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
         || obj.is_instance(numpy(py)?.generic.bind(py))?)
 }
 
-/// The library results go back to: the one all real arrays share.
+/// The library results go back to: the one all real arrays share (for torch,
+/// with `grad` set when any input requires grad).
 pub(crate) fn common_library(args: &[Arg<'_>]) -> PyResult<Library> {
     let mut chosen: Option<&Arg<'_>> = None;
     for arg in args.iter().filter(|arg| !arg.weak) {
@@ -359,7 +392,21 @@ pub(crate) fn common_library(args: &[Arg<'_>]) -> PyResult<Library> {
             Some(_) => {}
         }
     }
-    Ok(chosen.map(|arg| arg.library.clone()).unwrap_or(Library::NumPy))
+    Ok(match chosen.map(|arg| &arg.library) {
+        None => Library::NumPy,
+        Some(Library::Torch { .. }) => {
+            let grad: Vec<Py<PyAny>> = args
+                .iter()
+                .filter_map(|arg| match &arg.library {
+                    Library::Torch { grad: Some(inputs) } => Some(inputs.iter().map(|i| i.clone_ref(arg.array.py()))),
+                    _ => None,
+                })
+                .flatten()
+                .collect();
+            Library::Torch { grad: (!grad.is_empty()).then(|| Arc::from(grad)) }
+        }
+        Some(library) => library.clone(),
+    })
 }
 
 /// Imports `arg` zero-copy through DLPack (versioned first, legacy fallback).
@@ -377,7 +424,13 @@ pub(crate) fn import(arg: &Arg<'_>) -> PyResult<Imported> {
         }
         obj.call_method(intern!(py, "__dlpack__"), (), Some(np.dlpack_kwargs.bind(py)))
             .map_err(|err| import_failed(arg, err))?
-    } else if matches!(arg.library, Library::Torch) {
+    } else if matches!(arg.library, Library::Torch { .. }) {
+        // Fast path: the caller's `at::Tensor` itself (same libtorch), which
+        // keeps its autograd graph; what it declines (tensor subclasses that
+        // dispatch to Python, functorch wrappers) goes through DLPack.
+        if let Some(tensor) = tensor_impl::tensor_of(obj)? {
+            return placed(Imported { tensor, read_only: false, copied: None }, arg);
+        }
         // torch's DLPack export (C exchange API and __dlpack__ alike) hands out
         // the memory of a tensor whose negative or conjugate bit is set without
         // applying the bit: `erf(z.conj().imag)` would see the wrong sign.
@@ -419,7 +472,7 @@ pub(crate) fn import(arg: &Arg<'_>) -> PyResult<Imported> {
     let mut imported = match (&stream, &arg.library) {
         // torch's own CUDA memory returns to libtorch's allocator, which orders
         // reuse by stream itself; another library's pool must wait for our work.
-        (Some(ConsumerStream(stream)), library) if !matches!(library, Library::Torch) => {
+        (Some(ConsumerStream(stream)), library) if !matches!(library, Library::Torch { .. }) => {
             dlpack::import_ordered(managed, *stream)?
         }
         _ => dlpack::import(managed)?,
@@ -537,53 +590,108 @@ fn same_device(args: &[Arg<'_>], tensors: &mut [Tensor]) -> PyResult<()> {
     Ok(())
 }
 
-/// Hands several results back as a tuple of `library` arrays (SciPy's tuple returns).
+/// Hands several results back as a tuple of `library` arrays (SciPy's tuple
+/// returns). For torch, each input that requires grad must be reached by one
+/// of the results, not by each ([`wrap_torch`]).
 pub(crate) fn wrap_tuple(py: Python<'_>, library: &Library, tensors: Vec<Tensor>) -> PyResult<Py<PyAny>> {
-    let items = tensors.into_iter().map(|t| wrap(py, library, t, false)).collect::<PyResult<Vec<_>>>()?;
+    let library = match library {
+        Library::Torch { grad: Some(inputs) } => {
+            let tensors: Vec<&Tensor> = tensors.iter().collect();
+            check_gradients(py, &tensors, inputs)?;
+            Library::Torch { grad: None }
+        }
+        library => library.clone(),
+    };
+    let items = tensors.into_iter().map(|t| wrap(py, &library, t, false)).collect::<PyResult<Vec<_>>>()?;
     Ok(PyTuple::new(py, items)?.into_any().unbind())
 }
 
 /// Hands `tensor` back as an array of `library`. With `ufunc_scalar`, a 0-d
 /// numpy result becomes a numpy scalar, as NumPy/SciPy ufuncs return.
+/// torch results: see [`wrap_torch`].
 pub(crate) fn wrap(py: Python<'_>, library: &Library, tensor: Tensor, ufunc_scalar: bool) -> PyResult<Py<PyAny>> {
-    let tensor = placement::send_home(tensor)?;
+    let mut tensor = placement::send_home(tensor)?;
     let zero_dim = tensor.dim() == 0;
-    // JAX imports only compact strides: overlapping or broadcast views
-    // (`unfold`, `expand`) and other strided results are made contiguous for it.
-    let tensor = if matches!(library, Library::Jax) && !tensor.is_contiguous() {
-        tensor.f_contiguous().map_err(crate::Error::from)?
-    } else {
-        tensor
-    };
-    if matches!(library, Library::NumPy) {
-        // Fast path: build the ndarray directly over the tensor's memory.
-        let ready = dlpack::exportable(&tensor)?;
-        let owner = Bound::new(py, DlpackTensor::new(ready.shallow_clone())?)?.into_any();
-        if let Some(array) = dlpack::numpy_array::to_numpy(py, &ready, owner)? {
-            if ufunc_scalar && zero_dim {
-                return Ok(array.get_item(())?.unbind());
-            }
-            return Ok(array.unbind());
-        }
-    }
-    let exported = Bound::new(py, DlpackTensor::new(tensor)?)?;
     let from_dlpack = match library {
-        Library::NumPy => numpy(py)?.from_dlpack.bind(py).clone(),
-        Library::Torch => optional_from_dlpack(py, &TORCH)?,
-        Library::Jax => optional_from_dlpack(py, &JAX)?,
-        Library::CuPy => optional_from_dlpack(py, &CUPY)?,
+        Library::Torch { grad } => return wrap_torch(py, tensor, grad.as_deref()),
+        Library::NumPy => {
+            // Fast path: build the ndarray directly over the tensor's memory.
+            let ready = dlpack::exportable(&tensor)?;
+            let owner = Bound::new(py, DlpackTensor::new(ready.shallow_clone())?)?.into_any();
+            if let Some(array) = dlpack::numpy_array::to_numpy(py, &ready, owner)? {
+                if ufunc_scalar && zero_dim {
+                    return Ok(array.get_item(())?.unbind());
+                }
+                return Ok(array.unbind());
+            }
+            numpy(py)?.from_dlpack.bind(py).clone()
+        }
+        Library::Jax => {
+            // JAX imports only compact strides: overlapping or broadcast views
+            // (`unfold`, `expand`) and other strided results are made contiguous for it.
+            if !tensor.is_contiguous() {
+                tensor = tensor.f_contiguous().map_err(crate::Error::from)?;
+            }
+            constructor(py, &JAX)?
+        }
+        Library::CuPy => constructor(py, &CUPY)?,
         Library::Namespace { namespace, .. } => namespace.bind(py).getattr("from_dlpack")?,
     };
-    let result = from_dlpack.call1((exported,))?;
+    let result = from_dlpack.call1((Bound::new(py, DlpackTensor::new(tensor)?)?,))?;
     if ufunc_scalar && zero_dim && matches!(library, Library::NumPy) {
         return Ok(result.get_item(())?.unbind());
     }
     Ok(result.unbind())
 }
 
-fn optional_from_dlpack<'py>(py: Python<'py>, library: &Optional) -> PyResult<Bound<'py, PyAny>> {
+/// A torch result, as the `at::Tensor` it is (with its autograd graph), after
+/// [`check_gradients`] for the inputs that require grad (`grad`).
+fn wrap_torch(py: Python<'_>, tensor: Tensor, grad: Option<&[Py<PyAny>]>) -> PyResult<Py<PyAny>> {
+    if let Some(inputs) = grad {
+        check_gradients(py, &[&tensor], inputs)?;
+    }
+    Ok(tensor_impl::to_python(py, &constructor(py, &TORCH)?, &tensor)?.unbind())
+}
+
+/// Refuses ([`Class::NotDifferentiable`]) results that would come back cut
+/// from an input that requires grad: each such input must be reached by the
+/// autograd graph of one of the floating `outputs`. Routines whose work leaves
+/// libtorch's autograd (CPU kernels, host arithmetic, iterative solvers)
+/// detach their inputs or compute without a graph, and land here.
+fn check_gradients(py: Python<'_>, outputs: &[&Tensor], inputs: &[Py<PyAny>]) -> PyResult<()> {
+    let outputs: Vec<&Tensor> = outputs.iter().copied().filter(|t| t.is_floating_point() || t.is_complex()).collect();
+    if outputs.is_empty() {
+        return Ok(()); // integer or boolean results: nothing to differentiate
+    }
+    for input in inputs {
+        let input = input.bind(py);
+        let mut reached = false;
+        for output in &outputs {
+            if tensor_impl::graph_reaches(output, input)? {
+                reached = true;
+                break;
+            }
+        }
+        if !reached {
+            let described = format!(
+                "{} tensor of shape {}",
+                input.getattr(intern!(py, "dtype"))?,
+                input.getattr(intern!(py, "shape"))?.call_method0(intern!(py, "__repr__"))?
+            );
+            return Err(Class::NotDifferentiable.err(format!(
+                "an input requires grad (a {described}), but the result does not carry its gradient: \
+                 torchbridge does not differentiate this routine in that argument (or with these \
+                 parameters); call it on `x.detach()`, or under `torch.no_grad()`, for the value alone"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// `library`'s constructor (see [`Optional`]).
+fn constructor<'py>(py: Python<'py>, library: &Optional) -> PyResult<Bound<'py, PyAny>> {
     match library.get(py)? {
-        Some((_, from_dlpack)) => Ok(from_dlpack.bind(py).clone()),
+        Some((_, constructor)) => Ok(constructor.bind(py).clone()),
         None => Err(Class::InputType.err(format!("{} is not imported", library.module))),
     }
 }

@@ -25,10 +25,11 @@ pub(crate) enum Class {
     OutOfMemory,
     Torch,
     UnsupportedParameter,
+    NotDifferentiable,
 }
 
 impl Class {
-    const ALL: [Class; 12] = [
+    const ALL: [Class; 13] = [
         Class::DLPack,
         Class::Dtype,
         Class::NonNumericDtype,
@@ -41,6 +42,7 @@ impl Class {
         Class::OutOfMemory,
         Class::Torch,
         Class::UnsupportedParameter,
+        Class::NotDifferentiable,
     ];
 
     fn name(self) -> &'static str {
@@ -57,6 +59,7 @@ impl Class {
             Class::OutOfMemory => "OutOfMemoryError",
             Class::Torch => "TorchError",
             Class::UnsupportedParameter => "UnsupportedParameterError",
+            Class::NotDifferentiable => "NotDifferentiableError",
         }
     }
 

@@ -9,6 +9,11 @@
 //! whichever of `P(a, x)` and `Q(a, x)` is matched against the smaller of `p`
 //! and `q = 1 - p`, and a geometric bisection where a step leaves the bracket
 //! (as `incbi`).
+//!
+//! Not differentiated: the iterations' derivative is NaN where a step the
+//! `where`s discard overflowed (measured by gradcheck), so every entry point
+//! works on detached inputs and a caller's input that requires grad gets the
+//! Python layer's `NotDifferentiableError` (as `incbi`'s).
 
 use tch::Tensor;
 
@@ -125,12 +130,14 @@ fn igami_f64(a: &Tensor, p: &Tensor, q: &Tensor, y: &Tensor) -> Result<Tensor> {
 /// The inverse of the regularized lower incomplete gamma function,
 /// `scipy.special.gammaincinv(a, y)`.
 pub(super) fn gammaincinv(a: &Tensor, y: &Tensor) -> Result<Tensor> {
+    let (a, y) = (&a.detach(), &y.detach()); // not differentiated (see the module's note)
     igami_f64(a, y, &y.f_neg()?.f_add_scalar(1.0)?, y)
 }
 
 /// The inverse of the regularized upper incomplete gamma function,
 /// `scipy.special.gammainccinv(a, y)` (accurate for small `y`).
 pub(super) fn gammainccinv(a: &Tensor, y: &Tensor) -> Result<Tensor> {
+    let (a, y) = (&a.detach(), &y.detach()); // not differentiated (see the module's note)
     igami_f64(a, &y.f_neg()?.f_add_scalar(1.0)?, y, y)
 }
 

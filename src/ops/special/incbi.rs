@@ -14,6 +14,13 @@
 //! and `q = 1 - p`. The power-law tails are then nearly linear, and a step
 //! that leaves the bracket kept per element is replaced by a geometric
 //! bisection. Elements leave the batch as they converge ([`iterate`]).
+//!
+//! # Gradients
+//!
+//! Differentiating through the Newton iterations gives the derivative of the
+//! iteration, not of the inverse (measured: `stdtrit` failed gradcheck). Every
+//! entry point detaches its inputs, so a caller's input that requires grad gets
+//! the Python layer's `NotDifferentiableError`, never a wrong gradient.
 
 use tch::{Kind, Tensor};
 
@@ -216,6 +223,7 @@ fn positive_finite(t: &Tensor) -> Result<Tensor> {
 /// 0 and 1 at the ends (for any `a, b > 0`), nan for nan, `a, b <= 0`, `y`
 /// outside [0, 1] and infinite `a` or `b` inside.
 fn incbi_f64(a: &Tensor, b: &Tensor, y: &Tensor, upper: bool) -> Result<Tensor> {
+    let (a, b, y) = (&a.detach(), &b.detach(), &y.detach()); // see "Gradients" above
     let complement = y.f_neg()?.f_add_scalar(1.0)?;
     let (p, q) = if upper { (complement, y.shallow_clone()) } else { (y.shallow_clone(), complement) };
     // p may round to 1 where q > 0 (betainccinv at tiny y): q > 0 decides
@@ -245,6 +253,7 @@ pub(super) fn betainccinv(a: &Tensor, b: &Tensor, y: &Tensor) -> Result<Tensor> 
 /// normal quantile for `df = inf`; SciPy's `inf` at `p = 0` and `p = 1`; nan for
 /// `df <= 0`.
 pub(super) fn stdtrit(df: &Tensor, p: &Tensor) -> Result<Tensor> {
+    let (df, p) = (&df.detach(), &p.detach()); // see "Gradients" above
     let q = p.f_neg()?.f_add_scalar(1.0)?;
     let lower = p.f_lt_tensor(&q)?;
     let tail = p.f_minimum(&q)?.f_mul_scalar(2.0)?;
@@ -270,6 +279,7 @@ pub(super) fn stdtrit(df: &Tensor, p: &Tensor) -> Result<Tensor> {
 /// `x = dfd w / (dfn (1 - w))` with `I_w(dfn/2, dfd/2) = p`; 0 at `p = 0`, inf
 /// at `p = 1`; nan for non-positive or infinite degrees of freedom.
 pub(super) fn fdtri(dfn: &Tensor, dfd: &Tensor, p: &Tensor) -> Result<Tensor> {
+    let (dfn, dfd, p) = (&dfn.detach(), &dfd.detach(), &p.detach()); // see "Gradients" above
     let q = p.f_neg()?.f_add_scalar(1.0)?;
     let (a, b) = (dfn.f_mul_scalar(0.5)?, dfd.f_mul_scalar(0.5)?);
     let dofs = and(&positive_finite(dfn)?, &positive_finite(dfd)?)?;
@@ -286,6 +296,7 @@ pub(super) fn fdtri(dfn: &Tensor, dfd: &Tensor, p: &Tensor) -> Result<Tensor> {
 /// `p` with `I_p(k + 1, n - k) = 1 - y`, `k` and `n` floored; nan for `k < 0`
 /// or `k >= n`.
 pub(super) fn bdtri(k: &Tensor, n: &Tensor, y: &Tensor) -> Result<Tensor> {
+    let (k, n, y) = (&k.detach(), &n.detach(), &y.detach()); // see "Gradients" above
     let k = k.f_floor()?;
     let n = n.f_floor()?;
     let (a, b) = (k.f_add_scalar(1.0)?, n.f_sub(&k)?);
@@ -305,6 +316,7 @@ pub(super) fn bdtri(k: &Tensor, n: &Tensor, y: &Tensor) -> Result<Tensor> {
 /// `p` with `I_p(n, k + 1) = y`, `k` and `n` floored; 0 and 1 at `y = 0, 1`
 /// (for `k >= 0`), nan for `k < 0` and, inside, for `n < 1`.
 pub(super) fn nbdtri(k: &Tensor, n: &Tensor, y: &Tensor) -> Result<Tensor> {
+    let (k, n, y) = (&k.detach(), &n.detach(), &y.detach()); // see "Gradients" above
     let k = k.f_floor()?;
     let n = n.f_floor()?;
     let b = k.f_add_scalar(1.0)?;

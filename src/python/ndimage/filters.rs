@@ -135,7 +135,8 @@ pub(super) fn output_arg(py: Python<'_>, output: Option<&Bound<'_, PyAny>>) -> P
 
 /// An array argument (weights, footprint) as a host float64 tensor, whatever its library.
 pub(super) fn host_array(obj: &Bound<'_, PyAny>) -> PyResult<Tensor> {
-    let (mut tensors, _) = import_all(&[obj])?;
+    let (mut tensors, library) = import_all(&[obj])?;
+    library.refuse_grad("read on the host (as SciPy reads weights and footprints)")?;
     let t = tensors.remove(0);
     let dtype = dlpack::dtype_of(&t)?;
     if dtype.is_complex() {

@@ -1,0 +1,85 @@
+//! Declaration of `csrc/tensor_impl.cpp` (a torch tensor taken as the
+//! `at::Tensor` it is, through its `c10::TensorImpl` address) and its safe
+//! wrappers, for the Python layer's torch route (`crate::python::container`).
+//!
+//! Both directions go through the impl's address: `tensor._cdata` in, and
+//! torch's `torch._C._wrap_tensor_impl(capsule)` out, which takes its own
+//! reference to the impl. No DLPack capsule, no copy, and the autograd
+//! metadata travels with the impl.
+
+use std::ffi::c_void;
+use std::ptr::{self, NonNull};
+
+use pyo3::intern;
+use pyo3::prelude::*;
+use pyo3::types::PyCapsule;
+use tch::Tensor;
+use torch_sys::C_tensor;
+
+use super::check;
+
+extern "C" {
+    fn tb_tensor_from_impl(impl_: *mut c_void, out: *mut *mut C_tensor) -> *mut std::ffi::c_char;
+    fn tb_tensor_impl(tensor: *const C_tensor) -> *mut c_void;
+    fn tb_grad_mode_enabled() -> bool;
+    fn tb_graph_reaches(output: *const C_tensor, input_impl: *mut c_void, reaches: *mut bool) -> *mut std::ffi::c_char;
+}
+
+/// The `at::Tensor` behind the Python `torch.Tensor` `obj`, sharing its impl
+/// (memory, metadata, autograd graph), with a conjugate or negative bit
+/// applied; `None` for a tensor that is not a plain strided CPU/CUDA tensor
+/// with storage (a Python-dispatch subclass, a functorch wrapper, a sparse or
+/// meta tensor): those take the DLPack route.
+///
+/// `obj` must be a `torch.Tensor` (the caller classified it): its `_cdata` is
+/// the address of its `c10::TensorImpl`.
+pub(crate) fn tensor_of(obj: &Bound<'_, PyAny>) -> PyResult<Option<Tensor>> {
+    let address: usize = obj.getattr(intern!(obj.py(), "_cdata"))?.extract()?;
+    let mut out = ptr::null_mut();
+    // SAFETY: `address` is the impl of `obj`, which the borrow keeps alive for
+    // the call (the shim takes its own reference); the out-pointer is valid.
+    unsafe { check(tb_tensor_from_impl(address as *mut c_void, &mut out))? };
+    if out.is_null() {
+        return Ok(None);
+    }
+    // SAFETY: non-null after success: a `new at::Tensor` nobody else owns.
+    Ok(Some(unsafe { Tensor::from_ptr(out) }))
+}
+
+/// Whether `output`'s autograd graph reaches the Python `torch.Tensor`
+/// `input` (its gradient accumulator or grad_fn), or `output` is `input`.
+pub(crate) fn graph_reaches(output: &Tensor, input: &Bound<'_, PyAny>) -> PyResult<bool> {
+    let address: usize = input.getattr(intern!(input.py(), "_cdata"))?.extract()?;
+    let mut reaches = false;
+    // SAFETY: `output` is a live `at::Tensor`; `address` is the impl of
+    // `input`, which the borrow keeps alive for the call (the shim takes its
+    // own reference); the out-pointer is valid for writes.
+    unsafe { check(tb_graph_reaches(output.as_ptr(), address as *mut c_void, &mut reaches))? };
+    Ok(reaches)
+}
+
+/// `tensor` as a Python `torch.Tensor` sharing its impl, through
+/// `wrap_tensor_impl` (torch's `torch._C._wrap_tensor_impl`): the tensor's
+/// existing Python object where it has one, else a new one.
+pub(crate) fn to_python<'py>(
+    py: Python<'py>,
+    wrap_tensor_impl: &Bound<'py, PyAny>,
+    tensor: &Tensor,
+) -> PyResult<Bound<'py, PyAny>> {
+    // SAFETY: `tensor` is a live `at::Tensor`; the shim only reads its impl pointer.
+    let address = unsafe { tb_tensor_impl(tensor.as_ptr()) };
+    let address = NonNull::new(address).ok_or_else(|| crate::Error::Torch("an undefined tensor".into()))?;
+    // SAFETY: the capsule holds a borrowed impl pointer and no destructor; it
+    // is used only by the call below, while `tensor` (borrowed for this whole
+    // function) keeps the impl alive, and `_wrap_tensor_impl` takes its own
+    // reference before returning.
+    let capsule = unsafe { PyCapsule::new_with_pointer(py, address, c"torchbridge.TensorImpl") }?;
+    wrap_tensor_impl.call1((capsule,))
+}
+
+/// Whether libtorch's autograd records on this thread (`torch.is_grad_enabled()`:
+/// false under `torch.no_grad()` and in inference mode).
+pub(crate) fn grad_mode_enabled() -> bool {
+    // SAFETY: reads a thread-local flag; no arguments.
+    unsafe { tb_grad_mode_enabled() }
+}
