@@ -45,6 +45,20 @@ calls = {
     "linalg.toeplitz, 16": lambda: tb.linalg.toeplitz(x16),
     "apply(identity), 1 element": lambda: tb.apply(lambda t: t, x1),
 }
+try:  # torch inputs (grad mode on, no input requiring grad: the common call)
+    import torch
+
+    t1, t1000 = torch.from_numpy(x1), torch.linspace(0, 1, 1000, dtype=torch.float64)
+    t16, ta8, tb8 = torch.from_numpy(x16), torch.from_numpy(a8), torch.from_numpy(b8)
+    calls.update({
+        "special.erf, 1 element, torch": lambda: tb.special.erf(t1),
+        "special.erf, 1000, torch": lambda: tb.special.erf(t1000),
+        "special.xlogy, 1 element, torch": lambda: tb.special.xlogy(t1, t1),
+        "fft.rfft, 16, torch": lambda: tb.fft.rfft(t16),
+        "linalg.solve, 8x8, torch": lambda: tb.linalg.solve(ta8, tb8),
+    })
+except ImportError:
+    pass
 
 def per_call(f):
     f()
