@@ -18,9 +18,9 @@ compiles does not pay for torchbridge's sake.
 
 Covered: every ufunc of ``torchbridge.special``; ``fft.fft``, ``ifft``,
 ``rfft``, ``irfft``, ``dct``, ``idct``, ``dst``, ``idst``; ``linalg.solve``,
-``inv``, ``det``, ``expm``. Under ``torch.compile`` they compute values (no
-autograd formula is registered for the custom operators yet: a compiled
-backward through them raises torch's own error).
+``inv``, ``det``, ``expm``. A compiled backward goes through the formulas of
+:func:`_derivatives` (19 ufuncs so far); through any other operator it raises
+torch's own error (no autograd formula registered), never a wrong gradient.
 """
 
 from __future__ import annotations
@@ -82,6 +82,62 @@ def _contiguous(routine: Any) -> Any:
     return call
 
 
+def _derivatives() -> dict[str, Any]:
+    """By ufunc, the partial derivatives ``d(out)/d(x_i)`` as functions of
+    ``(torch, inputs, out)`` (DLMF; SciPy's definitions), written with torch
+    ops and torchbridge's own operators so that they trace under compile."""
+    import math
+
+    sqrt_pi, sqrt_2pi = math.sqrt(math.pi), math.sqrt(2 * math.pi)
+
+    def tb_op(torch: Any, name: str) -> Any:
+        return torch.ops.torchbridge.__getattr__(f"special_{name}").default
+
+    return {
+        "erf": lambda t, x, out: [2 / sqrt_pi * t.exp(-x[0] * x[0])],
+        "erfc": lambda t, x, out: [-2 / sqrt_pi * t.exp(-x[0] * x[0])],
+        "erfcx": lambda t, x, out: [2 * x[0] * out - 2 / sqrt_pi],
+        "ndtr": lambda t, x, out: [t.exp(-x[0] * x[0] / 2) / sqrt_2pi],
+        "log_ndtr": lambda t, x, out: [t.exp(-x[0] * x[0] / 2 - out) / sqrt_2pi],
+        "expit": lambda t, x, out: [out * (1 - out)],
+        "log_expit": lambda t, x, out: [t.sigmoid(-x[0])],
+        "logit": lambda t, x, out: [1 / (x[0] * (1 - x[0]))],
+        "gammaln": lambda t, x, out: [tb_op(t, "digamma")(x[0])],
+        "digamma": lambda t, x, out: [t.special.polygamma(1, x[0])],
+        "expm1": lambda t, x, out: [out + 1],
+        "log1p": lambda t, x, out: [1 / (1 + x[0])],
+        "exp2": lambda t, x, out: [out * math.log(2)],
+        "exp10": lambda t, x, out: [out * math.log(10)],
+        "i0": lambda t, x, out: [tb_op(t, "i1")(x[0])],
+        "i0e": lambda t, x, out: [tb_op(t, "i1e")(x[0]) - t.sign(x[0]) * out],
+        "entr": lambda t, x, out: [-t.log(x[0]) - 1],
+        "xlogy": lambda t, x, out: [t.log(x[1]), x[0] / x[1]],
+        "xlog1py": lambda t, x, out: [t.log1p(x[1]), x[0] / (1 + x[1])],
+    }
+
+
+def _register_derivative(torch: Any, op: Any, derivative: Any) -> None:
+    """``op``'s autograd formula: the chain rule over ``derivative``'s partials,
+    each gradient summed back to its input's (broadcast) shape."""
+
+    def setup_context(ctx: Any, inputs: Any, output: Any) -> None:
+        ctx.save_for_backward(*inputs, output)
+
+    def backward(ctx: Any, grad: Any) -> Any:
+        *xs, out = ctx.saved_tensors
+        partials = derivative(torch, xs, out)
+        grads = tuple(
+            (grad * d).sum_to_size(x.shape) if needed else None
+            for x, d, needed in zip(xs, partials, ctx.needs_input_grad)
+        )
+        return grads[0] if len(grads) == 1 else grads
+
+    op.register_autograd(backward, setup_context=setup_context)
+
+
+_DERIVATIVES = _derivatives()
+
+
 def _special(torch: Any, name: str) -> None:
     builtin = getattr(_core.special, name)
     types = _core.special._ufunc_types(name)
@@ -93,6 +149,9 @@ def _special(torch: Any, name: str) -> None:
     def _(*xs: Any) -> Any:
         shape = torch.broadcast_shapes(*(x.shape for x in xs))
         return xs[0].new_empty(shape, dtype=_ufunc_dtype(name, types, [x.dtype for x in xs]))
+
+    if name in _DERIVATIVES:
+        _register_derivative(torch, op, _DERIVATIVES[name])
 
     traced = torch.ops.torchbridge.__getattr__(f"special_{name}").default  # what Dynamo records
 

@@ -122,3 +122,34 @@ def test_eager_calls_do_not_go_through_the_custom_operators():
     with torch.profiler.profile() as prof:
         tb.special.erf(x)
     assert not any("torchbridge::" in e.name for e in prof.events())
+
+
+#: a domain inside which each formula of ``_compile._derivatives`` is smooth
+DOMAINS = {"logit": (0.1, 0.9), "gammaln": (0.5, 3.0), "digamma": (0.5, 3.0), "entr": (0.1, 1.0)}
+DOMAINS.update({name: (0.2, 1.5) for name in ("log1p", "expm1", "i0", "i0e", "xlogy", "xlog1py")})
+
+
+@pytest.mark.parametrize("name", sorted(_compile._DERIVATIVES))
+def test_the_operators_autograd_formula(name):
+    """The registered formula against central differences, on the operator itself."""
+    _compile.register()
+    op = getattr(torch.ops.torchbridge, f"special_{name}").default
+    nin = len(_core.special._ufunc_types(name)[0].split("->")[0])
+    lo, hi = DOMAINS.get(name, (-2.0, 2.0))
+    g = torch.Generator().manual_seed(3)
+    args = tuple((torch.rand(5, dtype=D, generator=g) * (hi - lo) + lo).requires_grad_() for _ in range(nin))
+    assert torch.autograd.gradcheck(op, args, atol=1e-7, rtol=1e-6)
+
+
+def test_compiled_backward_equals_eager():
+    torch._dynamo.reset()
+
+    def f(x, y):
+        return (tb.special.erf(x) + tb.special.gammaln(x + 1) * tb.special.xlogy(x, y) + tb.special.log_ndtr(x)).sum()
+
+    x = torch.rand(6, dtype=D).requires_grad_()
+    y = (torch.rand(6, dtype=D) + 1).requires_grad_()
+    eager = torch.autograd.grad(f(x, y), (x, y))
+    compiled = torch.autograd.grad(torch.compile(f, fullgraph=True, backend="aot_eager")(x, y), (x, y))
+    for a, b in zip(eager, compiled):
+        torch.testing.assert_close(a, b, rtol=1e-14, atol=1e-15)
