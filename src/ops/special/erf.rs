@@ -99,8 +99,19 @@ pub(super) fn ndtri(p: &Tensor) -> Result<Tensor> {
 /// `log1p(-ndtr(-x))` above, with the corrected tail of [`ndtr`] (libtorch's
 /// `log_ndtr` loses 1e-13 relative from x = 5 on).
 pub(super) fn log_ndtr(x: &Tensor) -> Result<Tensor> {
-    let t = x.f_mul_scalar(FRAC_1_SQRT_2)?;
-    let lower = t.f_neg()?.f_special_erfcx()?.f_mul_scalar(0.5)?.f_log()?.f_sub(&x.f_mul(x)?.f_mul_scalar(0.5)?)?;
-    let upper = log1p_f64(&ndtr_f64(&x.f_neg()?)?.f_neg()?)?;
-    pick(&x.f_lt(-1.0)?, &lower, &upper)
+    let below = x.f_lt(-1.0)?;
+    // Each branch sees a harmless stand-in where the other is picked: an
+    // infinite value there (log1p(-1) far left, erfcx overflow far right)
+    // would make the gradient of the pick 0 * inf = nan.
+    let x_lower = fill(x, &not(&below)?, -1.0)?;
+    let x_upper = fill(x, &below, 0.0)?;
+    let t = x_lower.f_mul_scalar(FRAC_1_SQRT_2)?;
+    let lower = t
+        .f_neg()?
+        .f_special_erfcx()?
+        .f_mul_scalar(0.5)?
+        .f_log()?
+        .f_sub(&x_lower.f_mul(&x_lower)?.f_mul_scalar(0.5)?)?;
+    let upper = log1p_f64(&ndtr_f64(&x_upper.f_neg()?)?.f_neg()?)?;
+    pick(&below, &lower, &upper)
 }
