@@ -19,6 +19,9 @@ use crate::Error;
 /// 1-tuple as SciPy returns it; ``R`` alone for a batch) or ``'raw'``
 /// (``((qr, tau), R)`` in LAPACK's ``?geqrf`` format). Column pivoting
 /// (``pivoting=True``) is not implemented: libtorch has no ``?geqp3``.
+/// ``lwork`` is checked as SciPy's LAPACK wrappers check it (``lwork >= N``
+/// for ``?geqrf``, then ``?orgqr``'s bound; ``-1`` queries) and otherwise
+/// ignored; a too small one raises ``ValueError`` with SciPy's message.
 ///
 #[doc = linalg_note!()]
 #[pyfunction]
@@ -34,7 +37,7 @@ fn qr(
     check_finite: bool,
     device: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
-    let _ = (overwrite_a, lwork); // performance hints
+    let _ = overwrite_a; // a performance hint
     let mode: QrMode = mode.parse()?;
     if pivoting {
         return Err(Error::NotImplemented("linalg.qr: pivoting=True is not supported".into()).into());
@@ -42,6 +45,16 @@ fn qr(
     on_device(device, || {
         let (a, library) = import1(a)?;
         let list = batched("qr", &[(Some(&a), 2)])?;
+        if let (Some(lwork), true) = (lwork, a.numel() > 0) {
+            let (m, n) = (a.size()[a.dim() - 2], a.size()[a.dim() - 1]);
+            // ?geqrf needs lwork >= N; ?orgqr/?ungqr (for Q) lwork >= its matrix's columns
+            let mut calls = vec![("geqrf", "n", n)];
+            if matches!(mode, QrMode::Full | QrMode::Economic) {
+                let columns = if m < n || mode == QrMode::Full { m } else { n };
+                calls.push(("orgqr", "n", columns));
+            }
+            check_lwork(lwork, &a, &calls)?;
+        }
         if list && mode == QrMode::Raw {
             return Err(Error::NotImplemented(
                 "linalg.qr: mode='raw (with a batch of matrices)' is not supported".into(),
@@ -82,7 +95,7 @@ fn rq(
     check_finite: bool,
     device: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
-    let _ = (overwrite_a, lwork); // performance hints
+    let _ = overwrite_a; // a performance hint
     let mode = match mode {
         "full" => QrMode::Full,
         "r" => QrMode::R,
@@ -94,6 +107,16 @@ fn rq(
     on_device(device, || {
         let (a, library) = import1(a)?;
         let list = batched("rq", &[(Some(&a), 2)])?;
+        if let (Some(lwork), true) = (lwork, a.numel() > 0) {
+            let (m, n) = (a.size()[a.dim() - 2], a.size()[a.dim() - 1]);
+            // ?gerqf needs lwork >= M; ?orgrq/?ungrq (for Q) lwork >= its matrix's rows
+            let mut calls = vec![("gerqf", "m", m)];
+            if mode != QrMode::R {
+                let rows = if n < m || mode != QrMode::Economic { n } else { m };
+                calls.push(("orgrq", "m", rows));
+            }
+            check_lwork(lwork, &a, &calls)?;
+        }
         let options = QrOptions { mode, check_finite: CheckFinite::from_flag(check_finite) };
         let Rq { r, q } = compute(py, a.numel(), move || ops::rq(&a, &options))?;
         let r = wrap(py, &library, r, false)?;
@@ -102,6 +125,53 @@ fn rq(
             None => Ok(r),
         }
     })
+}
+
+/// SciPy's workspace checks (f2py's for LAPACK's `lwork`): each `(routine,
+/// dimension name, dimension)` of `calls` in SciPy's order needs `lwork >=
+/// dimension` or `lwork == -1` (a workspace query); `lwork` converts as f2py
+/// converts it (`int()`, a C int). Raised as ValueError with f2py's message
+/// (SciPy raises `_flapack.error` there, an `Exception`).
+fn check_lwork(lwork: &Bound<'_, PyAny>, a: &tch::Tensor, calls: &[(&str, &str, i64)]) -> PyResult<()> {
+    if lwork.is_none() {
+        return Ok(());
+    }
+    let kind = crate::ops::linalg::lapack_kind(&[crate::ops::dtype(a)?]);
+    let (prefix, complex) = match kind {
+        tch::Kind::Float => ('s', false),
+        tch::Kind::ComplexFloat => ('c', true),
+        tch::Kind::ComplexDouble => ('z', true),
+        _ => ('d', false),
+    };
+    let name = |routine: &str| {
+        let routine = if complex { routine.replace("or", "un") } else { routine.to_string() };
+        format!("{prefix}{routine}")
+    };
+    let first = name(calls.first().map_or("geqrf", |c| c.0));
+    let refused =
+        || Error::InvalidArgument(format!("_flapack.{first}() 1st keyword (lwork) can't be converted to int"));
+    if lwork.is_instance_of::<pyo3::types::PyString>() || lwork.is_instance_of::<pyo3::types::PyBytes>() {
+        return Err(refused().into());
+    }
+    let py = lwork.py();
+    let as_int = match py.import("builtins")?.getattr("int")?.call1((lwork,)) {
+        Ok(value) => value,
+        Err(err) if err.is_instance_of::<pyo3::exceptions::PyTypeError>(py) => return Err(refused().into()),
+        Err(err) => return Err(err),
+    };
+    let value: i32 = as_int
+        .extract()
+        .map_err(|_| pyo3::exceptions::PyOverflowError::new_err("Python int too large to convert to C int"))?;
+    for &(routine, dim, size) in calls {
+        if value != -1 && i64::from(value) < size {
+            let routine = name(routine);
+            return Err(Error::InvalidArgument(format!(
+                "(lwork>={dim}||lwork==-1) failed for 1st keyword lwork: {routine}:lwork={value}"
+            ))
+            .into());
+        }
+    }
+    Ok(())
 }
 
 /// Adds `qr` and `rq` to `_core.linalg`.

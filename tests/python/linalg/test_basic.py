@@ -94,7 +94,7 @@ def test_device_cpu_computes_the_same(name, device):
     assert type(got) is type(want)
     for g, w in zip(_flat(got), _flat(want)):
         assert type(g) is type(w), name
-        np.testing.assert_allclose(g, w, rtol=1e-10, atol=1e-12)
+        np.testing.assert_allclose(g, w, rtol=1e-10)
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
@@ -189,7 +189,7 @@ def test_solve_circulant_singular_read_as_scipy(singular):
         _same_error(lambda m: m.solve_circulant(c, b, singular=singular), np.linalg.LinAlgError)
         return
     np.testing.assert_allclose(tl.solve_circulant(c, b, singular=singular),
-                               sl.solve_circulant(c, b, singular=singular), rtol=1e-12, atol=1e-12)
+                               sl.solve_circulant(c, b, singular=singular), rtol=1e-12)
 
 
 def test_solve_banded_l_and_u_any_pair():
@@ -463,3 +463,39 @@ def test_solve_any_matrix(a, assume_a):
     b = np.arange(1.0, n + 1)
     got, want = both("solve", a, b, assume_a=assume_a)
     np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12 * np.abs(want).max())
+
+
+# SciPy's levinson raises on a zero leading principal minor, even where T itself is regular
+@pytest.mark.parametrize("c, r, b", [
+    ([0.0, 1.0], [0.0, 1.0], [1.0, 1.0]),  # c[0] == 0
+    ([1.0, 1.0, 1.0], [1.0, 1.0, 1.0], [1.0, 2.0, 3.0]),  # x_den == 0 at m = 1
+    ([1.0, 2.0, 3.0], [1.0, 0.5, 0.0], [1.0, 0.0, 1.0]),
+    ([1.0, 1.0, 0.0, 0.0], [1.0, 1.0, 2.0, 0.0], [1.0, 1.0, 1.0, 1.0]),  # g_den == 0
+])
+def test_solve_toeplitz_singular_principal_minor(c, r, b):
+    c, r, b = np.array(c), np.array(r), np.array(b)
+    try:
+        want = sl.solve_toeplitz((c, r), b)
+    except np.linalg.LinAlgError as e:
+        with pytest.raises(np.linalg.LinAlgError, match=str(e)):
+            tl.solve_toeplitz((c, r), b)
+        with pytest.raises(np.linalg.LinAlgError, match="Singular principal minor"):
+            tl.solve_toeplitz((np.stack([c + 5, c]), r), b)  # one singular member of a batch
+    else:
+        close(tl.solve_toeplitz((c, r), b), want, rtol=1e-12)
+
+
+def test_solve_toeplitz_levinson_values(rng):
+    # the same recursion as SciPy's: agreement to rounding, also where T is ill-conditioned
+    for n in (1, 2, 5, 33):
+        c = rng.standard_normal(n) + np.eye(n)[0] * 3
+        r = rng.standard_normal(n)
+        b = rng.standard_normal((n, 3))
+        close(tl.solve_toeplitz((c, r), b), sl.solve_toeplitz((c, r), b), rtol=1e-10)
+        close(tl.solve_toeplitz((c, r), b[:, 0]), sl.solve_toeplitz((c, r), b[:, 0]), rtol=1e-10)
+        cz = c + 1j * rng.standard_normal(n)
+        close(tl.solve_toeplitz(cz, b), sl.solve_toeplitz(cz, b), rtol=1e-10)
+    cs = rng.standard_normal((2, 3, 6)) + np.eye(6)[0] * 4
+    bs = rng.standard_normal((3, 6, 2))
+    got, want = tl.solve_toeplitz((cs, cs[0, 0]), bs), sl.solve_toeplitz((cs, cs[0, 0]), bs)
+    close(got, want, rtol=1e-10)

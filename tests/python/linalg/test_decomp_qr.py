@@ -50,3 +50,25 @@ def test_decomposition_modes(shape, rng):
     assert_same_structure(got, want)
     got, want = both("lu", a[:1, :1], p_indices=True)
     assert_same_structure(got, want)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex64, np.complex128, np.int64])
+@pytest.mark.parametrize("shape", [(5, 3), (3, 5), (4, 4)])
+def test_lwork_checked_as_scipy(dtype, shape):
+    # f2py's workspace checks of ?geqrf/?orgqr (qr) and ?gerqf/?orgrq (rq): the same refusals, messages
+    a = np.arange(1, 1 + np.prod(shape)).reshape(shape).astype(dtype)
+    for name, modes in (("qr", ("full", "economic", "r", "raw")), ("rq", ("full", "economic", "r"))):
+        for lwork in (0, 1, 2, 3, 4, 5, 6, -1, -1.5, 2.9, True, None, "x"):
+            for mode in modes:
+                outcome = []
+                for module in (sl, tl):
+                    try:
+                        getattr(module, name)(a, lwork=lwork, mode=mode)
+                    except Exception as e:  # SciPy raises _flapack.error, an Exception
+                        outcome.append(str(e))
+                    else:
+                        outcome.append("ok")
+                assert outcome[0] == outcome[1], (name, lwork, mode)
+    with pytest.raises(OverflowError):
+        tl.qr(a, lwork=2**40)
+    tl.qr(np.ones((0, 3)), lwork=1)  # empty input: SciPy returns before LAPACK

@@ -46,7 +46,7 @@ CASES = [
     ("diagsvd(np.ones(10**6), 10**6, 10**6)", "MemoryError"),
     ("diagsvd(np.ones(1), 1, 2**62)", "MemoryError"),
     ("diagsvd(np.ones(1), 2**62, 1)", "MemoryError"),
-    ("solve_toeplitz(np.ones(10**6), np.ones(10**6))", "MemoryError"),
+    ("solve_toeplitz(np.ones(10**6), np.ones(10**6))", "LinAlgError"),  # SciPy: a singular minor at once
     ("solve_banded((1, 1), np.ones((3, 10**6)), np.ones(10**6))", "MemoryError"),
     ("solve_banded((2**62, 2**62), np.ones((3, 3)), np.ones(3))", "ValueError"),
     ("solveh_banded(np.ones((2, 10**6)), np.ones(10**6))", "MemoryError"),

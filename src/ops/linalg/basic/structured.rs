@@ -6,7 +6,6 @@ use tch::{Device, Kind, Tensor};
 use super::super::dtypes::*;
 use super::super::lapack::gebal;
 use super::super::shapes::*;
-use super::super::special_matrices::toeplitz;
 use super::super::{invalid, not_implemented, CheckFinite};
 use super::{solve, SolveOptions, Structure};
 use crate::ops::dtype;
@@ -89,9 +88,13 @@ pub fn solveh_banded(ab: &Tensor, b: &Tensor, options: &SolvehBandedOptions) -> 
 }
 
 /// `scipy.linalg.solve_toeplitz`: solves `T x = b` for the Toeplitz matrix
-/// with first column `c` and first row `r` (SciPy: Levinson recursion;
-/// here LU of the dense matrix, which also handles matrices whose leading
-/// minors are singular). float64 or complex128, as SciPy returns.
+/// with first column `c` and first row `r` by Levinson-Durbin recursion, as
+/// SciPy's `levinson` runs it (the same recurrences, batched over the leading
+/// dimensions and the columns of `b`, on the input's device). A zero leading
+/// principal minor (a zero denominator of the recursion) raises
+/// [`Error::LinAlg`] ("Singular principal minor") where SciPy raises
+/// `LinAlgError`, even where `T` itself is regular. float64 or complex128,
+/// as SciPy returns.
 pub fn solve_toeplitz(c: &Tensor, r: &Tensor, b: &Tensor, check_finite: CheckFinite) -> Result<Tensor> {
     let check = check_finite.enabled();
     let (c, r, b) = (atleast_1d(c)?, atleast_1d(r)?, atleast_1d(b)?);
@@ -104,12 +107,93 @@ pub fn solve_toeplitz(c: &Tensor, r: &Tensor, b: &Tensor, check_finite: CheckFin
     let complex = [&c, &r, &b].iter().any(|t| dtype(t).map(|d| d.is_complex()).unwrap_or(false));
     let kind = if complex { Kind::ComplexDouble } else { Kind::Double };
     let (c, r, b) = (cast(&c, kind)?, cast(&r, kind)?, cast(&b, kind)?);
-    if b.numel() == 0 {
-        return Ok(b.f_zeros_like()?);
+    let (cols, vector) = as_columns(&b)?;
+    let batch = broadcast_shapes(&[&batch_of(&c, 1), &batch_of(&r, 1), &batch_of(&cols, 2)])?;
+    let k = cols.size()[cols.dim() - 1];
+    let finish = |x: Tensor| -> Result<Tensor> { Ok(if vector { x.f_squeeze_dim(-1)? } else { x }) };
+    if cols.numel() == 0 || batch.contains(&0) {
+        return finish(Tensor::f_zeros(concat(&batch, &[nc, k]).as_slice(), (kind, b.device()))?);
     }
-    let t = toeplitz(&c, Some(&r))?;
-    let options = SolveOptions { assume_a: Structure::General, check_finite: CheckFinite::No, ..Default::default() };
-    Ok(solve(&t, &b, &options)?.x)
+    // SciPy's `vals`: r[:0:-1] followed by c, flattened over the batch.
+    let tail = r.f_narrow(-1, 1, nr - 1)?.f_flip([-1i64].as_slice())?;
+    let tail = tail.f_broadcast_to(concat(&batch, &[nr - 1]).as_slice())?;
+    let c = c.f_broadcast_to(concat(&batch, &[nc]).as_slice())?;
+    let a = Tensor::f_cat(&[tail, c], -1)?.f_reshape([-1, 2 * nc - 1])?;
+    let b = cols.f_broadcast_to(concat(&batch, &[nc, k]).as_slice())?.f_reshape([-1, nc, k])?;
+    let x = levinson(&a, &b)?;
+    finish(x.f_reshape(concat(&batch, &[nc, k]).as_slice())?)
+}
+
+/// SciPy's `levinson` (`_solve_toeplitz.pyx`, after Alan Miller's
+/// toeplitz.f90) on `(P, 2n-1)` `a` and `(P, n, K)` `b`, every problem of the
+/// batch and column at once. The recursion's denominators are checked for
+/// exact zeros as SciPy checks them; the check reads back to the host at the
+/// steps 1, 2, 4, 8, ... and at the end only, so that a singular system
+/// stops early without a synchronisation per step.
+fn levinson(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    let n = b.size()[1];
+    let at = |i: i64| a.f_narrow(1, i, 1); // (P, 1)
+    let dot = |u: &Tensor, v: &Tensor| -> Result<Tensor> {
+        Ok(u.f_mul(v)?.f_sum_dim_intlist([-1i64].as_slice(), true, None::<Kind>)?)
+    };
+    let singular = || Error::LinAlg("Singular principal minor".into());
+    let diag = at(n - 1)?;
+    let mut zero = diag.f_eq(0.0)?;
+    let x = b.f_zeros_like()?;
+    x.f_narrow(1, 0, 1)?.f_copy_(&b.f_narrow(1, 0, 1)?.f_div(&diag.f_unsqueeze(-1)?)?)?;
+    let check = |zero: &Tensor| -> Result<()> {
+        if zero.f_any()?.f_int64_value(&[])? != 0 {
+            return Err(singular());
+        }
+        Ok(())
+    };
+    if n == 1 {
+        check(&zero)?;
+        return Ok(x);
+    }
+    let g = Tensor::f_zeros([a.size()[0], n].as_slice(), (a.kind(), a.device()))?;
+    let h = g.f_zeros_like()?;
+    g.f_narrow(1, 0, 1)?.f_copy_(&at(n - 2)?.f_div(&diag)?)?;
+    h.f_narrow(1, 0, 1)?.f_copy_(&at(n)?.f_div(&diag)?)?;
+    for m in 1..n {
+        let front = a.f_narrow(1, n, m)?; // a[n + i], i < m
+        let mut gm = g.f_narrow(1, 0, m)?;
+        let mut hm = h.f_narrow(1, 0, m)?;
+        // x_num = -b[m] + sum_j a[n+m-1-j] x[j];  x_den = -a[n-1] + sum_i a[n+i] g[i]
+        let mut xs = x.f_narrow(1, 0, m)?;
+        let x_num = front.f_flip([-1i64].as_slice())?.f_unsqueeze(1)?.f_matmul(&xs)?.f_sub(&b.f_narrow(1, m, 1)?)?;
+        let x_den = dot(&front, &gm)?.f_sub(&diag)?;
+        zero = zero.f_logical_or(&x_den.f_eq(0.0)?)?;
+        let xm = x_num.f_div(&x_den.f_unsqueeze(-1)?)?; // (P, 1, K)
+                                                        // x[j] -= x[m] g[m-1-j]
+        let update = gm.f_flip([-1i64].as_slice())?.f_unsqueeze(-1)?.f_mul(&xm)?;
+        xs.f_copy_(&xs.f_sub(&update)?)?;
+        x.f_narrow(1, m, 1)?.f_copy_(&xm)?;
+        if m == n - 1 {
+            break;
+        }
+        // g_num = -a[n-m-2] + sum_j a[n+j-m-1] g[j];  h_num = -a[n+m] + sum_j a[n+m-1-j] h[j]
+        // g_den = -a[n-1] + sum_j a[n+j-m-1] h[m-1-j]
+        let back = a.f_narrow(1, n - m - 1, m)?; // a[n+j-m-1], j < m
+        let g_num = dot(&back, &gm)?.f_sub(&at(n - m - 2)?)?;
+        let h_num = dot(&front.f_flip([-1i64].as_slice())?, &hm)?.f_sub(&at(n + m)?)?;
+        let g_den = dot(&back, &hm.f_flip([-1i64].as_slice())?)?.f_sub(&diag)?;
+        zero = zero.f_logical_or(&g_den.f_eq(0.0)?)?;
+        let c1 = g_num.f_div(&g_den)?;
+        let c2 = h_num.f_div(&x_den)?;
+        // g[j] -= c1 h[m-1-j], h[j] -= c2 g[m-1-j] (both from the old values)
+        let g_new = gm.f_sub(&hm.f_flip([-1i64].as_slice())?.f_mul(&c1)?)?;
+        let h_new = hm.f_sub(&gm.f_flip([-1i64].as_slice())?.f_mul(&c2)?)?;
+        gm.f_copy_(&g_new)?;
+        hm.f_copy_(&h_new)?;
+        g.f_narrow(1, m, 1)?.f_copy_(&c1)?;
+        h.f_narrow(1, m, 1)?.f_copy_(&c2)?;
+        if (m & (m - 1)) == 0 {
+            check(&zero)?; // m a power of two: stop early on a singular minor
+        }
+    }
+    check(&zero)?;
+    Ok(x)
 }
 
 /// `scipy.linalg.matmul_toeplitz`: `T @ x` for the Toeplitz matrix with
