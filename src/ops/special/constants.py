@@ -24,6 +24,10 @@ computed here, as they were for torchbridge):
 - ``BORWEIN``: Borwein's weights (-1)^k (d_k - d_n) / d_n for n = 24
   (Borwein 1991, algorithm 2), exact integers.
 - ``FACTORIALS``: (n-1)! for n = 1..171, exact integers rounded once.
+- ``DILOG_BERNOULLI``: B_n / (n + 1)! (B_1 = -1/2), the coefficients of the
+  dilogarithm in u = -log(1 - z) ('t Hooft and Veltman 1979), exact.
+- ``EI_TAYLOR``: the Taylor coefficients of Ei about its positive zero
+  ``EI_ROOT`` (+ ``EI_ROOT_ERR``), Ei^(k)(root) / k!, with mpmath.
 - the scalars: mpmath at 60 digits.
 
 The series tables were written as 17 significant digits of the exact value
@@ -143,6 +147,7 @@ def borwein(n: int = 24) -> list[float]:
 
 def tables() -> dict[str, object]:
     b = bernoulli(20)
+    ei_root = mp.findroot(mp.ei, 0.3725)
     max_gamma = mp.findroot(
         lambda x: mp.loggamma(x) - mp.log(sys.float_info.max), 171.6
     )
@@ -164,6 +169,10 @@ def tables() -> dict[str, object]:
         "DIGAMMA_NEG": digamma_taylor(-0.5040830082644554, 30),
         "DIGAMMA_NEG_ROOT": -0.5040830082644554,
         "BORWEIN": borwein(),
+        "DILOG_BERNOULLI": [printed(b[n] / math.factorial(n + 1)) for n in range(21)],
+        "EI_ROOT": float(ei_root),
+        "EI_ROOT_ERR": float(ei_root - mp.mpf(float(ei_root))),
+        "EI_TAYLOR": [0.0] + [printed(c) for c in mp.taylor(mp.ei, ei_root, 26)[1:]],
     }
 
 

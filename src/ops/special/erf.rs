@@ -115,3 +115,42 @@ pub(super) fn log_ndtr(x: &Tensor) -> Result<Tensor> {
     let upper = log1p_f64(&ndtr_f64(&x_upper.f_neg()?)?.f_neg()?)?;
     pick(&below, &lower, &upper)
 }
+
+/// `ndtri(exp(y))`, `scipy.special.ndtri_exp`, accurate where `exp(y)` is
+/// near 1 or underflows: `-ndtri(-expm1(y))` above `log1p(-exp(-2))` (SciPy's
+/// split), `ndtri(exp(y))` down to -700 (the quantile is insensitive to the
+/// rounding of `exp(y)` there), and below, the tail `log_ndtr(x) = y` solved
+/// by the fixed point of `x^2 = -2y - ln(x^2) - ln(2 pi)` refined by Newton
+/// steps on `log_ndtr` (up to |y| = 1e10, beyond which the fixed point is
+/// exact). nan above 0, `inf` at 0, `-inf` at -inf.
+pub(super) fn ndtri_exp(y: &Tensor) -> Result<Tensor> {
+    let split = (-(-2f64).exp()).ln_1p();
+    let upper = y.f_expm1()?.f_neg()?.f_special_ndtri()?.f_neg()?;
+    let middle = y.f_exp()?.f_special_ndtri()?;
+    let out = pick(&y.f_gt(split)?, &upper, &middle)?;
+    let out = patch(out, &y.f_lt(-700.0)?, &[y], |v| {
+        let y = &v[0];
+        let t = y.f_neg()?; // -y > 700; x^2 / 2 = t - ln(x^2) / 2 - ln(2 pi) / 2
+        let half_log_2pi = 0.5 * (2.0 * PI).ln();
+        let mut half_x2 = t.shallow_clone();
+        for _ in 0..4 {
+            // ln(x^2) / 2 = (ln 2 + ln(x^2 / 2)) / 2
+            let half_log_x2 = half_x2.f_log()?.f_add_scalar(std::f64::consts::LN_2)?.f_mul_scalar(0.5)?;
+            half_x2 = t.f_sub(&half_log_x2)?.f_sub_scalar(half_log_2pi)?;
+        }
+        let mut x = half_x2.f_sqrt()?.f_mul_scalar(-std::f64::consts::SQRT_2)?;
+        let newton = y.f_gt(-1e10)?;
+        for _ in 0..3 {
+            let xs = x.f_clamp_min(-1e6)?;
+            let log_cdf = log_ndtr(&xs)?;
+            // d log_ndtr / dx = pdf / cdf = exp(-x^2/2 - ln(2 pi)/2 - log_cdf)
+            let slope = xs.f_square()?.f_mul_scalar(-0.5)?.f_sub_scalar(half_log_2pi)?.f_sub(&log_cdf)?.f_exp()?;
+            let step = log_cdf.f_sub(y)?.f_div(&slope)?;
+            x = pick(&newton, &xs.f_sub(&step)?, &x)?;
+        }
+        Ok(x)
+    })?;
+    let out = fill(&out, &y.f_gt(0.0)?, f64::NAN)?;
+    let out = fill(&out, &y.f_isneginf()?, f64::NEG_INFINITY)?;
+    fill(&out, &y.f_eq(0.0)?, f64::INFINITY)
+}

@@ -284,3 +284,159 @@ pub fn factorial_exact(n: &Tensor) -> Result<Tensor> {
         Ok(out.f_masked_fill(&n.f_lt(0)?, 0)?)
     })
 }
+
+/// `1 / Gamma(x)`, `scipy.special.rgamma` (real input): `x / Gamma(1 + x)` on
+/// (0, 1) (exact for subnormal x), `1 / Gamma(x)` up to 171.6 and
+/// `exp(-lgamma(x))` beyond, where it underflows; below 0 the reflection
+/// `Gamma(1 - x) sin(pi x) / pi` with `Gamma(1 - x) = -x Gamma(-x)` (exact
+/// zeros at the poles, `±inf` where it overflows below -171.6); `±0` at `±0`,
+/// 0 at `±inf`.
+pub(super) fn rgamma(x: &Tensor) -> Result<Tensor> {
+    let positive = x.f_gt(0.0)?;
+    let small = and(&positive, &x.f_lt(1.0)?)?;
+    let out = gamma_f64(x)?.f_reciprocal()?;
+    let out = patch(out, &small, &[x], |v| Ok(v[0].f_div(&gamma_nonneg(&v[0].f_add_scalar(1.0)?)?)?))?;
+    let out =
+        patch(out, &and(&positive, &x.f_gt(MAX_GAMMA_ARG)?)?, &[x], |v| Ok(v[0].f_lgamma()?.f_neg()?.f_exp()?))?;
+    let out = patch(out, &x.f_lt(0.0)?, &[x], |v| {
+        let x = &v[0];
+        let y = x.f_neg()?;
+        let sine = sinpi(x)?.f_mul_scalar(1.0 / PI)?;
+        // -1 < x < 0: Gamma(1 - x) sin(pi x) / pi; below, Gamma(-x) (-x sin(pi x) / pi)
+        // with -x exact, multiplied in the order that overflows only with the result
+        let above = gamma_nonneg(&y.f_add_scalar(1.0)?)?.f_mul(&sine)?;
+        let below = gamma_nonneg(&y)?.f_mul(&y.f_mul(&sine)?)?;
+        let value = pick(&y.f_lt(1.0)?, &above, &below)?;
+        fill(&value, &is_integral(x)?, 0.0)
+    })?;
+    let out = pick(&x.f_eq(0.0)?, x, &out)?;
+    fill(&out, &x.f_isinf()?, 0.0)
+}
+
+/// The sign of the gamma function, `scipy.special.gammasgn`: 1 above 0 (and
+/// at +0 and inf), -1 at -0, `(-1)^ceil(-x)` between the poles, nan at the
+/// poles, -inf and nan.
+pub(super) fn gammasgn(x: &Tensor) -> Result<Tensor> {
+    let out = gamma_sign(x)?;
+    let out = fill(&out, &and(&x.f_eq(0.0)?, &x.f_signbit()?)?, -1.0)?;
+    let poles = and(&x.f_lt(0.0)?, &is_integral(x)?)?;
+    fill(&out, &or(&poles, &x.f_isnan()?)?, f64::NAN)
+}
+
+/// Stirling's correction `sum B_2k / (2k (2k-1) y^(2k-1))` of `ln Gamma(y)`
+/// (DLMF 5.11.1), for y >= 10 (below 1e-17 after these eight terms).
+fn stirling_correction(y: &Tensor) -> Result<Tensor> {
+    const C: [f64; 8] = [
+        1.0 / 12.0,
+        -1.0 / 360.0,
+        1.0 / 1260.0,
+        -1.0 / 1680.0,
+        1.0 / 1188.0,
+        -691.0 / 360_360.0,
+        1.0 / 156.0,
+        -3617.0 / 122_400.0,
+    ];
+    let inverse = y.f_reciprocal()?;
+    Ok(horner(&inverse.f_square()?, &C)?.f_mul(&inverse)?)
+}
+
+/// `Gamma(b) / Gamma(a)` for `a, b >= 10`, `b = a + m`, from the difference
+/// of Stirling's series taken term by term, `(a - 1/2) log1p(m / a) + m ln b
+/// - m + S(b) - S(a)`, so that nothing overflows and no large logarithm
+/// cancels (the relative error is `eps` times the logarithm of the result).
+fn gamma_ratio_large(a: &Tensor, m: &Tensor) -> Result<Tensor> {
+    let b = a.f_add(m)?;
+    let log = a
+        .f_sub_scalar(0.5)?
+        .f_mul(&m.f_div(a)?.f_log1p()?)?
+        .f_add(&m.f_mul(&b.f_log()?)?)?
+        .f_sub(m)?
+        .f_add(&stirling_correction(&b)?.f_sub(&stirling_correction(a)?)?)?;
+    Ok(log.f_exp()?)
+}
+
+/// Whether x is 0 or a negative integer (Cephes' `is_nonpos_int`, which
+/// stops at |x| = 1e13).
+fn nonpositive_integer(x: &Tensor) -> Result<Tensor> {
+    and(&and(&x.f_le(0.0)?, &is_integral(x)?)?, &x.f_abs()?.f_lt(1e13)?)
+}
+
+/// Pochhammer's symbol `(a)_m = Gamma(a + m) / Gamma(a)`, `scipy.special.poch`.
+///
+/// `a + m` is taken with its rounding error (Cephes keeps it exact by taking
+/// integers off m first), corrected through `psi(a + m)`.
+/// Where both gammas are finite (|a|, |a + m| <= 170) their quotient (a few
+/// ulp); for `a, a + m >= 10` beyond, the difference of Stirling's series
+/// ([`gamma_ratio_large`]); elsewhere `exp(lgamma(a + m) - lgamma(a))` with
+/// the signs, as Cephes. Cephes' rules at the poles: 1 for m = 0, `inf` where
+/// only `a + m` is a pole, 0 where only `a` is, `(-1)^m Gamma(1 - a) /
+/// Gamma(1 - a - m)` where both are.
+pub(super) fn poch(a: &Tensor, m: &Tensor) -> Result<Tensor> {
+    let b = a.f_add(m)?;
+    // the rounding error of a + m (Knuth's two-sum): near a pole of Gamma(a + m)
+    // it costs |psi(a + m)| ulps (8e-11 at -22.99998), for large a + m ln(a + m) ulps
+    let bb = b.f_sub(a)?;
+    let b_lo = a.f_sub(&b.f_sub(&bb)?)?.f_add(&m.f_sub(&bb)?)?;
+    let b_lo = fill(&b_lo, &not(&b_lo.f_isfinite()?)?, 0.0)?;
+    let a_pole = nonpositive_integer(a)?;
+    let b_pole = nonpositive_integer(&b)?;
+    let ratio = gamma_f64(&b)?.f_div(&gamma_f64(a)?)?;
+    let in_range = and(&a.f_abs()?.f_le(170.0)?, &b.f_abs()?.f_le(170.0)?)?;
+    let logs = b.f_lgamma()?.f_sub(&a.f_lgamma()?)?.f_exp()?.f_mul(&gammasgn(&b)?)?.f_mul(&gammasgn(a)?)?;
+    let out = pick(&in_range, &ratio, &logs)?;
+    let large = and(&not(&in_range)?, &and(&a.f_ge(10.0)?, &b.f_ge(10.0)?)?)?;
+    let large = and(&large, &and(&a.f_isfinite()?, &b.f_isfinite()?)?)?;
+    let out = patch(out, &large, &[a, m], |v| gamma_ratio_large(&v[0], &v[1]))?;
+    // Gamma(b + b_lo) = Gamma(b) e^(psi(b) b_lo), to first order
+    let before = out.shallow_clone();
+    // (not on the large path, whose log1p(m / a) takes m exactly)
+    let out = patch(out, &and(&b_lo.f_ne(0.0)?, &not(&large)?)?, &[&before, &b, &b_lo], |v| {
+        Ok(v[0].f_mul(&digamma_f64(&v[1])?.f_mul(&v[2])?.f_exp()?)?)
+    })?;
+    // both poles, m integral: (a)_m = (-1)^m Gamma(1 - a) / Gamma(1 - b),
+    // 1 - a and 1 - b >= 1 (Cephes gives nan for fractional m there)
+    let both = and(&and(&a_pole, &b_pole)?, &is_integral(m)?)?;
+    let out = patch(out, &both, &[a, &b, m], |v| {
+        let (u, w) = (v[0].f_neg()?.f_add_scalar(1.0)?, v[1].f_neg()?.f_add_scalar(1.0)?);
+        let value = pick(
+            &and(&u.f_le(170.0)?, &w.f_le(170.0)?)?,
+            &gamma_nonneg(&u)?.f_div(&gamma_nonneg(&w)?)?,
+            &u.f_lgamma()?.f_sub(&w.f_lgamma()?)?.f_exp()?,
+        )?;
+        pick(&is_odd(&v[2])?, &value.f_neg()?, &value)
+    })?;
+    // infinities as Cephes' loops leave them: m = inf gives the sign of
+    // Gamma(a) times inf; a = inf gives inf for 0 < m <= 2, 0 for -2 <= m < 0
+    // (`a^m` after one step of the loop), nan beyond (lgamma(inf) - lgamma(inf))
+    let signed_inf = gammasgn(a)?.f_mul_scalar(f64::INFINITY)?;
+    let out = pick(&and(&m.f_isposinf()?, &a.f_isfinite()?)?, &signed_inf, &out)?;
+    let out = pick(&a.f_isposinf()?, &Tensor::f_pow_scalar(f64::INFINITY, m)?, &out)?;
+    let nan = or(&m.f_isneginf()?, &and(&a.f_isposinf()?, &m.f_abs()?.f_gt(2.0)?)?)?;
+    let nan = or(&nan, &or(&a.f_isneginf()?, &any_nan(a, m)?)?)?;
+    let out = fill(&out, &nan, f64::NAN)?;
+    // small integral m: the product Cephes' loops compute, exact to a few ulp
+    // for any a (a = -1e300, a = 1e-300 next to m = -2, ...)
+    // (infinite a only for |m| = 1, where Cephes' loop stops at the first factor)
+    let small = and(&and(&is_integral(m)?, &m.f_abs()?.f_le(POCH_PRODUCT_STEPS as f64)?)?, &m.f_ne(0.0)?)?;
+    let small = and(&small, &or(&a.f_isfinite()?, &m.f_abs()?.f_eq(1.0)?)?)?;
+    let out = patch(out, &small, &[a, m], |v| {
+        let (a, m) = (&v[0], &v[1]);
+        let mut rising = a.f_ones_like()?; // prod_(k<m) (a + k) for m > 0
+        let mut falling = a.f_ones_like()?; // prod_(k=1..-m) (a - k) for m < 0
+        for k in 0..POCH_PRODUCT_STEPS {
+            let k = k as f64;
+            rising = pick(&m.f_gt(k)?, &rising.f_mul(&a.f_add_scalar(k)?)?, &rising)?;
+            falling = pick(&m.f_neg()?.f_gt(k)?, &falling.f_mul(&a.f_sub_scalar(k + 1.0)?)?, &falling)?;
+        }
+        pick(&m.f_gt(0.0)?, &rising, &falling.f_reciprocal()?)
+    })?;
+    // Cephes' rules at the poles come before nan and infinite m: a pole of
+    // Gamma(a + m) alone gives inf (where a + m != m), a pole of Gamma(a) alone 0
+    let out = fill(&out, &and(&and(&b_pole, &not(&a_pole)?)?, &b.f_ne_tensor(m)?)?, f64::INFINITY)?;
+    let out = fill(&out, &and(&a_pole, &not(&b_pole)?)?, 0.0)?;
+    let out = fill(&out, &and(&and(&a_pole, &b_pole)?, &not(&is_integral(m)?)?)?, f64::NAN)?;
+    fill(&out, &m.f_eq(0.0)?, 1.0)
+}
+
+/// The largest |m| for which [`poch`] multiplies out `(a)_m`.
+const POCH_PRODUCT_STEPS: usize = 30;

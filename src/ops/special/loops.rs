@@ -257,6 +257,20 @@ pub(super) fn ternary(
     finish(kernel(&t[0], &t[1], &t[2])?, args.output)
 }
 
+/// A four-input ufunc (SciPy's `elliprj`), as [`ternary`].
+pub(super) fn quaternary(
+    ufunc: &Ufunc,
+    x: &Tensor,
+    y: &Tensor,
+    z: &Tensor,
+    w: &Tensor,
+    kernel: fn(&Tensor, &Tensor, &Tensor, &Tensor) -> Result<Tensor>,
+) -> Result<Tensor> {
+    let args = prepare(ufunc, &[x, y, z, w])?;
+    let t = args.tensors.iter().map(|t| cast(t, DType::Float64)).collect::<Result<Vec<_>>>()?;
+    finish(kernel(&t[0], &t[1], &t[2], &t[3])?, args.output)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

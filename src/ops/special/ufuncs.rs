@@ -47,6 +47,7 @@ const REAL2: &str = "bool, integer and real floating-point inputs";
 const REAL3: &str = REAL2;
 const DEGREE: &str = "an integer degree n (bool or integer up to int64) and real x";
 const POLY: &str = "a degree n (integer, or real with integral values) and real x";
+const PARAMETRIC: &str = "a degree n (integer, or real with integral values), real parameters and real x";
 
 /// Hands the ufunc table to the macro `$then` (see the module docs).
 macro_rules! special_ufuncs {
@@ -127,6 +128,34 @@ macro_rules! special_ufuncs {
                 "cos(x) - 1 for use when `x` is near zero.\n\n`cos(x) - 1`, accurate near the multiples of 2 pi (`scipy.special.cosm1`).";
             exprel: ["d->d", "f->f"] REAL float64 super::elementary::exprel,
                 "Relative error exponential, ``(exp(x) - 1)/x``.\n\nThe relative error exponential `(exp(x) - 1) / x` (`scipy.special.exprel`).";
+            exp1: ["f->f", "d->d", "F->F", "D->D"] REAL float64 super::expint::exp1,
+                "Exponential integral E1.\n\nThe exponential integral E1(x), real input: series below 1, continued fraction above (`scipy.special.exp1`).";
+            expi: ["f->f", "d->d", "F->F", "D->D"] REAL float64 super::expint::expi,
+                "Exponential integral Ei.\n\nThe exponential integral Ei(x), real input, accurate about its zero at 0.3725 (`scipy.special.expi`).";
+            erfi: ["d->d", "f->f", "D->D", "F->F"] REAL float64 super::faddeeva::erfi,
+                "Imaginary error function, ``-i erf(i z)``.\n\nThe imaginary error function, real input (`scipy.special.erfi`).";
+            dawsn: ["d->d", "f->f", "D->D", "F->F"] REAL float64 super::faddeeva::dawsn,
+                "Dawson's integral.\n\nDawson's integral, real input: series, Rybicki's sampling sum, asymptotic series (`scipy.special.dawsn`).";
+            spence: ["f->f", "d->d", "F->F", "D->D"] REAL float64 super::spence::spence,
+                "Spence's function, also known as the dilogarithm.\n\nSpence's function Li2(1 - x), real input (`scipy.special.spence`).";
+            zetac: ["d->d", "f->f"] REAL float64 super::zeta::zetac,
+                "Riemann zeta function minus 1.\n\n`zeta(x) - 1`, accurate where zeta is near 1 (`scipy.special.zetac`).";
+            ellipk: ["d->d", "f->f"] REAL float64 super::ellip::ellipk,
+                "Complete elliptic integral of the first kind.\n\nK(m) = R_F(0, 1 - m, 1) (`scipy.special.ellipk`).";
+            ellipkm1: ["d->d", "f->f"] REAL float64 super::ellip::ellipkm1,
+                "Complete elliptic integral of the first kind around `m` = 1\n\nK(1 - p) = R_F(0, p, 1), accurate for small p (`scipy.special.ellipkm1`).";
+            ellipe: ["d->d", "f->f"] REAL float64 super::ellip::ellipe,
+                "Complete elliptic integral of the second kind\n\nE(m) = 2 R_G(0, 1 - m, 1) (`scipy.special.ellipe`).";
+            kolmogorov: ["f->f", "d->d"] REAL float64 super::kolmogorov::kolmogorov,
+                "Complementary cumulative distribution (Survival Function) function of Kolmogorov distribution.\n\nThe Kolmogorov distribution's survival function (`scipy.special.kolmogorov`).";
+            kolmogi: ["f->f", "d->d"] REAL float64 super::kolmogorov::kolmogi,
+                "Inverse Survival Function of Kolmogorov distribution\n\nThe inverse of kolmogorov (`scipy.special.kolmogi`).";
+            rgamma: ["d->d", "D->D", "f->f", "F->F"] REAL float64 super::gamma::rgamma,
+                "Reciprocal of the gamma function.\n\n1 / Gamma(x), real input, finite where Gamma overflows (`scipy.special.rgamma`).";
+            gammasgn: ["d->d", "f->f"] REAL float64 super::gamma::gammasgn,
+                "Sign of the gamma function.\n\nThe sign of Gamma(x) (`scipy.special.gammasgn`).";
+            ndtri_exp: ["f->f", "d->d"] REAL float64 super::erf::ndtri_exp,
+                "Inverse of `log_ndtr` vs x. Allows for greater precision than `ndtri` composed with `numpy.exp` for very small values of y and for y close to 0.\n\nndtri(exp(y)) without underflow (`scipy.special.ndtri_exp`).";
         }
         binary {
             gammainc: ["dd->d", "ff->f"] REAL2 float64 super::gammainc::gammainc,
@@ -191,6 +220,22 @@ macro_rules! special_ufuncs {
                 "Student t distribution cumulative distribution function\n\nStudent's t CDF stdtr(df, t) (`scipy.special.stdtr`).";
             stdtrit: ["ff->f", "dd->d"] REAL2 float64 super::incbi::stdtrit,
                 "The `p`-th quantile of the student t distribution.\n\nThe inverse of stdtr in t, stdtrit(df, p) (`scipy.special.stdtrit`).";
+            expn: ["ld->d", "ff->f", "dd->d"] REAL2 float64 super::expint::expn,
+                "Generalized exponential integral En.\n\nThe generalized exponential integral E_n(x), n truncated to an integer as SciPy (`scipy.special.expn`).";
+            ellipkinc: ["dd->d", "ff->f"] REAL2 float64 super::ellip::ellipkinc,
+                "Incomplete elliptic integral of the first kind\n\nF(phi | m) through Carlson's R_F (`scipy.special.ellipkinc`).";
+            ellipeinc: ["dd->d", "ff->f"] REAL2 float64 super::ellip::ellipeinc,
+                "Incomplete elliptic integral of the second kind\n\nE(phi | m) through Carlson's R_F and R_D (`scipy.special.ellipeinc`).";
+            elliprc: ["ff->f", "dd->d", "FF->F", "DD->D"] REAL2 float64 super::carlson::elliprc,
+                "Degenerate symmetric elliptic integral.\n\nCarlson's R_C(x, y), real arguments, Cauchy's principal value for y < 0 (`scipy.special.elliprc`).";
+            poch: ["ff->f", "dd->d"] REAL2 float64 super::gamma::poch,
+                "Pochhammer symbol.\n\nThe rising factorial Gamma(z + m) / Gamma(z) (`scipy.special.poch`).";
+            eval_sh_legendre: ["ld->d", "ff->f", "fF->F", "dd->d", "dD->D"] POLY direct super::orthogonal::eval_sh_legendre,
+                "Evaluate shifted Legendre polynomial at a point.\n\nThe shifted Legendre polynomial P_n(2x - 1) (`scipy.special.eval_sh_legendre`).";
+            eval_sh_chebyt: ["ld->d", "ff->f", "fF->F", "dd->d", "dD->D"] POLY direct super::orthogonal::eval_sh_chebyt,
+                "Evaluate shifted Chebyshev polynomial of the first kind at a point.\n\nThe shifted Chebyshev polynomial T_n(2x - 1) (`scipy.special.eval_sh_chebyt`).";
+            eval_sh_chebyu: ["ld->d", "ff->f", "fF->F", "dd->d", "dD->D"] POLY direct super::orthogonal::eval_sh_chebyu,
+                "Evaluate shifted Chebyshev polynomial of the second kind at a point.\n\nThe shifted Chebyshev polynomial U_n(2x - 1) (`scipy.special.eval_sh_chebyu`).";
         }
         ternary {
             betainc: ["fff->f", "ddd->d"] REAL3 float64 super::incbet::betainc,
@@ -219,6 +264,22 @@ macro_rules! special_ufuncs {
                 "Negative binomial survival function.\n\nThe negative binomial survival function nbdtrc(k, n, p) (`scipy.special.nbdtrc`).";
             nbdtri: ["lld->d", "fff->f", "ddd->d"] REAL3 float64 super::incbi::nbdtri,
                 "Returns the inverse with respect to the parameter `p` of ``y = nbdtr(k, n, p)``, the negative binomial cumulative distribution function.\n\nThe p with nbdtr(k, n, p) = y (`scipy.special.nbdtri(k, n, y)`).";
+            elliprf: ["fff->f", "ddd->d", "FFF->F", "DDD->D"] REAL3 float64 super::carlson::elliprf,
+                "Completely-symmetric elliptic integral of the first kind.\n\nCarlson's R_F(x, y, z), real arguments (`scipy.special.elliprf`).";
+            elliprd: ["fff->f", "ddd->d", "FFF->F", "DDD->D"] REAL3 float64 super::carlson::elliprd,
+                "Symmetric elliptic integral of the second kind.\n\nCarlson's R_D(x, y, z), real arguments (`scipy.special.elliprd`).";
+            elliprg: ["fff->f", "ddd->d", "FFF->F", "DDD->D"] REAL3 float64 super::carlson::elliprg,
+                "Completely-symmetric elliptic integral of the second kind.\n\nCarlson's R_G(x, y, z), real arguments (`scipy.special.elliprg`).";
+            eval_genlaguerre: ["ldd->d", "fff->f", "ffF->F", "ddd->d", "ddD->D"] PARAMETRIC direct super::orthogonal::eval_genlaguerre,
+                "Evaluate generalized Laguerre polynomial at a point.\n\nThe generalized Laguerre polynomial L_n^(alpha)(x) by SciPy's recurrence (`scipy.special.eval_genlaguerre`).";
+            eval_gegenbauer: ["ldd->d", "fff->f", "ffF->F", "ddd->d", "ddD->D"] PARAMETRIC direct super::orthogonal::eval_gegenbauer,
+                "Evaluate Gegenbauer polynomial at a point.\n\nThe Gegenbauer polynomial C_n^(alpha)(x) by SciPy's recurrence (`scipy.special.eval_gegenbauer`).";
+        }
+        quaternary {
+            elliprj: ["ffff->f", "dddd->d", "FFFF->F", "DDDD->D"] REAL3 float64 super::carlson::elliprj,
+                "Symmetric elliptic integral of the third kind.\n\nCarlson's R_J(x, y, z, p), real arguments, Cauchy's principal value for p < 0 (`scipy.special.elliprj`).";
+            eval_jacobi: ["lddd->d", "ffff->f", "fffF->F", "dddd->d", "dddD->D"] PARAMETRIC direct super::orthogonal::eval_jacobi,
+                "Evaluate Jacobi polynomial at a point.\n\nThe Jacobi polynomial P_n^(alpha, beta)(x) by SciPy's recurrence (`scipy.special.eval_jacobi`).";
         }
         unary_internal {
             psi: ["d->d", "D->D", "f->f", "F->F"] REAL float64 super::gamma::psi,
@@ -247,6 +308,9 @@ macro_rules! run_kernel {
     (float64 $ufunc:expr, $kernel:path, $x:expr, $y:expr, $z:expr) => {
         guarded(|| loops::ternary($ufunc, $x, $y, $z, $kernel))
     };
+    (float64 $ufunc:expr, $kernel:path, $x:expr, $y:expr, $z:expr, $w:expr) => {
+        guarded(|| loops::quaternary($ufunc, $x, $y, $z, $w, $kernel))
+    };
     (direct $ufunc:expr, $kernel:path, $($x:expr),+) => {
         guarded(|| $kernel($ufunc, $($x),+))
     };
@@ -257,6 +321,7 @@ macro_rules! define_ufuncs {
         unary { $($u:ident: [$($ut:literal),*] $uacc:ident $uhow:ident $ukernel:path, $udoc:literal;)* }
         binary { $($b:ident: [$($bt:literal),*] $bacc:ident $bhow:ident $bkernel:path, $bdoc:literal;)* }
         ternary { $($t:ident: [$($tt:literal),*] $tacc:ident $thow:ident $tkernel:path, $tdoc:literal;)* }
+        quaternary { $($q:ident: [$($qt:literal),*] $qacc:ident $qhow:ident $qkernel:path, $qdoc:literal;)* }
         unary_internal { $($ui:ident: [$($uit:literal),*] $uiacc:ident $uihow:ident $uikernel:path, $uidoc:literal;)* }
         binary_internal { $($bi:ident: [$($bit:literal),*] $biacc:ident $bihow:ident $bikernel:path, $bidoc:literal;)* }
     ) => {
@@ -276,6 +341,10 @@ macro_rules! define_ufuncs {
                 name: stringify!($t), qualified: concat!("special.", stringify!($t)), nin: 3,
                 types: &[$($tt),*], accepts: $tacc, doc: $tdoc,
             };)*
+            $(#[doc = $qdoc] pub static $q: Ufunc = Ufunc {
+                name: stringify!($q), qualified: concat!("special.", stringify!($q)), nin: 4,
+                types: &[$($qt),*], accepts: $qacc, doc: $qdoc,
+            };)*
             $(#[doc = $uidoc] pub static $ui: Ufunc = Ufunc {
                 name: stringify!($ui), qualified: concat!("special.", stringify!($ui)), nin: 1,
                 types: &[$($uit),*], accepts: $uiacc, doc: $uidoc,
@@ -287,7 +356,8 @@ macro_rules! define_ufuncs {
         }
 
         /// Every row of the table.
-        pub static ALL: &[&Ufunc] = &[$(&table::$u,)* $(&table::$b,)* $(&table::$t,)* $(&table::$ui,)* $(&table::$bi,)*];
+        pub static ALL: &[&Ufunc] =
+            &[$(&table::$u,)* $(&table::$b,)* $(&table::$t,)* $(&table::$q,)* $(&table::$ui,)* $(&table::$bi,)*];
 
         $(
             #[doc = $udoc]
@@ -305,6 +375,12 @@ macro_rules! define_ufuncs {
             #[doc = $tdoc]
             pub fn $t(x: &Tensor, y: &Tensor, z: &Tensor) -> Result<Tensor> {
                 run_kernel!($thow &table::$t, $tkernel, x, y, z)
+            }
+        )*
+        $(
+            #[doc = $qdoc]
+            pub fn $q(x: &Tensor, y: &Tensor, z: &Tensor, w: &Tensor) -> Result<Tensor> {
+                run_kernel!($qhow &table::$q, $qkernel, x, y, z, w)
             }
         )*
         $(

@@ -76,3 +76,17 @@ pub(super) fn zeta(x: &Tensor) -> Result<Tensor> {
 pub(super) fn hurwitz_zeta(x: &Tensor, q: &Tensor) -> Result<Tensor> {
     hurwitz_zeta_f64(x, q)
 }
+
+/// `zeta(x) - 1`, `scipy.special.zetac`: above 1 the Hurwitz zeta at q = 2
+/// (`sum_(k>=2) k^-x`, no cancellation, full relative accuracy where it is
+/// `2^-x`), below 1 Riemann's zeta minus 1; nan at -inf, 0 at inf.
+pub(super) fn zetac(x: &Tensor) -> Result<Tensor> {
+    let two = full(x, 2.0)?;
+    let above = x.f_gt(1.0)?;
+    let out = riemann_zeta_f64(x)?.f_sub_scalar(1.0)?;
+    let out = pick(&above, &hurwitz_zeta_f64(&pick(&above, x, &two)?, &two)?, &out)?;
+    let out = fill(&out, &x.f_eq(1.0)?, f64::INFINITY)?;
+    // 2^-x underflows beyond 1075 (and libtorch's zeta gives nan from 1e300)
+    let out = fill(&out, &x.f_gt(1080.0)?, 0.0)?;
+    fill(&out, &x.f_isneginf()?, f64::NAN)
+}

@@ -119,6 +119,26 @@ pub(super) fn ternary(
     subclasses.rewrap(py, wrap(py, &library, result, true)?)
 }
 
+/// A four-input ufunc call (as [`ternary`]).
+pub(super) fn quaternary(
+    py: Python<'_>,
+    ufunc: &Ufunc,
+    inputs: [&Bound<'_, PyAny>; 4],
+    out: Option<&Bound<'_, PyAny>>,
+    kwargs: Option<&Bound<'_, PyDict>>,
+    op: fn(&Tensor, &Tensor, &Tensor, &Tensor) -> Result<Tensor>,
+) -> PyResult<Py<PyAny>> {
+    reject_ufunc_options(ufunc, out, kwargs)?;
+    let (plain, subclasses) = Subclasses::unwrap(&inputs)?;
+    let inputs: Vec<&Bound<'_, PyAny>> = plain.iter().collect();
+    let (tensors, library) = import_all(&inputs)?;
+    let operands = inputs.iter().zip(&tensors).map(|(obj, t)| operand_of(obj, t)).collect::<Result<Vec<_>>>()?;
+    let cast = ufunc.cast_to_loop(&tensors.iter().collect::<Vec<_>>(), &operands)?;
+    let elements = cast.iter().map(|t| t.numel()).max().unwrap_or(0);
+    let result = compute(py, elements, move || op(&cast[0], &cast[1], &cast[2], &cast[3]))?;
+    subclasses.rewrap(py, wrap(py, &library, result, true)?)
+}
+
 /// Expands the table's `unary` and `binary` groups into pyfunctions (the
 /// `*_internal` groups have no ufunc binding of their own).
 macro_rules! ufunc_bindings {
@@ -126,6 +146,7 @@ macro_rules! ufunc_bindings {
         unary { $($u:ident: [$($ut:literal),*] $uacc:ident $uhow:ident $ukernel:path, $udoc:literal;)* }
         binary { $($b:ident: [$($bt:literal),*] $bacc:ident $bhow:ident $bkernel:path, $bdoc:literal;)* }
         ternary { $($t:ident: [$($tt:literal),*] $tacc:ident $thow:ident $tkernel:path, $tdoc:literal;)* }
+        quaternary { $($q:ident: [$($qt:literal),*] $qacc:ident $qhow:ident $qkernel:path, $qdoc:literal;)* }
         unary_internal { $($ui:ident: [$($uit:literal),*] $uiacc:ident $uihow:ident $uikernel:path, $uidoc:literal;)* }
         binary_internal { $($bi:ident: [$($bit:literal),*] $biacc:ident $bihow:ident $bikernel:path, $bidoc:literal;)* }
     ) => {
@@ -174,15 +195,35 @@ macro_rules! ufunc_bindings {
                 on_device(device, || ternary(py, &table::$t, [x1, x2, x3], out, kwargs, sp::$t))
             }
         )*
+        $(
+            #[doc = concat!($qdoc, "\n\nSciPy's loops (its ``types``):", $(" ``", $qt, "``",)* ".\n\n", ufunc_note!())]
+            #[pyfunction]
+            #[pyo3(signature = (x1, x2, x3, x4, /, out = None, *, device = None, **kwargs))]
+            #[allow(clippy::too_many_arguments)]
+            fn $q(
+                py: Python<'_>,
+                x1: &Bound<'_, PyAny>,
+                x2: &Bound<'_, PyAny>,
+                x3: &Bound<'_, PyAny>,
+                x4: &Bound<'_, PyAny>,
+                out: Option<&Bound<'_, PyAny>>,
+                device: Option<&Bound<'_, PyAny>>,
+                kwargs: Option<&Bound<'_, PyDict>>,
+            ) -> PyResult<Py<PyAny>> {
+                on_device(device, || quaternary(py, &table::$q, [x1, x2, x3, x4], out, kwargs, sp::$q))
+            }
+        )*
 
         /// The names of the bound ufuncs, in the table's order.
-        pub(super) const UFUNCS: &[&str] = &[$(stringify!($u),)* $(stringify!($b),)* $(stringify!($t),)*];
+        pub(super) const UFUNCS: &[&str] =
+            &[$(stringify!($u),)* $(stringify!($b),)* $(stringify!($t),)* $(stringify!($q),)*];
 
         /// Adds every bound ufunc to `module`.
         pub(super) fn add(module: &Bound<'_, PyModule>) -> PyResult<()> {
             $(module.add_function(wrap_pyfunction!($u, module)?)?;)*
             $(module.add_function(wrap_pyfunction!($b, module)?)?;)*
             $(module.add_function(wrap_pyfunction!($t, module)?)?;)*
+            $(module.add_function(wrap_pyfunction!($q, module)?)?;)*
             Ok(())
         }
     };

@@ -29,7 +29,10 @@ y1 k0 k0e k1 k1e ndtr ndtri log_ndtr xlogy xlog1py entr rel_entr kl_div huber ps
 zeta logsumexp softmax log_softmax expm1 exp2 exp10 log1p cbrt eval_chebyt eval_hermite
 eval_hermitenorm eval_laguerre eval_legendre boxcox inv_boxcox""".split()
 EXTRAS = """eval_chebyu boxcox1p inv_boxcox1p cosm1 exprel sindg cosdg chdtr chdtrc pdtr
-pdtrc""".split()
+pdtrc exp1 expi expn erfi dawsn spence zetac ellipk ellipkm1 ellipe ellipkinc ellipeinc
+elliprc elliprf elliprd elliprg elliprj kolmogorov kolmogi rgamma gammasgn poch ndtri_exp
+eval_sh_legendre eval_sh_chebyt eval_sh_chebyu eval_genlaguerre eval_gegenbauer
+eval_jacobi""".split()
 FUNCTIONS = ["polygamma", "multigammaln", "factorial", "sinc", "zeta", "logsumexp", "softmax",
              "log_softmax"]
 
@@ -43,6 +46,11 @@ def log_uniform(lo_exp, hi_exp, negative=False):
         v = 10.0 ** rng.uniform(lo_exp, hi_exp, n)
         return v * rng.choice([-1.0, 1.0], n) if negative else v
     return draw
+
+
+def near_one(lo_exp, hi_exp):
+    """1 - 10^u: parameters next to 1 (the elliptic integrals' m)."""
+    return lambda rng, n: 1.0 - 10.0 ** rng.uniform(lo_exp, hi_exp, n)
 
 
 def integers(lo, hi):
@@ -169,6 +177,56 @@ CASES: dict[str, Case] = {
     "eval_hermitenorm": Case((integers(0, 40), uniform(-3, 3)), 1e-11, 1e-13, "recurrences"),
     "eval_laguerre": Case((integers(-5, 40), uniform(-1, 10)), 1e-10, 1e-13, "recurrences, near the roots"),
     "eval_legendre": Case((integers(-5, 40), uniform(-1.5, 1.5)), 1e-10, 1e-13, "recurrences"),
+    # Part 2 (the accuracy against mpmath where SciPy is the less accurate one:
+    # test_expint.py, test_faddeeva.py, test_elliptic.py, test_kolmogorov.py, test_gamma_part2.py)
+    "exp1": Case((mix(uniform(0, 5), log_uniform(-300, 2.8)),), 5e-15, 0,
+                 "series below 1, continued fraction above, as SciPy's e1xb"),
+    "expi": Case((mix(uniform(-50, 50), log_uniform(-300, 2.85, negative=True)),), 4e-14, 0,
+                 "SciPy's eix loses up to 2.7e-14 just above 40, where it switches to its "
+                 "asymptotic series; torchbridge 2e-15 (test_expi_against_mpmath)"),
+    "erfi": Case((mix(uniform(-5, 5), log_uniform(-300, 1.42, negative=True)),), 5e-14, 0,
+                 "SciPy rounds x*x in exp(x*x): up to x^2 ulps off for large |x|; torchbridge "
+                 "splits x^2 exactly (test_erfi_against_mpmath)"),
+    "dawsn": Case((mix(uniform(-10, 10), log_uniform(-300, 300, negative=True)),), 2e-14, 0,
+                  "SciPy's Faddeeva code is 1e-14 off for |x| < 0.05; torchbridge's series 4e-16 "
+                  "(test_dawsn_against_mpmath)"),
+    "spence": Case((mix(uniform(0, 5), log_uniform(-300, 300)),), 5e-15, 0,
+                   "Bernoulli series of Li2 with the reflections, as accurate as Cephes"),
+    "zetac": Case((mix(uniform(-30, 30), log_uniform(-5, 2.1)),), 1e-13, 1e-15,
+                  "Hurwitz zeta at q = 2 above 1; SciPy returns 0 from x = 127 on (test_zetac_large_x)"),
+    "ellipk": Case((mix(uniform(-5, 1), near_one(-16, 0), log_uniform(0, 300, negative=True)),), 3e-15, 0,
+                   "Carlson's R_F by duplication"),
+    "ellipkm1": Case((mix(uniform(0, 5), log_uniform(-300, 300)),), 3e-15, 0, "R_F(0, p, 1)"),
+    "ellipe": Case((mix(uniform(-5, 1), near_one(-16, 0), log_uniform(0, 300, negative=True)),), 3e-15, 0,
+                   "2 R_G(0, 1 - m, 1), no cancellation at m = 1"),
+    "kolmogorov": Case((mix(uniform(0, 3), log_uniform(-3, 0.8)),), 2e-14, 0,
+                       "the two series meet at 0.82 as SciPy's; both ~1e-14 there "
+                       "(test_kolmogorov_against_mpmath)"),
+    "kolmogi": Case((mix(uniform(0, 1), log_uniform(-300, 0), near_one(-16, 0)),), 1e-14, 0,
+                    "Newton steps in log space on both tails"),
+    "rgamma": Case((mix(uniform(-170, 170), log_uniform(-300, 2, negative=True)),), 5e-15, 0,
+                   "1/Gamma, reflection below 0"),
+    "gammasgn": Case((mix(uniform(-170, 170), log_uniform(-300, 2, negative=True)),), 0, 0, "exact"),
+    "ndtri_exp": Case((mix(uniform(-40, 0), log_uniform(-300, 2.8, negative=True)),), 2e-15, 0,
+                      "ndtri of exp(y) or of -expm1(y) as SciPy down to -700; the deeper tail "
+                      "(where SciPy is up to 7e-13 off) in test_ndtri_exp_deep_tail"),
+    "expn": Case((integers(0, 80), mix(uniform(0, 5), log_uniform(-300, 2.8))), 1e-13, 0,
+                 "Cephes' three regimes; both 5e-14 in the large-n expansion"),
+    "ellipkinc": Case((uniform(-10, 10), mix(uniform(-5, 1), near_one(-16, 0))), 1e-14, 0,
+                      "sin(phi) R_F(cos^2, 1 - m sin^2, 1) + 2 n K(m)"),
+    "ellipeinc": Case((uniform(-10, 10), mix(uniform(-5, 1), near_one(-16, 0))), 2e-14, 0,
+                      "R_F and R_D; both ~5e-15 where m sin^2 phi is near 1"),
+    "elliprc": Case((log_uniform(-5, 5), mix(log_uniform(-5, 5), log_uniform(-5, 5, negative=True))), 3e-15, 0,
+                    "duplication (no cancellation at x ~ y), principal value for y < 0"),
+    "poch": Case((uniform(-20, 20), uniform(-20, 20)), 3e-12, 0,
+                 "Gamma quotient with a + m's rounding corrected; SciPy is up to 2e-12 off next "
+                 "to the poles of Gamma(a + m) (test_poch_near_poles) and loses eps*lgamma for "
+                 "large a (test_poch_large_arguments)"),
+    "eval_sh_legendre": Case((integers(-5, 40), uniform(-0.5, 1.5)), 1e-10, 1e-13, "P_n(2x - 1)"),
+    "eval_sh_chebyt": Case((integers(-5, 40), uniform(-0.5, 1.5)), 1e-10, 1e-13, "T_n(2x - 1)",
+                           f32_atol=1e-6),
+    "eval_sh_chebyu": Case((integers(-5, 40), uniform(-0.5, 1.5)), 1e-10, 1e-13, "U_n(2x - 1)",
+                           f32_atol=1e-6),
 }
 UNARY = [n for n, c in CASES.items() if len(c.args) == 1]
 BINARY = [n for n, c in CASES.items() if len(c.args) == 2]
