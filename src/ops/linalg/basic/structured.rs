@@ -6,6 +6,7 @@ use tch::{Device, Kind, Tensor};
 use super::super::dtypes::*;
 use super::super::lapack::gebal;
 use super::super::shapes::*;
+use super::super::special_matrices::toeplitz;
 use super::super::{invalid, not_implemented, CheckFinite};
 use super::{solve, SolveOptions, Structure};
 use crate::ops::dtype;
@@ -118,9 +119,21 @@ pub fn solve_toeplitz(c: &Tensor, r: &Tensor, b: &Tensor, check_finite: CheckFin
     let tail = r.f_narrow(-1, 1, nr - 1)?.f_flip([-1i64].as_slice())?;
     let tail = tail.f_broadcast_to(concat(&batch, &[nr - 1]).as_slice())?;
     let c = c.f_broadcast_to(concat(&batch, &[nc]).as_slice())?;
-    let a = Tensor::f_cat(&[tail, c], -1)?.f_reshape([-1, 2 * nc - 1])?;
+    let a = Tensor::f_cat(&[tail, c.shallow_clone()], -1)?.f_reshape([-1, 2 * nc - 1])?;
     let b = cols.f_broadcast_to(concat(&batch, &[nc, k]).as_slice())?.f_reshape([-1, nc, k])?;
-    let x = levinson(&a, &b)?;
+    let x = levinson(&a.detach(), &b.detach())?;
+    if a.requires_grad() || b.requires_grad() {
+        // The recursion updates its vectors in place, which autograd cannot
+        // follow: with a graph to record, it only decides the singular minors
+        // (SciPy's errors), and the values come from the dense matrix's solve.
+        let r = r.f_broadcast_to(concat(&batch, &[nr]).as_slice())?;
+        let t = toeplitz(&c, Some(&r))?;
+        let options =
+            SolveOptions { assume_a: Structure::General, check_finite: CheckFinite::No, ..Default::default() };
+        let dense = concat(&batch, &[nc, nc]);
+        let cols = cols.f_broadcast_to(concat(&batch, &[nc, k]).as_slice())?;
+        return finish(solve(&t.f_broadcast_to(dense.as_slice())?, &cols, &options)?.x);
+    }
     finish(x.f_reshape(concat(&batch, &[nc, k]).as_slice())?)
 }
 
