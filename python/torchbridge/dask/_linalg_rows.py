@@ -177,6 +177,14 @@ def _matrix_balance(call: Call, shapes: Shapes) -> Signature:
     return "(m,m)->(m,m),(m,m)", {}
 
 
+def _hessenberg(call: Call, shapes: Shapes) -> Signature:
+    return ("(m,m)->(m,m),(m,m)" if call.get("calc_q") else "(m,m)->(m,m)"), {}
+
+
+def _schur(call: Call, shapes: Shapes) -> Signature:
+    return ("(m,m)->(m,m),(m,m)" + (",()" if call.get("sort") is not None else "")), {}
+
+
 def _cho_solve(call: Call, shapes: Shapes) -> Signature:
     # ``lower`` is an array where it came from a batched cho_factor, else an option
     return _with_rhs(shapes, ["(m,m)"] + ["()"] * ("c_and_lower.1" in shapes), "b"), {}
@@ -296,6 +304,10 @@ def _square_probe(call: Call, shapes: Shapes) -> dict[str, object]:
 
 _MATRIX = _fixed("(m,m)->(m,m)")
 _DATA_RANK = "the number of columns is each matrix's numerical rank, known only once computed"
+_DATA_DTYPE = (
+    "the result's dtype depends on the data (real, or complex where an eigenvalue calls for it), so no chunk's "
+    "dtype is known before computing"
+)
 
 ROWS: dict[str, Chunking] = {
     "solve": Gufunc(("a", "b"), _solver("(m,m)")),
@@ -361,4 +373,13 @@ ROWS: dict[str, Chunking] = {
     "matmul_toeplitz": Gufunc(("c_or_cr.0", "c_or_cr.1", "x"), _matmul_toeplitz),
     "solve_circulant": _CoreAxesLast(),
     "matrix_balance": Gufunc(("A",), _matrix_balance),
+    "hessenberg": Gufunc(("a",), _hessenberg),
+    "schur": Gufunc(("a",), _schur),
+    "rsf2csf": Gufunc(("T", "Z"), _fixed("(m,m),(m,m)->(m,m),(m,m)")),
+    "cdf2rdf": Gufunc(("w", "v"), _fixed("(m),(m,m)->(m,m),(m,m)")),
+    **{name: Unsupported(_DATA_DTYPE) for name in ("sqrtm", "logm", "signm", "fractional_matrix_power")},
+    "funm": Unsupported(_DATA_DTYPE + "; and func is called once per matrix"),
+    "solve_sylvester": Gufunc(("a", "b", "q"), _fixed("(m,m),(n,n),(m,n)->(m,n)")),
+    "solve_continuous_lyapunov": Gufunc(("a", "q"), _fixed("(m,m),(m,m)->(m,m)")),
+    "solve_discrete_lyapunov": Gufunc(("a", "q"), _fixed("(m,m),(m,m)->(m,m)")),
 }

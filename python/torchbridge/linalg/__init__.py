@@ -47,18 +47,43 @@ from ._basic import (
     solve_triangular,
     solveh_banded,
 )
-from ._decomp import eig, eigh, eigh_tridiagonal, eigvals, eigvalsh, eigvalsh_tridiagonal
+from ._decomp import (
+    cdf2rdf,
+    eig,
+    eigh,
+    eigh_tridiagonal,
+    eigvals,
+    eigvalsh,
+    eigvalsh_tridiagonal,
+    hessenberg,
+)
 from ._decomp_cholesky import cho_factor, cho_solve, cholesky, cholesky_banded
 from ._decomp_lu import lu, lu_factor, lu_solve
 from ._decomp_polar import polar
 from ._decomp_qr import qr, rq
+from ._decomp_schur import rsf2csf, schur
 from ._decomp_svd import diagsvd, null_space, orth, subspace_angles, svd, svdvals
-from ._matfuncs import coshm, cosm, expm, expm_frechet, sinhm, sinm, tanhm, tanm
+from ._matfuncs import (
+    coshm,
+    cosm,
+    expm,
+    expm_frechet,
+    fractional_matrix_power,
+    funm,
+    logm,
+    signm,
+    sinhm,
+    sinm,
+    sqrtm,
+    tanhm,
+    tanm,
+)
 
 # (LinAlgError and LinAlgWarning are module attributes, as in scipy.linalg;
 # LinAlgWarning is made on first use, see _misc._linalg_warning)
 from ._misc import LinAlgError, norm  # noqa: F401
 from ._procrustes import orthogonal_procrustes
+from ._solvers import solve_continuous_lyapunov, solve_discrete_lyapunov, solve_sylvester
 from ._special_matrices import (
     block_diag,
     circulant,
@@ -143,6 +168,18 @@ __all__ = [
     "matmul_toeplitz",
     "solve_circulant",
     "matrix_balance",
+    "hessenberg",
+    "schur",
+    "rsf2csf",
+    "cdf2rdf",
+    "sqrtm",
+    "logm",
+    "funm",
+    "signm",
+    "fractional_matrix_power",
+    "solve_sylvester",
+    "solve_continuous_lyapunov",
+    "solve_discrete_lyapunov",
 ]
 
 # Each routine's public face: the compiled function, plus the route for dask arrays (before the

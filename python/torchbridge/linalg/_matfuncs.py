@@ -12,6 +12,25 @@ coshm = _compiled.coshm
 sinhm = _compiled.sinhm
 tanhm = _compiled.tanhm
 expm_frechet = _compiled.expm_frechet
+sqrtm = _compiled.sqrtm
+logm = _compiled.logm
+funm = _compiled.funm
+signm = _compiled.signm
+fractional_matrix_power = _compiled.fractional_matrix_power
 
 
-__all__ = ["expm", "cosm", "sinm", "tanm", "coshm", "sinhm", "tanhm", "expm_frechet"]
+__all__ = [
+    "expm",
+    "cosm",
+    "sinm",
+    "tanm",
+    "coshm",
+    "sinhm",
+    "tanhm",
+    "expm_frechet",
+    "sqrtm",
+    "logm",
+    "funm",
+    "signm",
+    "fractional_matrix_power",
+]

@@ -376,3 +376,126 @@ fn eigh_tridiagonal_parts(
     let t = d.f_diag_embed(0, -2, -1)?.f_add(&e.f_diag_embed(1, -2, -1)?)?.f_add(&e.f_diag_embed(-1, -2, -1)?)?;
     eigh_parts(&t, None, true, eigvals_only, 1, subset, false)
 }
+
+/// `scipy.linalg.hessenberg`: `a = Q H Q^H` with `H` upper Hessenberg, by
+/// Householder reflections as LAPACK's `?gehrd`/`?orghr` (SciPy calls them
+/// without balancing), run on the host (libtorch has no `?gehrd`; an
+/// explicit copy for CUDA input), batched over the leading dimensions.
+/// Returns `(H, Q)` (`Q` when `calc_q`). As SciPy, a matrix of order 2 or
+/// less is returned as it is (its dtype kept) with `Q` the float64 identity.
+pub fn hessenberg(a: &Tensor, calc_q: bool, check_finite: CheckFinite) -> Result<(Tensor, Option<Tensor>)> {
+    let n = square("hessenberg", a).map_err(|_| invalid("expected square matrix"))?;
+    check_finite_all(check_finite.enabled(), &[a])?;
+    let batch = batch_of(a, 2);
+    let device = a.device();
+    if n <= 2 && a.numel() > 0 {
+        let q = if calc_q {
+            let eye = eye(n, Kind::Double, device)?.f_expand(concat(&batch, &[n, n]).as_slice(), false)?;
+            Some(eye.f_contiguous()?)
+        } else {
+            None
+        };
+        return Ok((a.shallow_clone(), q));
+    }
+    let kind = lapack_kind(&[dtype(a)?]);
+    let a = cast(a, kind)?;
+    if a.numel() == 0 {
+        let h = a.f_zeros_like()?;
+        return Ok((h.shallow_clone(), if calc_q { Some(h) } else { None }));
+    }
+    use super::lapack::{gehrd, Dense};
+    if is_complex_kind(kind) {
+        let mut hs = super::host::complex_mats(&a)?;
+        let mut qs = Vec::with_capacity(hs.len());
+        for h in hs.iter_mut() {
+            let mut q = Dense::identity(h.n);
+            gehrd(h, if calc_q { Some(&mut q) } else { None });
+            qs.push(q);
+        }
+        let h = super::host::from_complex(&hs, &batch, kind, device)?;
+        let q = if calc_q { Some(super::host::from_complex(&qs, &batch, kind, device)?) } else { None };
+        Ok((h, q))
+    } else {
+        let mut hs = super::host::real_mats(&a)?;
+        let mut qs = Vec::with_capacity(hs.len());
+        for h in hs.iter_mut() {
+            let mut q = Dense::identity(h.n);
+            gehrd(h, if calc_q { Some(&mut q) } else { None });
+            qs.push(q);
+        }
+        let h = super::host::from_real(&hs, &batch, kind, device)?;
+        let q = if calc_q { Some(super::host::from_real(&qs, &batch, kind, device)?) } else { None };
+        Ok((h, q))
+    }
+}
+
+/// `scipy.linalg.cdf2rdf`: the real block-diagonal form `(wr, vr)` of the
+/// complex eigenvalues `w` (`(..., n)`) and eigenvectors `v` (`(..., n, n)`)
+/// of real matrices, as SciPy builds it: each run of two consecutive complex
+/// entries of `w` (a conjugate pair, not checked further, as SciPy) becomes a
+/// 2x2 block, and `vr = Re(v U)`. `wr` has `w`'s real dtype; `vr` is float64
+/// (SciPy's `U` is complex128). The pairing is found on the host.
+pub fn cdf2rdf(w: &Tensor, v: &Tensor) -> Result<(Tensor, Tensor)> {
+    check_finite_all(true, &[w, v])?;
+    if w.dim() < 1 {
+        return Err(invalid("expected w to be at least 1D"));
+    }
+    if v.dim() < 2 {
+        return Err(invalid("expected v to be at least 2D"));
+    }
+    if v.dim() != w.dim() + 1 {
+        return Err(invalid("expected eigenvectors array to have exactly one dimension more than eigenvalues array"));
+    }
+    let n = w.size()[w.dim() - 1];
+    let vs = v.size();
+    if vs[vs.len() - 2] != vs[vs.len() - 1] {
+        return Err(invalid("expected v to be a square matrix or stacked square matrices: v.shape[-2] = v.shape[-1]"));
+    }
+    if vs[vs.len() - 1] != n {
+        return Err(invalid("expected the same number of eigenvalues as eigenvectors"));
+    }
+    let batch = batch_of(w, 1);
+    let device = w.device();
+    let wkind = dtype(w)?;
+    let real_kind_w = if wkind.is_complex() { real_kind(w.kind()) } else { w.kind() };
+    let count = batch.iter().product::<i64>().max(0) as usize;
+    let size = n as usize;
+    // w on the host, as (re, im) pairs
+    let host =
+        w.f_to_kind(Kind::ComplexDouble)?.f_to(tch::Device::Cpu)?.f_resolve_conj()?.f_contiguous()?.f_view_as_real()?;
+    let mut pairs = filled(host.numel(), 0f64, "cdf2rdf's copy of w")?;
+    host.f_copy_data(&mut pairs, host.numel())?;
+    let mut wr = filled(count * size * size, 0f64, "cdf2rdf's wr")?;
+    // u as (re, im)
+    let mut u = filled(count * size * size * 2, 0f64, "cdf2rdf's U")?;
+    for b in 0..count {
+        let at = |i: usize| (pairs[2 * (b * size + i)], pairs[2 * (b * size + i) + 1]);
+        let complex: Vec<usize> = (0..size).filter(|&i| at(i).1 != 0.0).collect();
+        if complex.len() % 2 != 0 {
+            return Err(invalid("expected complex-conjugate pairs of eigenvalues"));
+        }
+        let base = b * size * size;
+        for i in 0..size {
+            wr[base + i * size + i] = at(i).0;
+            u[2 * (base + i * size + i)] = 1.0;
+        }
+        for pair in complex.chunks(2) {
+            let (j, k) = (pair[0], pair[1]);
+            wr[base + j * size + k] = at(j).1;
+            wr[base + k * size + j] = at(k).1;
+            let mut put = |r: usize, c: usize, re: f64, im: f64| {
+                u[2 * (base + r * size + c)] = re;
+                u[2 * (base + r * size + c) + 1] = im;
+            };
+            put(j, j, 0.0, 0.5);
+            put(j, k, 0.5, 0.0);
+            put(k, j, 0.0, -0.5);
+            put(k, k, 0.5, 0.0);
+        }
+    }
+    let full = concat(&batch, &[n, n]);
+    let wr = Tensor::f_from_slice(&wr)?.f_reshape(full.as_slice())?.f_to_kind(real_kind_w)?.f_to(device)?;
+    let u = Tensor::f_from_slice(&u)?.f_reshape(concat(&full, &[2]).as_slice())?.f_view_as_complex()?.f_to(device)?;
+    let vr = v.f_to_kind(Kind::ComplexDouble)?.f_matmul(&u)?.f_real()?.f_contiguous()?;
+    Ok((wr, vr))
+}

@@ -91,3 +91,18 @@ pub(crate) fn signed_twin(d: DType) -> Option<Kind> {
         _ => None,
     }
 }
+
+/// The type SciPy's Schur-based routines compute in: `schur` casts integer
+/// input to `long` first (so float64), everything else as [`lapack_kind`].
+pub(crate) fn schur_kind(d: DType) -> Kind {
+    lapack_kind(&[schur_dtype(d)])
+}
+
+/// [`schur_kind`]'s view of a dtype: integers as int64.
+pub(crate) fn schur_dtype(d: DType) -> DType {
+    if d.is_complex() || d.is_float() || d == DType::Bool {
+        d
+    } else {
+        DType::Int64
+    }
+}

@@ -6,6 +6,7 @@ use tch::{Kind, Tensor};
 use super::basic::{solve, SolveOptions, Solved};
 use super::dtypes::*;
 use super::invalid;
+use super::lapack::{Dense, Scalar, C64};
 use super::shapes::*;
 use super::CheckFinite;
 use crate::ops::dtype;
@@ -491,4 +492,204 @@ pub fn expm_frechet(a: &Tensor, e: &Tensor, check_finite: CheckFinite) -> Result
     let exp_a = big.f_narrow(-2, 0, n)?.f_narrow(-1, 0, n)?.f_contiguous()?;
     let frechet = big.f_narrow(-2, 0, n)?.f_narrow(-1, n, n)?.f_contiguous()?;
     Ok(ExpmFrechet { expm: exp_a, frechet })
+}
+
+/// SciPy's `_funm_loops` (Golub & Van Loan's Algorithm 11.1.1, Parlett's
+/// recurrence): completes the upper triangle of `f = f(T)` from its diagonal
+/// for upper triangular `t`. Returns `f` and the smallest distance between
+/// two diagonal entries met (`|t_00|` to start with, as SciPy).
+pub(crate) fn parlett(t: &Dense<C64>, mut f: Dense<C64>) -> (Dense<C64>, f64) {
+    let n = t.n;
+    let mut minden = if n > 0 { t.at(0, 0).abs() } else { f64::INFINITY };
+    for p in 1..n {
+        for i in 1..=n - p {
+            let j = i + p;
+            let mut s = t.at(i - 1, j - 1) * (f.at(j - 1, j - 1) - f.at(i - 1, i - 1));
+            let mut val = C64::default();
+            for k in i..j - 1 {
+                val += t.at(i - 1, k) * f.at(k, j - 1);
+            }
+            let mut val2 = C64::default();
+            for k in i..j - 1 {
+                val2 += f.at(i - 1, k) * t.at(k, j - 1);
+            }
+            s += val - val2;
+            let den = t.at(j - 1, j - 1) - t.at(i - 1, i - 1);
+            if den != C64::default() {
+                s = s / den;
+            }
+            *f.at_mut(i - 1, j - 1) = s;
+            minden = minden.min(den.abs());
+        }
+    }
+    (f, minden)
+}
+
+/// [`funm`]'s and [`signm`]'s result.
+pub struct Funm {
+    /// `F = f(A)`.
+    pub f: Tensor,
+    /// SciPy's error estimate per matrix.
+    pub err: Vec<f64>,
+}
+
+/// The Schur forms `funm` works on and the precision SciPy computes them in.
+fn funm_schur(a: &Tensor) -> Result<(Tensor, Vec<super::decomp_schur::SchurPair>, bool)> {
+    let kind = schur_kind(dtype(a)?);
+    let single = matches!(kind, Kind::Float | Kind::ComplexFloat);
+    let a = cast(a, kind)?;
+    let parts = if is_complex_kind(kind) {
+        super::decomp_schur::complex_schur_of(&a)?
+    } else {
+        super::matfuncs_sqrtm::real_to_complex_schur(&a)?.0
+    };
+    Ok((a, parts, single))
+}
+
+/// `scipy.linalg.funm`: `f(A)` for square `(..., n, n)` `a` by Schur-Parlett
+/// (SciPy's algorithm: Schur form, `func` on its diagonal, Parlett's
+/// recurrence, which fails for repeated eigenvalues as SciPy's does and says
+/// so in the error estimate). `func` receives each matrix's eigenvalues as a
+/// complex `(n,)` tensor (complex64 for single precision input) and returns
+/// their images. Real input with a result whose imaginary part is rounding
+/// gives a real result (SciPy's `_maybe_real`). Schur forms on the host.
+pub fn funm(a: &Tensor, func: &mut dyn FnMut(&Tensor) -> Result<Tensor>) -> Result<Funm> {
+    let n = square("funm", a).map_err(|_| invalid("expected square array_like input"))?;
+    crate::ops::numpy::check_finite(a)?; // SciPy's schur checks
+    let complex_in = dtype(a)?.is_complex();
+    let (a, parts, single) = funm_schur(a)?;
+    let batch = batch_of(&a, 2);
+    let device = a.device();
+    let tkind = if single { Kind::ComplexFloat } else { Kind::ComplexDouble };
+    let tol = if single { f64::from(f32::EPSILON) } else { f64::EPSILON };
+    let mut fs = Vec::with_capacity(parts.len());
+    let mut minden = Vec::with_capacity(parts.len());
+    for (t, _) in &parts {
+        let diag: Vec<f64> = (0..t.n).flat_map(|i| [t.at(i, i).re, t.at(i, i).im]).collect();
+        let diag =
+            Tensor::f_from_slice(&diag)?.f_reshape([n, 2])?.f_view_as_complex()?.f_to_kind(tkind)?.f_to(device)?;
+        let values = func(&diag)?.f_to_kind(tkind)?.f_to_kind(Kind::ComplexDouble)?.f_to(tch::Device::Cpu)?;
+        let values = values.f_broadcast_to([n].as_slice())?.f_resolve_conj()?.f_contiguous()?.f_view_as_real()?;
+        let mut flat = vec![0f64; 2 * n as usize];
+        values.f_copy_data(&mut flat, 2 * n as usize)?;
+        let mut f = Dense::<C64>::zeros(t.n);
+        for i in 0..t.n {
+            *f.at_mut(i, i) = C64::new(flat[2 * i], flat[2 * i + 1]);
+        }
+        let (f, m) = parlett(t, f);
+        fs.push(f);
+        minden.push(m);
+    }
+    let f = if parts.is_empty() || n == 0 {
+        Tensor::f_zeros(concat(&batch, &[n, n]).as_slice(), (Kind::ComplexDouble, device))?
+    } else {
+        super::matfuncs_sqrtm::unschur(&parts, &fs, &batch, device)?
+    };
+    let f = f.f_to_kind(tkind)?;
+    let f = super::matfuncs_inv_ssq::maybe_real(complex_in, &f)?;
+    let mut err = Vec::with_capacity(parts.len());
+    let finite = f.f_isfinite()?.f_reshape([-1, n * n])?.f_all_dim(-1, false)?.f_to(tch::Device::Cpu)?;
+    for (index, ((t, _), minden)) in parts.iter().zip(minden).enumerate() {
+        let minden = if minden == 0.0 { tol } else { minden };
+        let upper = (0..t.n).map(|j| (0..j).map(|i| t.at(i, j).abs()).sum::<f64>()).fold(0.0, f64::max);
+        let mut e = 1f64.min(tol.max((tol / minden) * upper));
+        if finite.f_int64_value(&[index as i64])? == 0 {
+            e = f64::INFINITY;
+        }
+        err.push(e);
+    }
+    Ok(Funm { f: f.f_contiguous()?, err })
+}
+
+/// `scipy.linalg.signm`: the matrix sign function of square `(..., n, n)`
+/// `a`, as SciPy computes it: `funm` with the rounded sign of the
+/// eigenvalues' real parts, and where that is not accurate (defective
+/// matrices) SciPy's Newton iteration `S <- (S + S^{-1}) / 2` from
+/// `A + I / (2 sigma_max)`, up to 100 steps (float64 then, as SciPy).
+pub fn signm(a: &Tensor) -> Result<Funm> {
+    let n = square("signm", a).map_err(|_| invalid("expected square array_like input"))?;
+    let mut sign = |x: &Tensor| -> Result<Tensor> {
+        let single = x.kind() == Kind::ComplexFloat;
+        let eps = if single { f64::from(f32::EPSILON) } else { f64::EPSILON };
+        let host = x
+            .f_to_kind(Kind::ComplexDouble)?
+            .f_to(tch::Device::Cpu)?
+            .f_resolve_conj()?
+            .f_contiguous()?
+            .f_view_as_real()?;
+        let len = host.numel();
+        let mut flat = vec![0f64; len];
+        host.f_copy_data(&mut flat, len)?;
+        let values: Vec<(f64, f64)> = flat.chunks(2).map(|p| (p[0], p[1])).collect();
+        // numpy's amax of complex numbers: lexicographic
+        let top = values.iter().copied().fold((f64::NEG_INFINITY, f64::NEG_INFINITY), |m, v| {
+            if v.0 > m.0 || (v.0 == m.0 && v.1 > m.1) {
+                v
+            } else {
+                m
+            }
+        });
+        let c = (1e3 * eps * top.0, 1e3 * eps * top.1);
+        let signs: Vec<f64> = values
+            .iter()
+            .map(|&(re, _)| {
+                let keep = re.abs() > c.0 || (re.abs() == c.0 && 0.0 > c.1);
+                if keep && re != 0.0 {
+                    re.signum()
+                } else {
+                    0.0
+                }
+            })
+            .collect();
+        Ok(Tensor::f_from_slice(&signs)?.f_to_kind(real_kind(x.kind()))?.f_to(x.device())?)
+    };
+    let Funm { f, err } = funm(a, &mut sign)?;
+    let single = matches!(f.kind(), Kind::Float | Kind::ComplexFloat);
+    let errtol = 1e3 * if single { f64::from(f32::EPSILON) } else { f64::EPSILON };
+    if err.iter().all(|&e| e < errtol) {
+        return Ok(Funm { f, err });
+    }
+    // SciPy's Newton iteration, per matrix whose estimate failed
+    let a64 = a.f_to_kind(if dtype(a)?.is_complex() { Kind::ComplexDouble } else { Kind::Double })?;
+    let batch = batch_of(a, 2);
+    let mats = a64.f_reshape([-1, n, n])?;
+    let fs = f.f_reshape([-1, n, n])?;
+    let wide =
+        if is_complex_kind(a64.kind()) || is_complex_kind(f.kind()) { Kind::ComplexDouble } else { Kind::Double };
+    let mut out = Vec::with_capacity(err.len());
+    let mut errs = Vec::with_capacity(err.len());
+    for (index, e) in err.iter().enumerate() {
+        let index = index as i64;
+        if *e < errtol {
+            out.push(fs.f_get(index)?.f_to_kind(wide)?);
+            errs.push(*e);
+            continue;
+        }
+        let m = mats.f_get(index)?;
+        let sv = super::decomp_svd::svd(&m, &singular_values())?.s;
+        let c = 0.5 / sv.f_max()?.f_double_value(&[])?;
+        let eye = Tensor::f_eye(n, (m.kind(), m.device()))?;
+        let mut s0 = m.f_add(&eye.f_mul_scalar(c)?)?;
+        let mut prev = *e;
+        let mut errest = *e;
+        for _ in 0..100 {
+            let inv = Tensor::f_linalg_inv(&s0)?;
+            s0 = s0.f_add(&inv)?.f_mul_scalar(0.5)?;
+            let pp = s0.f_matmul(&s0)?.f_add(&s0)?.f_mul_scalar(0.5)?;
+            errest = norm1(&pp.f_matmul(&pp)?.f_sub(&pp)?)?.f_double_value(&[])?;
+            if errest < errtol || prev == errest {
+                break;
+            }
+            prev = errest;
+        }
+        out.push(s0.f_to_kind(wide)?);
+        errs.push(errest);
+    }
+    let f = Tensor::f_stack(&out, 0)?.f_reshape(concat(&batch, &[n, n]).as_slice())?;
+    Ok(Funm { f, err: errs })
+}
+
+/// `svd(a, compute_uv=False)`'s options, unchecked (the callers checked `a`).
+pub(crate) fn singular_values() -> super::decomp_svd::SvdOptions {
+    super::decomp_svd::SvdOptions { full_matrices: false, compute_uv: false, check_finite: CheckFinite::No }
 }

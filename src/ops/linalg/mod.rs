@@ -32,13 +32,18 @@ pub mod decomp_cholesky;
 pub mod decomp_lu;
 pub mod decomp_polar;
 pub mod decomp_qr;
+pub mod decomp_schur;
 pub mod decomp_svd;
 mod dtypes;
+mod host;
 mod lapack;
 pub mod matfuncs;
+pub mod matfuncs_inv_ssq;
+pub mod matfuncs_sqrtm;
 pub mod misc;
 pub mod procrustes;
 mod shapes;
+pub mod solvers;
 pub mod special_matrices;
 
 pub use array_utils::{bandwidth, ishermitian, issymmetric, Bandwidth, SymmetryOptions};
@@ -48,20 +53,28 @@ pub use basic::{
     LstsqOptions, Pinv, PinvOptions, PinvhOptions, Singular, SolveCirculantOptions, SolveOptions,
     SolveTriangularOptions, Solved, SolvehBandedOptions, Structure,
 };
+pub use decomp::hessenberg;
 pub use decomp::{
-    eig, eigh, eigh_tridiagonal, Eig, EigOptions, Eigh, EighOptions, EighTridiagonalOptions, EighType, Subset,
+    cdf2rdf, eig, eigh, eigh_tridiagonal, Eig, EigOptions, Eigh, EighOptions, EighTridiagonalOptions, EighType, Subset,
 };
 pub use decomp_cholesky::{cho_factor, cho_solve, cholesky, cholesky_banded, ChoFactor, CholeskyOptions};
 pub use decomp_lu::{lu, lu_factor, lu_solve, Lu, LuFactor, LuOptions, LuSolveOptions};
 pub use decomp_polar::{polar, Polar, Side};
 pub use decomp_qr::{qr, rq, Qr, QrMode, QrOptions, QrRaw, Rq};
+pub use decomp_schur::{rsf2csf, schur, Schur, SchurOptions, SchurOutput, SchurSort};
 pub use decomp_svd::{diagsvd, null_space, orth, subspace_angles, svd, NullSpaceOptions, Svd, SvdOptions};
 pub use dtypes::{cdsz_kind, eps, lapack_kind};
 pub use matfuncs::{
     coshm, cosm, expm, expm_frechet, matrix_function, sinhm, sinm, tanhm, tanm, ExpmFrechet, MatrixFunction,
 };
+pub use matfuncs::{funm, signm, Funm};
+pub use matfuncs_inv_ssq::{fractional_matrix_power, logm, matrix_power, Logm, Singularity};
+pub use matfuncs_sqrtm::{sqrtm, Sqrtm};
 pub use misc::{norm, NormOptions, NormOrder};
 pub use procrustes::{orthogonal_procrustes, Procrustes};
+pub use solvers::{
+    solve_continuous_lyapunov, solve_discrete_lyapunov, solve_sylvester, DiscreteLyapunovMethod, SylvesterSolution,
+};
 pub use special_matrices::{
     block_diag, circulant, companion, convolution_matrix, dft, fiedler, hadamard, hankel, helmert, hilbert, invhilbert,
     invpascal, khatri_rao, leslie, pascal, toeplitz, ConvolutionMode, DftScale, HelmertOptions, InvHilbertOptions,

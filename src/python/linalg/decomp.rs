@@ -476,6 +476,58 @@ fn eigvalsh_tridiagonal(
     tridiagonal(py, "eigvalsh_tridiagonal", (d, e), true, (&select, select_range), check_finite, &lapack_driver, device)
 }
 
+/// Compute Hessenberg form of a matrix.
+///
+/// Hessenberg form ``a = Q @ H @ Q^H`` (``scipy.linalg.hessenberg``).
+///
+/// Householder reflections as LAPACK's ``?gehrd``/``?orghr`` (which SciPy
+/// calls, unbalanced), on the host: an explicit copy for CUDA input, and
+/// back. Matrices of order 2 or less come back as they are (their dtype
+/// kept), with ``Q`` the float64 identity, as in SciPy.
+///
+#[doc = linalg_note!()]
+#[pyfunction]
+#[pyo3(signature = (a, calc_q = false, overwrite_a = false, check_finite = true, *, device = None))]
+fn hessenberg(
+    py: Python<'_>,
+    a: &Bound<'_, PyAny>,
+    calc_q: bool,
+    overwrite_a: bool,
+    check_finite: bool,
+    device: Device<'_, '_>,
+) -> PyResult<Py<PyAny>> {
+    let _ = overwrite_a; // a performance hint
+    on_device(device, || {
+        let (a, library) = import1(a)?;
+        let list = batched("hessenberg", &[(Some(&a), 2)])?;
+        let check = CheckFinite::from_flag(check_finite);
+        let (h, q) = compute(py, a.numel(), move || ops::hessenberg(&a, calc_q, check))?;
+        let h = wrap(py, &library, h, false)?;
+        match q {
+            Some(q) => sequence(py, vec![h, wrap(py, &library, q, false)?], list),
+            None => Ok(h),
+        }
+    })
+}
+
+/// Complex diagonal form to real diagonal block form.
+///
+/// Real block-diagonal form of complex eigenpairs (``scipy.linalg.cdf2rdf``):
+/// ``vr @ wr = X @ vr`` for the real matrices ``X`` whose eigenpairs ``w``,
+/// ``v`` are. Batched over leading dimensions, as SciPy; the pairing of the
+/// complex eigenvalues is found on the host.
+///
+#[doc = linalg_note!()]
+#[pyfunction]
+#[pyo3(signature = (w, v, *, device = None))]
+fn cdf2rdf(py: Python<'_>, w: &Bound<'_, PyAny>, v: &Bound<'_, PyAny>, device: Device<'_, '_>) -> PyResult<Py<PyAny>> {
+    on_device(device, || {
+        let (w, v, library) = import2(w, v)?;
+        let (wr, vr) = compute(py, w.numel() + v.numel(), move || ops::cdf2rdf(&w, &v))?;
+        sequence(py, vec![wrap(py, &library, wr, false)?, wrap(py, &library, vr, false)?], false)
+    })
+}
+
 /// Adds the eigenvalue routines to `_core.linalg`.
 pub(super) fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(eigh, module)?)?;
@@ -484,5 +536,7 @@ pub(super) fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(eigvals, module)?)?;
     module.add_function(wrap_pyfunction!(eigh_tridiagonal, module)?)?;
     module.add_function(wrap_pyfunction!(eigvalsh_tridiagonal, module)?)?;
+    module.add_function(wrap_pyfunction!(hessenberg, module)?)?;
+    module.add_function(wrap_pyfunction!(cdf2rdf, module)?)?;
     Ok(())
 }

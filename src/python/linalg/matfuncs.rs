@@ -171,3 +171,136 @@ pub(super) fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(expm_frechet, module)?)?;
     Ok(())
 }
+
+/// Python's `print(*args)`, as SciPy's `funm`/`signm` report an inaccurate result.
+fn print(py: Python<'_>, message: &str, err: f64) -> PyResult<()> {
+    py.import("builtins")?.getattr("print")?.call1((message, err))?;
+    Ok(())
+}
+
+/// `funm`'s and `signm`'s result: `F`, or `(F, err)` (a list for a batch).
+fn funm_result(
+    py: Python<'_>,
+    library: &Library,
+    list: bool,
+    f: Tensor,
+    err: Vec<f64>,
+    disp: bool,
+) -> PyResult<Py<PyAny>> {
+    let f = wrap(py, library, f, false)?;
+    if disp {
+        return Ok(f);
+    }
+    let err = if list {
+        let errs = Tensor::f_from_slice(&err).map_err(Error::from)?;
+        wrap(py, library, errs, false)?
+    } else {
+        err.first().copied().unwrap_or(f64::NAN).into_pyobject(py)?.into_any().unbind()
+    };
+    sequence(py, vec![f, err], list)
+}
+
+/// Evaluate a matrix function specified by a callable.
+///
+/// ``func(A)`` for ``(..., N, N)`` ``A`` by Schur-Parlett
+/// (``scipy.linalg.funm``): SciPy's algorithm (its Schur form, ``func`` on
+/// the eigenvalues, Parlett's recurrence, its error estimate, its printed
+/// message when ``disp`` and the estimate is large). ``func`` is called once
+/// per matrix with the eigenvalues as a complex array in the caller's array
+/// type (complex64 for single precision input) and must return their images.
+/// The Schur form is computed on the host (an explicit copy for CUDA input).
+///
+#[doc = linalg_note!()]
+#[pyfunction]
+#[pyo3(signature = (A, func, disp = true, *, device = None))]
+#[allow(non_snake_case)] // SciPy's parameter name
+fn funm(
+    py: Python<'_>,
+    A: &Bound<'_, PyAny>,
+    func: &Bound<'_, PyAny>,
+    disp: bool,
+    device: Device<'_, '_>,
+) -> PyResult<Py<PyAny>> {
+    on_device(device, || {
+        let (a, library) = import1(A)?;
+        let list = batched("funm", &[(Some(&a), 2)])?;
+        let mut failure: Option<PyErr> = None;
+        let mut call = |diag: &Tensor| -> crate::Result<Tensor> {
+            let result = (|| -> PyResult<Tensor> {
+                let arg = wrap(py, &library, diag.shallow_clone(), false)?;
+                let out = func.call1((arg,))?;
+                let (mut t, _) = super::super::container::import_all(&[&out])?;
+                Ok(t.remove(0))
+            })();
+            result.map_err(|e| {
+                let message = e.to_string();
+                failure = Some(e);
+                Error::InvalidArgument(message)
+            })
+        };
+        let outcome = crate::error::no_panic(|| ops::funm(&a, &mut call));
+        if let Some(err) = failure {
+            return Err(err);
+        }
+        let ops::Funm { f, err } = outcome?;
+        if disp {
+            let single = matches!(f.kind(), tch::Kind::Float | tch::Kind::ComplexFloat);
+            let tol = if single { f64::from(f32::EPSILON) } else { f64::EPSILON };
+            for e in &err {
+                if *e > 1000.0 * tol {
+                    print(py, "funm result may be inaccurate, approximate err =", *e)?;
+                }
+            }
+        }
+        funm_result(py, &library, list, f, err, disp)
+    })
+}
+
+/// Matrix sign function.
+///
+/// Matrix sign function of ``(..., N, N)`` ``A`` (``scipy.linalg.signm``):
+/// SciPy's algorithm (``funm`` with the rounded sign of the eigenvalues, then
+/// its Newton iteration where that is inaccurate), its printed message when
+/// ``disp`` and the result may be inaccurate. ``disp`` is deprecated as in
+/// SciPy 1.16. Schur forms on the host (an explicit copy for CUDA input).
+///
+#[doc = linalg_note!()]
+#[pyfunction]
+#[pyo3(signature = (A, disp = None, *, device = None))]
+#[allow(non_snake_case)] // SciPy's parameter name
+fn signm(
+    py: Python<'_>,
+    A: &Bound<'_, PyAny>,
+    disp: Option<&Bound<'_, PyAny>>,
+    device: Device<'_, '_>,
+) -> PyResult<Py<PyAny>> {
+    if disp.is_some() {
+        super::matfuncs_sqrtm::deprecated(py, "disp")?;
+    }
+    let show = match disp {
+        Some(d) => d.is_truthy()?,
+        None => true,
+    };
+    on_device(device, || {
+        let (a, library) = import1(A)?;
+        let list = batched("signm", &[(Some(&a), 2)])?;
+        let ops::Funm { f, err } = compute(py, a.numel(), move || ops::signm(&a))?;
+        if show {
+            let single = matches!(f.kind(), tch::Kind::Float | tch::Kind::ComplexFloat);
+            let errtol = 1e3 * if single { f64::from(f32::EPSILON) } else { f64::EPSILON };
+            for e in &err {
+                if !e.is_finite() || *e >= errtol {
+                    print(py, "signm result may be inaccurate, approximate err =", *e)?;
+                }
+            }
+        }
+        funm_result(py, &library, list, f, err, show)
+    })
+}
+
+/// Adds `funm` and `signm` to `_core.linalg`.
+pub(super) fn register_schur_functions(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add_function(wrap_pyfunction!(funm, module)?)?;
+    module.add_function(wrap_pyfunction!(signm, module)?)?;
+    Ok(())
+}

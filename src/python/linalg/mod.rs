@@ -44,10 +44,14 @@ mod decomp_cholesky;
 mod decomp_lu;
 mod decomp_polar;
 mod decomp_qr;
+mod decomp_schur;
 mod decomp_svd;
 mod matfuncs;
+mod matfuncs_inv_ssq;
+mod matfuncs_sqrtm;
 mod misc;
 mod procrustes;
+mod solvers;
 mod special_matrices;
 
 pyo3::create_exception!(
@@ -246,10 +250,15 @@ pub(crate) fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     decomp_lu::register(&module)?;
     decomp_polar::register(&module)?;
     decomp_qr::register(&module)?;
+    decomp_schur::register(&module)?;
     decomp_svd::register(&module)?;
     matfuncs::register(&module)?;
+    matfuncs::register_schur_functions(&module)?;
+    matfuncs_inv_ssq::register(&module)?;
+    matfuncs_sqrtm::register(&module)?;
     misc::register(&module)?;
     procrustes::register(&module)?;
+    solvers::register(&module)?;
     special_matrices::register(&module)?;
     super::attach(parent, &module)
 }

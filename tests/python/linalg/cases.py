@@ -179,6 +179,28 @@ def check_eig(got, want, a, rtol):
     close(a @ v, v * w[..., None, :], rtol * 100, rtol * 100)
 
 
+def check_schur(got, want, a, rtol):
+    """What a Schur form pins down: ``Z T Z^H = A``, ``Z`` unitary, ``T`` (quasi-)upper triangular as
+    SciPy's, the same eigenvalues, the same dtypes."""
+    (t, z), (ts, zs) = [to_numpy(x) for x in got[:2]], want[:2]
+    assert t.dtype == ts.dtype and z.dtype == zs.dtype
+    a = np.asarray(a, dtype=ts.dtype)
+    n = a.shape[-1]
+    scale = max(1.0, np.abs(a).max())
+    tol = max(rtol, 1e-13) * 10 * n
+    np.testing.assert_allclose(z @ t @ np.conj(np.swapaxes(z, -1, -2)), a, atol=tol * scale, rtol=0)
+    np.testing.assert_allclose(np.conj(np.swapaxes(z, -1, -2)) @ z, np.broadcast_to(np.eye(n), z.shape), atol=tol,
+                               rtol=0)
+    complex_form = np.iscomplexobj(ts)
+    below = np.tril(t, -1 if complex_form else -2)
+    assert not below.any()
+    if not complex_form:  # no two consecutive nonzero subdiagonal entries
+        sub = np.diagonal(t, -1, -2, -1) != 0
+        assert not (sub[..., 1:] & sub[..., :-1]).any()
+    np.testing.assert_allclose(sorted_eigenvalues(np.linalg.eigvals(t)), sorted_eigenvalues(np.linalg.eigvals(ts)),
+                               atol=tol * scale, rtol=0)
+
+
 def check_projector(got, want, rtol):
     q, qw = to_numpy(got), np.asarray(want)
     assert q.shape == qw.shape
@@ -273,7 +295,35 @@ ROUTINES = {
                                           vec(rng, dt)), {}), None),
     "matrix_balance": (lambda rng, dt: ((general(rng, dt) * np.array([1, 100, 1e-2, 1, 1e3])
                                          if np.dtype(dt).kind in "fc" else general(rng, dt),), {}), None),
+    "hessenberg": (lambda rng, dt: ((general(rng, dt),), {"calc_q": True}), None),
+    "schur": (lambda rng, dt: ((general(rng, dt),), {}), "schur"),
+    "rsf2csf": (lambda rng, dt: (sl.schur(general(rng, dt)), {}), None),
+    "cdf2rdf": (lambda rng, dt: (_eig_pairs(rng, dt), {}), None),
+    "sqrtm": (lambda rng, dt: ((general(rng, dt),), {}), None),
+    "logm": (lambda rng, dt: ((general(rng, dt),), {}), None),
+    "signm": (lambda rng, dt: ((general(rng, dt) - (N * np.eye(N) if np.dtype(dt).kind in "fc" else 0),), {}), None),
+    "funm": (lambda rng, dt: ((general(rng, dt) / (10 if np.dtype(dt).kind in "fc" else 1), _poly), {}), None),
+    "fractional_matrix_power": (lambda rng, dt: ((general(rng, dt), 0.35), {}), None),
+    "solve_sylvester": (lambda rng, dt: ((general(rng, dt), general(rng, dt, 3), rect(rng, dt, N, 3)), {}), None),
+    "solve_continuous_lyapunov": (lambda rng, dt: ((general(rng, dt), general(rng, dt)), {}), None),
+    "solve_discrete_lyapunov": (lambda rng, dt: ((general(rng, dt) / (20 if dt != "bool" else 1),
+                                                  general(rng, dt)), {}), None),
 }
+
+
+def _poly(x):
+    """funm's function in the tests: any container's arithmetic (funm hands it the caller's array type)."""
+    return 1 + x + x * x / 2 + x * x * x / 6
+
+
+def _eig_pairs(rng, dt):
+    """Eigenpairs of a real matrix with two complex conjugate pairs, in SciPy's order."""
+    a = np.array([[1.0, 2, 0, 0, 0], [-2, 1, 0, 0, 0], [0, 0, 3, 0, 0], [0, 0, 0, 1, 5], [0, 0, 0, -5, 1]])
+    a = a + 0.1 * rng.standard_normal((N, N))
+    w, v = sl.eig(a)
+    if np.dtype(dt).kind == "c":
+        return w.astype(dt), v.astype(dt)
+    return w, v
 
 #: Routines taking an order `n` instead of an array: (args, kwargs) sets.
 ORDER_ROUTINES = {
@@ -298,6 +348,13 @@ SCIPY_REFERENCE_FROM = {
     # SciPy negates unsigned coefficients with wraparound (-a[..., 1:] on
     # uint8); torchbridge computes in float64 first, as for signed input.
     ("companion", "uint8"): "int16",
+    # SciPy's single precision logm: its Schur form in float32, a float64 result about 1e-4 off;
+    # torchbridge computes in float64 throughout.
+    ("logm", "float32"): "float64",
+    ("logm", "float16"): "float64",
+    ("logm", "complex64"): "complex128",
+    # SciPy's kron(a, conj(a)) in float16 before its float64 solve
+    ("solve_discrete_lyapunov", "float16"): "float64",
 }
 
 
@@ -327,6 +384,8 @@ def compare_result(name, got, want, args, rtol):
         check_projector(got, want, rtol)
     elif compare == "rq":
         check_rq(got, want, args[0], rtol)
+    elif compare == "schur":
+        check_schur(got, want, args[0], rtol)
     else:
         raise AssertionError(compare)
 
@@ -399,6 +458,19 @@ def _batched_cases():
         "eigvalsh_tridiagonal": lambda r: ((vec(r, f, batch=B), vec(r, f, N - 1)), {}),
         "solve_toeplitz": lambda r: (((vec(r, f, batch=B) + np.array([9, 0, 0, 0, 0]), vec(r, f)), vec(r, f)), {}),
         "matmul_toeplitz": lambda r: (((vec(r, f, batch=B), vec(r, f, 4)), vec(r, f, 4)), {}),
+        "hessenberg": lambda r: ((general(r, f, batch=B),), {"calc_q": True}),
+        "schur": lambda r: ((general(r, f, batch=B),), {"output": "complex"}),
+        "rsf2csf": lambda r: (tuple(np.stack(x) for x in zip(*[sl.schur(r.standard_normal((N, N))) for _ in B * 3])),
+                              {}),
+        "cdf2rdf": lambda r: (tuple(np.stack(x) for x in zip(*[_eig_pairs(r, f) for _ in range(3)])), {}),
+        "sqrtm": lambda r: ((general(r, f, batch=B),), {}),
+        "logm": lambda r: ((general(r, f, batch=B),), {}),
+        "signm": lambda r: ((general(r, f, batch=B) - N * np.eye(N),), {}),
+        "funm": lambda r: ((general(r, f, batch=B) / 10, _poly), {}),
+        "fractional_matrix_power": lambda r: ((general(r, f, batch=B), -0.6), {}),
+        "solve_sylvester": lambda r: ((general(r, f, batch=B), general(r, f, 3), rect(r, f, N, 3)), {}),
+        "solve_continuous_lyapunov": lambda r: ((general(r, f, batch=B), general(r, f)), {}),
+        "solve_discrete_lyapunov": lambda r: ((general(r, f, batch=B) / 20, general(r, f)), {}),
     }
 
 

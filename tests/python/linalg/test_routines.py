@@ -26,10 +26,18 @@ from .cases import (
 )
 
 
+def _not_passed_as_none(signature):
+    """SciPy's private "not passed" sentinel (a bare ``object()``, for its deprecated ``disp``/``blocksize``)
+    shown as ``None``, torchbridge's default for the same meaning."""
+    params = [p.replace(default=None) if type(p.default) is object else p for p in signature.parameters.values()]
+    return signature.replace(parameters=params)
+
+
 def test_every_scipy_signature_matches():
     assert len(tl.__all__) == len(set(tl.__all__)) >= 28
     for name in tl.__all__:
-        assert inspect.signature(getattr(tl, name)) == with_device(inspect.signature(getattr(sl, name))), name
+        theirs = _not_passed_as_none(inspect.signature(getattr(sl, name)))
+        assert inspect.signature(getattr(tl, name)) == with_device(theirs), name
 
 
 def test_every_routine_is_tested():
@@ -56,8 +64,11 @@ def test_matches_scipy_types_dtypes_values(name, dtype):
         ref_dtype = SCIPY_REFERENCE_FROM[name, dtype]
         ref = _call(sl, name, tuple(np.asarray(a).astype(ref_dtype) if isinstance(a, np.ndarray) else a
                                     for a in args), kwargs)
-        want = ref.astype(want.dtype) if isinstance(want, np.ndarray) else \
-            type(want)(np.asarray(r).astype(np.asarray(w).dtype)[()] for r, w in zip(ref, want))
+        if want is None:  # SciPy's own warning about its accuracy here (logm's, an error under pytest)
+            error, want = None, ref
+        else:
+            want = ref.astype(want.dtype) if isinstance(want, np.ndarray) else \
+                type(want)(np.asarray(r).astype(np.asarray(w).dtype)[()] for r, w in zip(ref, want))
     if error is not None:
         # SciPy refuses this dtype (e.g. -bool in coshm): so does torchbridge.
         with pytest.raises(type(error) if not isinstance(error, np.linalg.LinAlgError) else Exception):

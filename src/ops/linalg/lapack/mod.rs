@@ -3,6 +3,10 @@
 
 mod gebal;
 mod gecon;
+mod hqr;
+mod scalar;
 
 pub(crate) use gebal::gebal;
 pub(crate) use gecon::rcond_estimate;
+pub(crate) use hqr::{gehrd, lahqr_complex, lahqr_real, trexc_complex};
+pub(crate) use scalar::{Dense, Scalar, C64};
