@@ -390,9 +390,11 @@ pub(super) fn poch(a: &Tensor, m: &Tensor) -> Result<Tensor> {
     // Gamma(b + b_lo) = Gamma(b) e^(psi(b) b_lo), to first order
     let before = out.shallow_clone();
     // (not on the large path, whose log1p(m / a) takes m exactly)
-    let out = patch(out, &and(&b_lo.f_ne(0.0)?, &not(&large)?)?, &[&before, &b, &b_lo], |v| {
-        Ok(v[0].f_mul(&digamma_f64(&v[1])?.f_mul(&v[2])?.f_exp()?)?)
-    })?;
+    // (nor where the quotient overflowed or underflowed: a correction of inf or 0 is none)
+    let finite = and(&before.f_isfinite()?, &before.f_ne(0.0)?)?;
+    let correct = and(&and(&b_lo.f_ne(0.0)?, &not(&large)?)?, &finite)?;
+    let out =
+        patch(out, &correct, &[&before, &b, &b_lo], |v| Ok(v[0].f_mul(&digamma_f64(&v[1])?.f_mul(&v[2])?.f_exp()?)?))?;
     // both poles, m integral: (a)_m = (-1)^m Gamma(1 - a) / Gamma(1 - b),
     // 1 - a and 1 - b >= 1 (Cephes gives nan for fractional m there)
     let both = and(&and(&a_pole, &b_pole)?, &is_integral(m)?)?;

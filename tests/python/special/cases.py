@@ -10,6 +10,7 @@ one is right, with mpmath (50 digits) as the judge.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from typing import Callable
 
@@ -192,8 +193,9 @@ CASES: dict[str, Case] = {
                   "(test_dawsn_against_mpmath)"),
     "spence": Case((mix(uniform(0, 5), log_uniform(-300, 300)),), 5e-15, 0,
                    "Bernoulli series of Li2 with the reflections, as accurate as Cephes"),
-    "zetac": Case((mix(uniform(-30, 30), log_uniform(-5, 2.1)),), 1e-13, 1e-15,
-                  "Hurwitz zeta at q = 2 above 1; SciPy returns 0 from x = 127 on (test_zetac_large_x)"),
+    "zetac": Case((mix(uniform(-30, 30), log_uniform(-5, 2.1)),), 5e-13, 1e-15,
+                  "Hurwitz zeta at q = 2 above 1; SciPy is 2.6e-13 off next to the trivial zeros "
+                  "(-20 and -28: torchbridge 4e-15) and returns 0 from x = 127 on (test_zetac_large_x)"),
     "ellipk": Case((mix(uniform(-5, 1), near_one(-16, 0), log_uniform(0, 300, negative=True)),), 3e-15, 0,
                    "Carlson's R_F by duplication"),
     "ellipkm1": Case((mix(uniform(0, 5), log_uniform(-300, 300)),), 3e-15, 0, "R_F(0, p, 1)"),
@@ -238,7 +240,9 @@ SCIPY_UFUNC["hurwitz_zeta"] = sc._ufuncs._zeta
 
 
 def scipy_call(name, *args):
-    with np.errstate(all="ignore"):
+    # (SciPy's expn warns where it truncates a real n; torchbridge truncates silently)
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
         return getattr(sc, name)(*args)
 
 

@@ -93,7 +93,7 @@ def test_float32_stays_float32(name, rng):
     want = scipy_call(name, *args)
     assert got.dtype == want.dtype
     if want.dtype != np.float32:
-        assert name.startswith("eval_hermite")
+        assert name.startswith("eval_hermite") or name == "expn"  # integer n: the ld loop
     if name == "eval_laguerre":
         # SciPy's real-degree Laguerre goes through hyp1f1 and loses up to 3e-4
         # in float32 here; its integer loop is the reference
@@ -121,7 +121,8 @@ EDGE_EXCEPTIONS: dict[tuple[str, float], tuple[float, str]] = {
     ("expm1", -5e-324): (-5e-324, "as above"),
 }
 for _x in (171.7, 180.0, 700.0):
-    EDGE_EXCEPTIONS[("zetac", _x)] = (float(mp.zeta(_x) - 1), "SciPy's zetac is 0 from x = 127 on; 2^-x is right")
+    EDGE_EXCEPTIONS[("zetac", _x)] = (float(sum(mp.mpf(k) ** -_x for k in range(2, 8))),
+                                      "SciPy's zetac is 0 from x = 127 on; 2^-x + 3^-x + ... is right")
 EDGE_EXCEPTIONS[("kolmogi", 5e-324)] = (19.30198460135565, "SciPy gives inf below 1e-308; the root is finite")
 EDGE_EXCEPTIONS[("rgamma", -5e-324)] = (-5e-324, "1/Gamma(x) = x for subnormal x; SciPy flushes to -0.0")
 EDGE_EXCEPTIONS[("rgamma", 171.7)] = (float(mp.rgamma(171.7)), "subnormal; SciPy flushes to 0")
