@@ -646,9 +646,17 @@ pub(crate) fn wrap(py: Python<'_>, library: &Library, tensor: Tensor, ufunc_scal
 
 /// A torch result, as the `at::Tensor` it is (with its autograd graph), after
 /// [`check_gradients`] for the inputs that require grad (`grad`).
-fn wrap_torch(py: Python<'_>, tensor: Tensor, grad: Option<&[Py<PyAny>]>) -> PyResult<Py<PyAny>> {
+fn wrap_torch(py: Python<'_>, mut tensor: Tensor, grad: Option<&[Py<PyAny>]>) -> PyResult<Py<PyAny>> {
     if let Some(inputs) = grad {
         check_gradients(py, &[&tensor], inputs)?;
+    }
+    // a lazy conjugate or negation (ihfft's conj view) becomes plain memory,
+    // as SciPy's results are (`.numpy()` refuses a conjugate view)
+    if tensor.f_is_conj().map_err(crate::Error::from)? {
+        tensor = tensor.f_resolve_conj().map_err(crate::Error::from)?;
+    }
+    if tensor.f_is_neg().map_err(crate::Error::from)? {
+        tensor = tensor.f_resolve_neg().map_err(crate::Error::from)?;
     }
     Ok(tensor_impl::to_python(py, &constructor(py, &TORCH)?, &tensor)?.unbind())
 }

@@ -45,7 +45,7 @@ fn qr(
     on_device(device, || {
         let (a, library) = import1(a)?;
         let list = batched("qr", &[(Some(&a), 2)])?;
-        if let (Some(lwork), true) = (lwork, a.numel() > 0) {
+        if let (Some(lwork), true) = (lwork, a.numel() > 0 && a.dim() >= 2) {
             let (m, n) = (a.size()[a.dim() - 2], a.size()[a.dim() - 1]);
             // ?geqrf needs lwork >= N; ?orgqr/?ungqr (for Q) lwork >= its matrix's columns
             let mut calls = vec![("geqrf", "n", n)];
@@ -107,7 +107,7 @@ fn rq(
     on_device(device, || {
         let (a, library) = import1(a)?;
         let list = batched("rq", &[(Some(&a), 2)])?;
-        if let (Some(lwork), true) = (lwork, a.numel() > 0) {
+        if let (Some(lwork), true) = (lwork, a.numel() > 0 && a.dim() >= 2) {
             let (m, n) = (a.size()[a.dim() - 2], a.size()[a.dim() - 1]);
             // ?gerqf needs lwork >= M; ?orgrq/?ungrq (for Q) lwork >= its matrix's rows
             let mut calls = vec![("gerqf", "m", m)];
