@@ -191,6 +191,7 @@ _dispatch.expose(
     routed_first=(
         *("hilbert", "invhilbert", "helmert", "dft", "hadamard", "pascal", "invpascal"),
         *("cho_solve", "lu_solve", "solve_banded", "solve_toeplitz", "matmul_toeplitz"),
+        "fractional_matrix_power",  # converts its power t itself
     ),
 )
 

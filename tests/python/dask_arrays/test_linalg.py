@@ -113,6 +113,12 @@ EXAMPLES: dict[str, list[tuple[tuple, dict]]] = {
         ex(TALL[0, :2] + FIRST, RHS[0], outaxis=-1),
     ],
     "matrix_balance": [ex(GENERAL[0])],
+    "hessenberg": [ex(GENERAL), ex(GENERAL, calc_q=True)],
+    "schur": [ex(GENERAL), ex(GENERAL[0], output="complex")],
+    "rsf2csf": [ex(np.triu(GENERAL), np.broadcast_to(np.eye(N), GENERAL.shape).copy())],
+    "cdf2rdf": [ex(VECTOR, GENERAL)],
+    "solve_sylvester": [ex(SPD, SPD, GENERAL)],
+    "solve_continuous_lyapunov": [ex(-SPD, GENERAL)],
 }
 
 #: Options a Gufunc row refuses, its reason: (routine, example, the reason's words).
@@ -200,7 +206,17 @@ def test_rows_by_class() -> None:
         "invpascal",
         "pascal",
     ]
-    assert sorted(_rows(Unsupported.kind)) == ["lstsq", "null_space", "orth"]
+    assert sorted(_rows(Unsupported.kind)) == [
+        "fractional_matrix_power",
+        "funm",
+        "logm",
+        "lstsq",
+        "null_space",
+        "orth",
+        "signm",
+        "solve_discrete_lyapunov",
+        "sqrtm",
+    ]
     assert _rows(Reduction.kind) == ["norm"]
 
 
