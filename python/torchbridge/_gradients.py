@@ -91,11 +91,11 @@ def value_and_grad(fun: Callable[..., Any], argnums: int | Sequence[int] = 0) ->
                 )
             grads = torch.autograd.grad(value.reshape(()), inputs, allow_unused=True)
         grads = tuple(torch.zeros_like(x) if g is None else g for x, g in zip(inputs, grads))
-        value_out = convert_results(value.reshape(()), container, torch)
-        grads_out = convert_results(grads, container, torch)
         if container.is_torch:
-            value_out = value.detach().reshape(())
-            grads_out = grads
+            value_out, grads_out = value.detach().reshape(()), grads
+        else:
+            value_out = convert_results(value.reshape(()), container, torch)
+            grads_out = convert_results(grads, container, torch)
         return value_out, (grads_out[0] if isinstance(argnums, int) else tuple(grads_out))
 
     return wrapped
