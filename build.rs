@@ -3,7 +3,8 @@
 //! recurrent filter loops; `csrc/incbet.cpp`: the incomplete beta function;
 //! `csrc/ni_filters.cpp`: ndimage's line filters; `csrc/ni_interpolation.cpp`:
 //! ndimage's interpolation point loop; `csrc/rankdata.cpp`: `rankdata`;
-//! `csrc/tensor_impl.cpp`: torch tensors as the `at::Tensor`s they are)
+//! `csrc/tensor_impl.cpp`: torch tensors as the `at::Tensor`s they are;
+//! `csrc/autograd.cpp`: values with given derivatives)
 //! against the libtorch that `torch-sys` found, and emits rpaths so that tests, examples,
 //! benches and the installed Python extension find libtorch at run time.
 //!
@@ -60,6 +61,7 @@ fn main() {
         .include(include.join("torch/csrc/api/include"))
         .file("csrc/dlpack.cpp")
         .file("csrc/aten.cpp")
+        .file("csrc/autograd.cpp")
         .file("csrc/iir.cpp")
         .file("csrc/incbet.cpp")
         .file("csrc/ni_filters.cpp")

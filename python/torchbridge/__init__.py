@@ -22,6 +22,7 @@ from . import _torch_runtime  # noqa: F401  (imported for its check and libtorch
 from . import _compile, errors, fft, linalg, ndimage, ops, signal, spatial, special, stats, torch
 from ._apply import apply
 from ._core import __version__, set_num_threads
+from ._differentiable import differentiable
 from ._gradients import grad, value_and_grad
 from .errors import (
     AxisError,
@@ -43,6 +44,7 @@ from .errors import (
 __all__ = [
     "__version__",
     "apply",
+    "differentiable",
     "grad",
     "value_and_grad",
     "info",

@@ -3,6 +3,9 @@
 //!
 //! - [`dlpack`] declares `csrc/dlpack.cpp` (DLPack conversion, CUDA streams);
 //!   the DLPack layer (`crate::dlpack`) is its only caller.
+//! - [`autograd`] declares `csrc/autograd.cpp` (a value with given
+//!   derivatives, one autograd node) and the grad-mode query, for
+//!   `crate::ops::autograd`.
 //! - [`aten`] declares `csrc/aten.cpp` (operators by name) and wraps it in
 //!   safe handles, so that `crate::aten` holds no `unsafe` code.
 //! - [`iir`] declares `csrc/iir.cpp` (SciPy's `lfilter` and `sosfilt` loops
@@ -23,6 +26,7 @@
 //! `malloc`ed C string (null on success), freed by `tb_free_error`.
 
 pub(crate) mod aten;
+pub(crate) mod autograd;
 pub(crate) mod dlpack;
 pub(crate) mod iir;
 pub(crate) mod incbet;

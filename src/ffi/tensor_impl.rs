@@ -21,7 +21,6 @@ use super::check;
 extern "C" {
     fn tb_tensor_from_impl(impl_: *mut c_void, out: *mut *mut C_tensor) -> *mut std::ffi::c_char;
     fn tb_tensor_impl(tensor: *const C_tensor) -> *mut c_void;
-    fn tb_grad_mode_enabled() -> bool;
     fn tb_graph_reaches(output: *const C_tensor, input_impl: *mut c_void, reaches: *mut bool) -> *mut std::ffi::c_char;
 }
 
@@ -75,11 +74,4 @@ pub(crate) fn to_python<'py>(
     // reference before returning.
     let capsule = unsafe { PyCapsule::new_with_pointer(py, address, c"torchbridge.TensorImpl") }?;
     wrap_tensor_impl.call1((capsule,))
-}
-
-/// Whether libtorch's autograd records on this thread (`torch.is_grad_enabled()`:
-/// false under `torch.no_grad()` and in inference mode).
-pub(crate) fn grad_mode_enabled() -> bool {
-    // SAFETY: reads a thread-local flag; no arguments.
-    unsafe { tb_grad_mode_enabled() }
 }

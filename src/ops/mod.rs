@@ -5,6 +5,7 @@
 
 pub use crate::aten::{call, schema, Arg, Value};
 
+mod autograd;
 pub mod fft;
 pub mod linalg;
 pub mod ndimage;

@@ -232,7 +232,7 @@ pub(crate) fn classify<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Arg<'py>> {
         return Ok(Arg { array, library: Library::NumPy, weak: true });
     }
     if TORCH.matches(obj)? {
-        let grad = obj.getattr(intern!(py, "requires_grad"))?.is_truthy()? && tensor_impl::grad_mode_enabled();
+        let grad = obj.getattr(intern!(py, "requires_grad"))?.is_truthy()? && crate::ffi::autograd::grad_mode_enabled();
         let grad = grad.then(|| Arc::from([obj.clone().unbind()]));
         return strong(obj.clone(), Library::Torch { grad });
     }

@@ -34,6 +34,7 @@
 
 use tch::{Kind, Tensor};
 
+use crate::ops::autograd::records_grad;
 use crate::ops::numpy::normalize_axis;
 use crate::ops::signal::signaltools::order_filter::select_views;
 use crate::{dlpack, DType, Error, Result};
@@ -324,10 +325,7 @@ fn use_line_kernel(x: &Tensor, out: &Output<'_>, cval: f64) -> bool {
         Kind::Float => cval.is_nan() || f64::from(cval as f32) == cval,
         _ => false,
     };
-    exact
-        && x.device() == tch::Device::Cpu
-        && !x.requires_grad()
-        && matches!(out.dtype, DType::Float32 | DType::Float64)
+    exact && x.device() == tch::Device::Cpu && !records_grad(x) && matches!(out.dtype, DType::Float32 | DType::Float64)
 }
 
 /// A pass of a line kernel: `x` seen around `axis`, extended by `mode` with

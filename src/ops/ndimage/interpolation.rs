@@ -35,6 +35,7 @@
 use tch::{Device, Kind, Tensor};
 
 use super::filters::{cast, output_dtype, PerAxis};
+use crate::ops::autograd::records_grad;
 use crate::ops::numpy::normalize_axis;
 use crate::{dlpack, DType, Error, Result};
 
@@ -636,9 +637,9 @@ const CHUNK: i64 = 1 << 15;
 /// which gives the same bits.
 fn use_point_kernel(src: &Tensor, coords: &[Tensor]) -> bool {
     src.device() == Device::Cpu
-        && !src.requires_grad()
+        && !records_grad(src)
         && coords.len() <= 32
-        && coords.iter().all(|c| c.device() == Device::Cpu && !c.requires_grad())
+        && coords.iter().all(|c| c.device() == Device::Cpu && !records_grad(c))
 }
 
 /// Interpolates `src` (`(B, *spatial)`, the coefficients) at the points

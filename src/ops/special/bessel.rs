@@ -7,6 +7,7 @@ use tch::Tensor;
 
 use super::constants::EULER;
 use super::helpers::*;
+use crate::ops::autograd::with_derivatives;
 use crate::Result;
 
 /// The modified Bessel function I0, `scipy.special.i0` (libtorch's kernel).
@@ -29,24 +30,31 @@ pub(super) fn i1e(x: &Tensor) -> Result<Tensor> {
     Ok(x.f_special_i1e()?)
 }
 
-/// The modified Bessel function K0, `scipy.special.k0` (nan for x < 0).
+/// The modified Bessel function K0, `scipy.special.k0` (nan for x < 0);
+/// libtorch's kernel has no derivative: `K0' = -K1` (DLMF 10.29.3).
 pub(super) fn k0(x: &Tensor) -> Result<Tensor> {
-    Ok(x.f_special_modified_bessel_k0()?)
+    with_derivatives(|| Ok(x.f_special_modified_bessel_k0()?), &[(x, &|_| Ok(k1(x)?.f_neg()?))])
 }
 
-/// The exponentially scaled K0, `exp(x) k0(x)`, `scipy.special.k0e`.
+/// The exponentially scaled K0, `exp(x) k0(x)`, `scipy.special.k0e`;
+/// derivative `k0e - k1e`.
 pub(super) fn k0e(x: &Tensor) -> Result<Tensor> {
-    Ok(Tensor::f_special_scaled_modified_bessel_k0(x)?)
+    with_derivatives(|| Ok(Tensor::f_special_scaled_modified_bessel_k0(x)?), &[(x, &|v| Ok(v.f_sub(&k1e(x)?)?))])
 }
 
-/// The modified Bessel function K1, `scipy.special.k1` (nan for x < 0).
+/// The modified Bessel function K1, `scipy.special.k1` (nan for x < 0);
+/// derivative `-K0 - K1/x` (DLMF 10.29.2).
 pub(super) fn k1(x: &Tensor) -> Result<Tensor> {
-    Ok(x.f_special_modified_bessel_k1()?)
+    with_derivatives(|| Ok(x.f_special_modified_bessel_k1()?), &[(x, &|v| Ok(k0(x)?.f_add(&v.f_div(x)?)?.f_neg()?))])
 }
 
-/// The exponentially scaled K1, `exp(x) k1(x)`, `scipy.special.k1e`.
+/// The exponentially scaled K1, `exp(x) k1(x)`, `scipy.special.k1e`;
+/// derivative `k1e - k0e - k1e/x`.
 pub(super) fn k1e(x: &Tensor) -> Result<Tensor> {
-    Ok(Tensor::f_special_scaled_modified_bessel_k1(x)?)
+    with_derivatives(
+        || Ok(Tensor::f_special_scaled_modified_bessel_k1(x)?),
+        &[(x, &|v| Ok(v.f_sub(&k0e(x)?)?.f_sub(&v.f_div(x)?)?))],
+    )
 }
 
 /// J0, J1, Y0, Y1 at `t < 2` by their power series (DLMF 10.8.1-10.8.2).

@@ -18,6 +18,7 @@
 use tch::Tensor;
 
 use super::helpers::*;
+use crate::ops::autograd::with_derivatives;
 use crate::Result;
 
 /// The duplication steps of every integral.
@@ -334,9 +335,28 @@ pub(super) fn rc_f64(x: &Tensor, y: &Tensor) -> Result<Tensor> {
 }
 
 /// The degenerate symmetric elliptic integral `R_C`, `scipy.special.elliprc`
-/// (real arguments).
+/// (real arguments). Derivatives `-R_D(y, y, x) / 6` and `-R_D(x, y, y) / 3`
+/// (DLMF 19.18.1 with `R_C(x, y) = R_F(x, y, y)`); for y < 0 (the principal
+/// value) `(R_C - sqrt(x)/y) / 2(x - y)` in y, by parts, and `x` from Euler's
+/// relation `x d_x + y d_y = -R_C/2`. Autograd through the duplication
+/// steps' square roots gives nan at x = 0 < y.
 pub(super) fn elliprc(x: &Tensor, y: &Tensor) -> Result<Tensor> {
-    rc_f64(x, y)
+    let positive = y.f_gt(0.0)?;
+    let y_safe = pick(&positive, y, &full(y, 1.0)?)?; // R_D needs y > 0
+    let principal_in_y = |rc: &Tensor| {
+        let x_minus_y = pick(&positive, &full(x, 1.0)?, &x.f_sub(y)?)?; // > 0 where y < 0 <= x
+        Ok::<_, crate::Error>(rc.f_sub(&x.f_sqrt()?.f_div(y)?)?.f_div(&x_minus_y.f_mul_scalar(2.0)?)?)
+    };
+    let in_y = |rc: &Tensor| {
+        let by_rd = rd_f64(x, &y_safe, &y_safe)?.f_div_scalar(-3.0)?;
+        pick(&positive, &by_rd, &principal_in_y(rc)?)
+    };
+    let in_x = |rc: &Tensor| {
+        let by_rd = rd_f64(&y_safe, &y_safe, x)?.f_div_scalar(-6.0)?;
+        let euler = rc.f_mul_scalar(-0.5)?.f_sub(&y.f_mul(&principal_in_y(rc)?)?)?.f_div(x)?;
+        pick(&positive, &by_rd, &euler)
+    };
+    with_derivatives(|| rc_f64(x, y), &[(x, &in_x), (y, &in_y)])
 }
 
 /// `(lo, mid, hi)`: the three arguments sorted, elementwise.

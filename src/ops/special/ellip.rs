@@ -9,7 +9,12 @@ use tch::Tensor;
 
 use super::carlson::{rd_f64, rf_f64, rg_f64};
 use super::helpers::*;
+use crate::ops::autograd::with_derivatives;
 use crate::Result;
+
+/// Below this |m| the derivatives in m are Taylor series: `E - K` and `E - F`
+/// cancel there (their truncation errors and the formulas' meet near 1e-13).
+const SERIES_BELOW: f64 = 1e-3;
 
 /// `K(1 - p) = R_F(0, p, 1)` for p >= 0 (nan below, `inf` at 0, 0 at `inf`).
 fn ellpk(p: &Tensor) -> Result<Tensor> {
@@ -36,8 +41,19 @@ fn ellpe(m: &Tensor) -> Result<Tensor> {
 }
 
 /// The complete elliptic integral of the second kind, `scipy.special.ellipe`.
+/// Derivative `(E - K) / 2m` (DLMF 19.4.2), for |m| < 1e-3 (where `E - K`
+/// cancels) the Taylor series of `E'`, which also gives the second derivative
+/// at 0: autograd through `R_G`'s zero argument would give `0 * inf`.
 pub(super) fn ellipe(m: &Tensor) -> Result<Tensor> {
-    ellpe(m)
+    let slope = |e: &Tensor| {
+        let small = m.f_abs()?.f_lt(SERIES_BELOW)?;
+        let m_safe = pick(&small, &full(m, 1.0)?, m)?;
+        let slope = e.f_sub(&ellipk(m)?)?.f_div(&m_safe.f_mul_scalar(2.0)?)?;
+        // E(m) = pi/2 (1 - m/4 - 3m^2/64 - 5m^3/256 - 175m^4/16384 - ...)
+        let series = horner(m, &[-0.25, -6.0 / 64.0, -15.0 / 256.0, -700.0 / 16384.0])?.f_mul_scalar(FRAC_PI_2)?;
+        pick(&small, &series, &slope)
+    };
+    with_derivatives(|| ellpe(m), &[(m, &slope)])
 }
 
 /// The amplitude reduced as Cephes reduces it: `phi = r + n pi/2` with `n`
@@ -91,6 +107,29 @@ pub(super) fn ellipkinc(phi: &Tensor, m: &Tensor) -> Result<Tensor> {
 /// values (nan for m > 1, `phi` where m = 0 or phi is infinite, `-m` where m
 /// is infinite, `sin r + n` at m = 1).
 pub(super) fn ellipeinc(phi: &Tensor, m: &Tensor) -> Result<Tensor> {
+    // d/dphi: the integrand; d/dm: (E - F) / 2m (DLMF 19.4.4), for |m| < 1e-3
+    // (where E - F cancels) the series of -1/2 of the integral of sin^2 / sqrt(1
+    // - m sin^2). Autograd through R_D's and R_F's zero arguments would give
+    // 0 * inf.
+    let integrand = |_: &Tensor| Ok(m.f_mul(&phi.f_sin()?.f_square()?)?.f_neg()?.f_add_scalar(1.0)?.f_sqrt()?);
+    let in_m = |e: &Tensor| {
+        let small = m.f_abs()?.f_lt(SERIES_BELOW)?;
+        let m_safe = pick(&small, &full(m, 1.0)?, m)?;
+        let slope = e.f_sub(&ellipkinc(phi, m)?)?.f_div(&m_safe.f_mul_scalar(2.0)?)?;
+        // -1/2 (I2 + m/2 I4 + 3m^2/8 I6), I_k the integral of sin^k over [0, phi]
+        let sine = |k: f64| phi.f_mul_scalar(k)?.f_sin().map_err(crate::Error::from);
+        let i2 = phi.f_mul_scalar(0.5)?.f_sub(&sine(2.0)?.f_mul_scalar(0.25)?)?;
+        let i4 =
+            phi.f_mul_scalar(0.375)?.f_sub(&sine(2.0)?.f_mul_scalar(0.25)?)?.f_add(&sine(4.0)?.f_div_scalar(32.0)?)?;
+        let i6 = phi.f_mul_scalar(5.0 / 16.0)?.f_sub(&sine(2.0)?.f_mul_scalar(15.0 / 64.0)?)?;
+        let i6 = i6.f_add(&sine(4.0)?.f_mul_scalar(3.0 / 64.0)?)?.f_sub(&sine(6.0)?.f_div_scalar(192.0)?)?;
+        let series = i6.f_mul(m)?.f_mul_scalar(0.375)?.f_add(&i4.f_mul_scalar(0.5)?)?.f_mul(m)?.f_add(&i2)?;
+        pick(&small, &series.f_mul_scalar(-0.5)?, &slope)
+    };
+    with_derivatives(|| ellipeinc_value(phi, m), &[(phi, &integrand), (m, &in_m)])
+}
+
+fn ellipeinc_value(phi: &Tensor, m: &Tensor) -> Result<Tensor> {
     let (n, r) = reduce(phi)?;
     let (s, c2, delta2) = carlson_arguments(&r, m)?;
     let one = c2.f_ones_like()?;

@@ -11,6 +11,7 @@ use super::helpers::*;
 use super::loops::{complex_not_implemented, finish, is_integer};
 use super::ufuncs::Ufunc;
 use super::zeta::hurwitz_zeta_f64;
+use crate::ops::autograd::with_derivatives;
 use crate::ops::numpy::{broadcast, cast, same_device};
 use crate::ops::scipy_float_input;
 use crate::{dlpack, DType, Error, Result};
@@ -371,7 +372,16 @@ fn nonpositive_integer(x: &Tensor) -> Result<Tensor> {
 /// the signs, as Cephes. Cephes' rules at the poles: 1 for m = 0, `inf` where
 /// only `a + m` is a pole, 0 where only `a` is, `(-1)^m Gamma(1 - a) /
 /// Gamma(1 - a - m)` where both are.
+///
+/// Derivatives `(a)_m (psi(a + m) - psi(a))` and `(a)_m psi(a + m)`: autograd
+/// through the rounding-error correction and the pole rules gives nan in `m`.
 pub(super) fn poch(a: &Tensor, m: &Tensor) -> Result<Tensor> {
+    let in_a = |v: &Tensor| Ok(v.f_mul(&a.f_add(m)?.f_digamma()?.f_sub(&a.f_digamma()?)?)?);
+    let in_m = |v: &Tensor| Ok(v.f_mul(&a.f_add(m)?.f_digamma()?)?);
+    with_derivatives(|| poch_value(a, m), &[(a, &in_a), (m, &in_m)])
+}
+
+fn poch_value(a: &Tensor, m: &Tensor) -> Result<Tensor> {
     let b = a.f_add(m)?;
     // the rounding error of a + m (Knuth's two-sum): near a pole of Gamma(a + m)
     // it costs |psi(a + m)| ulps (8e-11 at -22.99998), for large a + m ln(a + m) ulps

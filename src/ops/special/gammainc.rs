@@ -87,6 +87,9 @@ pub(super) fn small_x_regime(a: &Tensor, x: &Tensor) -> Result<Tensor> {
 }
 
 pub(super) fn gammainc_f64(a: &Tensor, x: &Tensor, upper: bool) -> Result<Tensor> {
+    // libtorch has no derivative in `a` (its backward raises): detached, so a
+    // caller's `a` that requires grad is refused at the call, not at backward
+    let a = &a.detach();
     let base = if upper { a.f_special_gammaincc(x)? } else { a.f_special_gammainc(x)? };
     let regime = temme_regime(a, x)?;
     let out = patch(base, &regime, &[a, x], |s| gammainc_temme(&s[0], &s[1], upper))?;

@@ -10,16 +10,19 @@
 //! and `q = 1 - p`, and a geometric bisection where a step leaves the bracket
 //! (as `incbi`).
 //!
-//! Not differentiated: the iterations' derivative is NaN where a step the
-//! `where`s discard overflowed (measured by gradcheck), so every entry point
-//! works on detached inputs and a caller's input that requires grad gets the
-//! Python layer's `NotDifferentiableError` (as `incbi`'s).
+//! The iterations' own derivative is NaN where a step the `where`s discard
+//! overflowed (measured by gradcheck), so they run on detached inputs and the
+//! derivative in `y` comes in closed form, `dx/dy = +-Gamma(a) e^x x^(1-a)`
+//! ([`with_derivatives`]); in `a` there is none (libtorch has no derivative of
+//! `gammainc` in `a`), so a caller's `a` that requires grad gets the Python
+//! layer's `NotDifferentiableError` (as `incbi`'s).
 
 use tch::Tensor;
 
 use super::gammainc::gammainc_f64;
 use super::helpers::*;
 use super::incbi::iterate;
+use crate::ops::autograd::with_derivatives;
 use crate::Result;
 
 use super::incbi::{MAX_ITER, MAX_LOG_STEP, RESIDUAL_TOL, STEP_TOL};
@@ -130,15 +133,28 @@ fn igami_f64(a: &Tensor, p: &Tensor, q: &Tensor, y: &Tensor) -> Result<Tensor> {
 /// The inverse of the regularized lower incomplete gamma function,
 /// `scipy.special.gammaincinv(a, y)`.
 pub(super) fn gammaincinv(a: &Tensor, y: &Tensor) -> Result<Tensor> {
-    let (a, y) = (&a.detach(), &y.detach()); // not differentiated (see the module's note)
-    igami_f64(a, y, &y.f_neg()?.f_add_scalar(1.0)?, y)
+    let value = || {
+        let (a, y) = (&a.detach(), &y.detach()); // see the module's note
+        igami_f64(a, y, &y.f_neg()?.f_add_scalar(1.0)?, y)
+    };
+    with_derivatives(value, &[(y, &|x| gamma_quantile_slope(a, x))])
+}
+
+/// `1 / (d/dx P(a, x)) = Gamma(a) e^x x^(1-a)` at the solution `x`.
+fn gamma_quantile_slope(a: &Tensor, x: &Tensor) -> Result<Tensor> {
+    let a = &a.detach();
+    let log_power = x.f_log()?.f_mul(&a.f_sub_scalar(1.0)?)?;
+    Ok(a.f_lgamma()?.f_add(x)?.f_sub(&log_power)?.f_exp()?)
 }
 
 /// The inverse of the regularized upper incomplete gamma function,
 /// `scipy.special.gammainccinv(a, y)` (accurate for small `y`).
 pub(super) fn gammainccinv(a: &Tensor, y: &Tensor) -> Result<Tensor> {
-    let (a, y) = (&a.detach(), &y.detach()); // not differentiated (see the module's note)
-    igami_f64(a, &y.f_neg()?.f_add_scalar(1.0)?, y, y)
+    let value = || {
+        let (a, y) = (&a.detach(), &y.detach()); // see the module's note
+        igami_f64(a, &y.f_neg()?.f_add_scalar(1.0)?, y, y)
+    };
+    with_derivatives(value, &[(y, &|x| Ok(gamma_quantile_slope(a, x)?.f_neg()?))])
 }
 
 /// The chi-square quantile of the survival function, `scipy.special.chdtri(v, p)`

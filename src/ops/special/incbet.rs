@@ -34,6 +34,7 @@ use tch::{Device, Kind, Tensor};
 
 use super::gammainc::log1pmx;
 use super::helpers::*;
+use crate::ops::autograd::records_grad;
 use crate::Result;
 
 /// Lentz's floor for the fraction's partial denominators.
@@ -207,7 +208,7 @@ fn continued_fraction(a: &Tensor, b: &Tensor, x: &Tensor) -> Result<Tensor> {
 /// formulas, one loop per element), the rest [`incbet_pair_composite`].
 pub(super) fn incbet_pair(a: &Tensor, b: &Tensor, x: &Tensor, y: &Tensor) -> Result<(Tensor, Tensor)> {
     let inputs = [a, b, x, y];
-    let kernel = inputs.iter().all(|t| t.kind() == Kind::Double && t.device() == Device::Cpu && !t.requires_grad());
+    let kernel = inputs.iter().all(|t| t.kind() == Kind::Double && t.device() == Device::Cpu && !records_grad(t));
     if kernel {
         let [a, b, x, y] = inputs.map(|t| t.f_contiguous());
         return crate::ffi::incbet::incbet_pair_cpu(&a?, &b?, &x?, &y?);

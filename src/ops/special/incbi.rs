@@ -18,14 +18,18 @@
 //! # Gradients
 //!
 //! Differentiating through the Newton iterations gives the derivative of the
-//! iteration, not of the inverse (measured: `stdtrit` failed gradcheck). Every
-//! entry point detaches its inputs, so a caller's input that requires grad gets
-//! the Python layer's `NotDifferentiableError`, never a wrong gradient.
+//! iteration, not of the inverse (measured: `stdtrit` failed gradcheck). The
+//! iterations run on detached inputs, and the derivative in the probability
+//! comes in closed form, `1 / f(x)` with `f` the density at the solution
+//! ([`with_derivatives`]); in the shape parameters there is none (libtorch has
+//! no derivative of `betainc` in `a`, `b` either), so a caller's parameter that
+//! requires grad gets the Python layer's `NotDifferentiableError`.
 
 use tch::{Kind, Tensor};
 
 use super::helpers::*;
 use super::incbet::{incbet_pair, log_power_terms};
+use crate::ops::autograd::with_derivatives;
 use crate::Result;
 
 /// Newton steps at most (each one forward evaluation on the active elements).
@@ -236,16 +240,27 @@ fn incbi_f64(a: &Tensor, b: &Tensor, y: &Tensor, upper: bool) -> Result<Tensor> 
     fill(&x, &bad, f64::NAN)
 }
 
+/// `dx/dI = 1 / (d/dx I_x(a, b)) = B(a, b) x^(1-a) (1-x)^(1-b)`, the slope of
+/// the incomplete beta function's inverse at its solution `x` (`a`, `b` are
+/// not differentiated).
+fn beta_quantile_slope(a: &Tensor, b: &Tensor, x: &Tensor) -> Result<Tensor> {
+    let (a, b) = (&a.detach(), &b.detach());
+    let log_beta = a.f_lgamma()?.f_add(&b.f_lgamma()?)?.f_sub(&a.f_add(b)?.f_lgamma()?)?;
+    let log_x = x.f_log()?.f_mul(&a.f_sub_scalar(1.0)?)?;
+    let log_y = x.f_neg()?.f_log1p()?.f_mul(&b.f_sub_scalar(1.0)?)?;
+    Ok(log_beta.f_sub(&log_x)?.f_sub(&log_y)?.f_exp()?)
+}
+
 /// The inverse of the regularized incomplete beta function in `x`,
 /// `scipy.special.betaincinv(a, b, y)`.
 pub(super) fn betaincinv(a: &Tensor, b: &Tensor, y: &Tensor) -> Result<Tensor> {
-    incbi_f64(a, b, y, false)
+    with_derivatives(|| incbi_f64(a, b, y, false), &[(y, &|x| beta_quantile_slope(a, b, x))])
 }
 
 /// The inverse of `betaincc` in `x`, `scipy.special.betainccinv(a, b, y)`
 /// (accurate for small `y`, where `1 - y` would round).
 pub(super) fn betainccinv(a: &Tensor, b: &Tensor, y: &Tensor) -> Result<Tensor> {
-    incbi_f64(a, b, y, true)
+    with_derivatives(|| incbi_f64(a, b, y, true), &[(y, &|x| Ok(beta_quantile_slope(a, b, x)?.f_neg()?))])
 }
 
 /// Student's t quantile, `scipy.special.stdtrit(df, p)`: `t^2 = df y/x` with
@@ -253,6 +268,23 @@ pub(super) fn betainccinv(a: &Tensor, b: &Tensor, y: &Tensor) -> Result<Tensor> 
 /// normal quantile for `df = inf`; SciPy's `inf` at `p = 0` and `p = 1`; nan for
 /// `df <= 0`.
 pub(super) fn stdtrit(df: &Tensor, p: &Tensor) -> Result<Tensor> {
+    with_derivatives(|| stdtrit_value(df, p), &[(p, &|t| t_quantile_slope(df, t))])
+}
+
+/// `1 / pdf(t)` of Student's t with `df` degrees of freedom (the normal density
+/// beyond `NORMAL_DF`, where [`stdtrit`] takes the normal quantile).
+fn t_quantile_slope(df: &Tensor, t: &Tensor) -> Result<Tensor> {
+    let df = &df.detach();
+    let half = df.f_mul_scalar(0.5)?;
+    let log_norm = half.f_add_scalar(0.5)?.f_lgamma()?.f_sub(&half.f_lgamma()?)?;
+    let log_norm = log_norm.f_sub(&df.f_mul_scalar(std::f64::consts::PI)?.f_log()?.f_mul_scalar(0.5)?)?;
+    let log_kernel = t.f_square()?.f_div(df)?.f_log1p()?.f_mul(&half.f_add_scalar(0.5)?)?;
+    let student = log_kernel.f_sub(&log_norm)?.f_exp()?;
+    let normal = t.f_square()?.f_mul_scalar(0.5)?.f_exp()?.f_mul_scalar((2.0 * std::f64::consts::PI).sqrt())?;
+    pick(&df.f_gt(super::incbet::NORMAL_DF)?, &normal, &student)
+}
+
+fn stdtrit_value(df: &Tensor, p: &Tensor) -> Result<Tensor> {
     let (df, p) = (&df.detach(), &p.detach()); // see "Gradients" above
     let q = p.f_neg()?.f_add_scalar(1.0)?;
     let lower = p.f_lt_tensor(&q)?;
@@ -279,6 +311,20 @@ pub(super) fn stdtrit(df: &Tensor, p: &Tensor) -> Result<Tensor> {
 /// `x = dfd w / (dfn (1 - w))` with `I_w(dfn/2, dfd/2) = p`; 0 at `p = 0`, inf
 /// at `p = 1`; nan for non-positive or infinite degrees of freedom.
 pub(super) fn fdtri(dfn: &Tensor, dfd: &Tensor, p: &Tensor) -> Result<Tensor> {
+    with_derivatives(|| fdtri_value(dfn, dfd, p), &[(p, &|x| f_quantile_slope(dfn, dfd, x))])
+}
+
+/// `1 / pdf(x)` of the F distribution: with `w = dfn x / (dfn x + dfd)`, the
+/// CDF is `I_w(dfn/2, dfd/2)` and `dw/dx = dfn dfd / (dfn x + dfd)^2`.
+fn f_quantile_slope(dfn: &Tensor, dfd: &Tensor, x: &Tensor) -> Result<Tensor> {
+    let (dfn, dfd) = (&dfn.detach(), &dfd.detach());
+    let denominator = dfn.f_mul(x)?.f_add(dfd)?;
+    let w = dfn.f_mul(x)?.f_div(&denominator)?;
+    let dw = dfn.f_mul(dfd)?.f_div(&denominator.f_square()?)?;
+    Ok(beta_quantile_slope(&dfn.f_mul_scalar(0.5)?, &dfd.f_mul_scalar(0.5)?, &w)?.f_div(&dw)?)
+}
+
+fn fdtri_value(dfn: &Tensor, dfd: &Tensor, p: &Tensor) -> Result<Tensor> {
     let (dfn, dfd, p) = (&dfn.detach(), &dfd.detach(), &p.detach()); // see "Gradients" above
     let q = p.f_neg()?.f_add_scalar(1.0)?;
     let (a, b) = (dfn.f_mul_scalar(0.5)?, dfd.f_mul_scalar(0.5)?);
@@ -296,6 +342,14 @@ pub(super) fn fdtri(dfn: &Tensor, dfd: &Tensor, p: &Tensor) -> Result<Tensor> {
 /// `p` with `I_p(k + 1, n - k) = 1 - y`, `k` and `n` floored; nan for `k < 0`
 /// or `k >= n`.
 pub(super) fn bdtri(k: &Tensor, n: &Tensor, y: &Tensor) -> Result<Tensor> {
+    let slope = |p: &Tensor| {
+        let (k, n) = (k.f_floor()?, n.f_floor()?);
+        Ok(beta_quantile_slope(&k.f_add_scalar(1.0)?, &n.f_sub(&k)?, p)?.f_neg()?)
+    };
+    with_derivatives(|| bdtri_value(k, n, y), &[(y, &slope)])
+}
+
+fn bdtri_value(k: &Tensor, n: &Tensor, y: &Tensor) -> Result<Tensor> {
     let (k, n, y) = (&k.detach(), &n.detach(), &y.detach()); // see "Gradients" above
     let k = k.f_floor()?;
     let n = n.f_floor()?;
@@ -316,6 +370,11 @@ pub(super) fn bdtri(k: &Tensor, n: &Tensor, y: &Tensor) -> Result<Tensor> {
 /// `p` with `I_p(n, k + 1) = y`, `k` and `n` floored; 0 and 1 at `y = 0, 1`
 /// (for `k >= 0`), nan for `k < 0` and, inside, for `n < 1`.
 pub(super) fn nbdtri(k: &Tensor, n: &Tensor, y: &Tensor) -> Result<Tensor> {
+    let slope = |p: &Tensor| beta_quantile_slope(&n.f_floor()?, &k.f_floor()?.f_add_scalar(1.0)?, p);
+    with_derivatives(|| nbdtri_value(k, n, y), &[(y, &slope)])
+}
+
+fn nbdtri_value(k: &Tensor, n: &Tensor, y: &Tensor) -> Result<Tensor> {
     let (k, n, y) = (&k.detach(), &n.detach(), &y.detach()); // see "Gradients" above
     let k = k.f_floor()?;
     let n = n.f_floor()?;

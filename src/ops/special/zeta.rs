@@ -26,6 +26,10 @@ pub(super) fn two_pi_pow_neg(e: &Tensor) -> Result<Tensor> {
 /// `Gamma(1 - s) (2 pi)^(s-1)` from Stirling's series in overflow-safe quarters
 /// for s <= -10. Exact zeros at the negative even integers.
 pub(super) fn riemann_zeta_f64(s: &Tensor) -> Result<Tensor> {
+    // libtorch's zeta has no derivative in `x`: detached, so an `x` that
+    // requires grad is refused at the call (the middle branch alone would
+    // give a gradient, the others none)
+    let s = &s.detach();
     let above = s.f_special_zeta(&s.f_ones_like()?)?;
     let middle = and(&s.f_ge(-0.5)?, &s.f_lt(1.0)?)?;
     let out = patch(above, &middle, &[s], |v| {
@@ -60,6 +64,7 @@ pub(super) fn riemann_zeta_f64(s: &Tensor) -> Result<Tensor> {
 /// The Hurwitz zeta function on float64: libtorch's kernel (a port of the same
 /// Cephes routine SciPy uses), with SciPy's limit 0 at `q = inf`.
 pub(super) fn hurwitz_zeta_f64(x: &Tensor, q: &Tensor) -> Result<Tensor> {
+    let x = &x.detach(); // differentiable in `q` only (libtorch's zeta)
     let out = x.f_special_zeta(q)?;
     fill(&out, &and(&q.f_isposinf()?, &x.f_gt(1.0)?)?, 0.0)
 }

@@ -9,6 +9,7 @@ use super::super::shapes::*;
 use super::super::special_matrices::toeplitz;
 use super::super::{invalid, not_implemented, CheckFinite};
 use super::{solve, SolveOptions, Structure};
+use crate::ops::autograd::records_grad;
 use crate::ops::dtype;
 use crate::ops::numpy::{self, broadcast_shapes, check_finite_all};
 use crate::{Error, Result};
@@ -122,7 +123,7 @@ pub fn solve_toeplitz(c: &Tensor, r: &Tensor, b: &Tensor, check_finite: CheckFin
     let a = Tensor::f_cat(&[tail, c.shallow_clone()], -1)?.f_reshape([-1, 2 * nc - 1])?;
     let b = cols.f_broadcast_to(concat(&batch, &[nc, k]).as_slice())?.f_reshape([-1, nc, k])?;
     let x = levinson(&a.detach(), &b.detach())?;
-    if a.requires_grad() || b.requires_grad() {
+    if records_grad(&a) || records_grad(&b) {
         // The recursion updates its vectors in place, which autograd cannot
         // follow: with a graph to record, it only decides the singular minors
         // (SciPy's errors), and the values come from the dense matrix's solve.

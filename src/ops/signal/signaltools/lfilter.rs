@@ -32,6 +32,7 @@ use std::ops::{Add, Mul, Neg, Sub};
 use tch::{Device, Kind, Tensor};
 
 use crate::ffi::iir;
+use crate::ops::autograd::records_grad;
 use crate::ops::numpy::{normalize_axis, result_type};
 use crate::ops::signal::arraytools::{extend_last, Extension};
 use crate::{dlpack, DType, Error, Result};
@@ -466,7 +467,7 @@ enum Direction {
 /// differentiable.
 fn run(filter: &Filter, x: &Tensor, zi: Option<&Tensor>, direction: Direction) -> Result<(Tensor, Tensor)> {
     let reverse = direction == Direction::Backward;
-    let needs_graph = x.requires_grad() || zi.is_some_and(Tensor::requires_grad);
+    let needs_graph = records_grad(x) || zi.is_some_and(records_grad);
     if x.device() != Device::Cpu || needs_graph {
         if !reverse {
             return scan(&filter.sys, x, zi);

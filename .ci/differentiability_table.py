@@ -1,0 +1,54 @@
+"""The README's table of differentiated arguments, generated from the package
+(``torchbridge._differentiable.DIFFERENTIABLE``, which test_autograd.py
+gradchecks entry by entry), not typed by hand.
+
+    python .ci/differentiability_table.py            # print the table
+    python .ci/differentiability_table.py --write    # rewrite it in README.md, between the markers
+
+tests/python/test_autograd.py fails when README.md and the package disagree.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+START, END = "<!-- differentiable:start -->", "<!-- differentiable:end -->"
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def table() -> str:
+    from torchbridge._differentiable import DIFFERENTIABLE
+
+    by_family: dict[str, list[str]] = {}
+    for name, arguments in DIFFERENTIABLE.items():
+        family, routine = name.split(".", 1) if not name.startswith("spatial.") else name.rsplit(".", 1)
+        by_family.setdefault(family, []).append(f"`{routine}({', '.join(arguments)})`")
+    lines = ["| family | routines | routine(differentiated arguments) |", "|---|---:|---|"]
+    for family, entries in by_family.items():
+        lines.append(f"| `torchbridge.{family}` | {len(entries)} | {', '.join(sorted(entries))} |")
+    return "\n".join(lines)
+
+
+def readme_block(text: str) -> str:
+    start, end = text.index(START) + len(START), text.index(END)
+    return text[start:end].strip()
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--write", action="store_true", help="rewrite the table in README.md")
+    args = parser.parse_args(argv)
+    generated = table()
+    if not args.write:
+        print(generated)
+        return 0
+    text = README.read_text()
+    start, end = text.index(START) + len(START), text.index(END)
+    README.write_text(text[:start] + "\n" + generated + "\n" + text[end:])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
