@@ -3,7 +3,8 @@
 //! recurrent filter loops; `csrc/incbet.cpp`: the incomplete beta function;
 //! `csrc/ni_filters.cpp`: ndimage's line filters; `csrc/ni_interpolation.cpp`:
 //! ndimage's interpolation point loop; `csrc/rankdata.cpp`: `rankdata`;
-//! `csrc/tensor_impl.cpp`: torch tensors as the `at::Tensor`s they are)
+//! `csrc/tensor_impl.cpp`: torch tensors as the `at::Tensor`s they are;
+//! `csrc/threads.cpp`: the calling thread's OpenMP team)
 //! against the libtorch that `torch-sys` found, and emits rpaths so that tests, examples,
 //! benches and the installed Python extension find libtorch at run time.
 //!
@@ -66,6 +67,7 @@ fn main() {
         .file("csrc/ni_interpolation.cpp")
         .file("csrc/rankdata.cpp")
         .file("csrc/tensor_impl.cpp")
+        .file("csrc/threads.cpp")
         .compile("torchbridge_shim");
 
     // libtorch_cuda is not referenced by any symbol we use, but a Rust binary

@@ -16,6 +16,8 @@
 //!   `crate::ops::ndimage::interpolation`.
 //! - [`rankdata`] declares `csrc/rankdata.cpp` (`rankdata` by a radix sort)
 //!   and wraps it for `crate::ops::stats`.
+//! - [`threads`] declares `csrc/threads.cpp` (the calling thread's libtorch
+//!   OpenMP team and MKL count) and wraps it for `crate::threads`.
 //! - [`tensor_impl`] declares `csrc/tensor_impl.cpp` (a Python torch tensor
 //!   as the `at::Tensor` it is, for autograd) and wraps it for `crate::python`.
 //!
@@ -31,6 +33,7 @@ pub(crate) mod ni_interpolation;
 pub(crate) mod rankdata;
 #[cfg(feature = "python")]
 pub(crate) mod tensor_impl;
+pub(crate) mod threads;
 
 use std::ffi::{c_char, CStr};
 
