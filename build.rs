@@ -1,7 +1,7 @@
 //! Build script: compiles the C++ shim (`csrc/dlpack.cpp`: DLPack and
 //! streams; `csrc/aten.cpp`: operators by name; `csrc/iir.cpp`: SciPy's
 //! recurrent filter loops; `csrc/incbet.cpp`: the incomplete beta function;
-//! `csrc/ni_filters.cpp`: ndimage's line filters; `csrc/ni_interpolation.cpp`:
+//! `csrc/ndtr.cpp`: ndtr's last pass; `csrc/ni_filters.cpp`: ndimage's line filters; `csrc/ni_interpolation.cpp`:
 //! ndimage's interpolation point loop; `csrc/rankdata.cpp`: `rankdata`;
 //! `csrc/tensor_impl.cpp`: torch tensors as the `at::Tensor`s they are;
 //! `csrc/threads.cpp`: the calling thread's OpenMP team)
@@ -63,6 +63,7 @@ fn main() {
         .file("csrc/aten.cpp")
         .file("csrc/iir.cpp")
         .file("csrc/incbet.cpp")
+        .file("csrc/ndtr.cpp")
         .file("csrc/ni_filters.cpp")
         .file("csrc/ni_interpolation.cpp")
         .file("csrc/rankdata.cpp")

@@ -11,6 +11,8 @@
 //!   SciPy's `ni_filters.c`) and wraps it for `crate::ops::ndimage`.
 //! - [`incbet`] declares `csrc/incbet.cpp` (the regularized incomplete beta
 //!   function as a scalar loop) and wraps it for `crate::ops::special`.
+//! - [`ndtr`] declares `csrc/ndtr.cpp` (the last pass of `ndtr` on float64
+//!   CPU tensors) and wraps it for `crate::ops::special`.
 //! - [`ni_interpolation`] declares `csrc/ni_interpolation.cpp` (the point
 //!   loop of SciPy's `NI_GeometricTransform`) and wraps it for
 //!   `crate::ops::ndimage::interpolation`.
@@ -28,6 +30,7 @@ pub(crate) mod aten;
 pub(crate) mod dlpack;
 pub(crate) mod iir;
 pub(crate) mod incbet;
+pub(crate) mod ndtr;
 pub(crate) mod ni_filters;
 pub(crate) mod ni_interpolation;
 pub(crate) mod rankdata;
