@@ -1,10 +1,12 @@
 //! Build script: compiles the C++ shim (`csrc/dlpack.cpp`: DLPack and
-//! streams; `csrc/aten.cpp`: operators by name; `csrc/iir.cpp`: SciPy's
-//! recurrent filter loops; `csrc/incbet.cpp`: the incomplete beta function;
-//! `csrc/ni_filters.cpp`: ndimage's line filters; `csrc/ni_interpolation.cpp`:
-//! ndimage's interpolation point loop; `csrc/rankdata.cpp`: `rankdata`;
-//! `csrc/tensor_impl.cpp`: torch tensors as the `at::Tensor`s they are;
-//! `csrc/autograd.cpp`: values with given derivatives)
+//! streams; `csrc/aten.cpp`: operators by name; `csrc/autograd.cpp`: values
+//! with given derivatives; `csrc/iir.cpp`: SciPy's recurrent filter loops;
+//! `csrc/incbet.cpp`: the incomplete beta function; `csrc/ndtr.cpp`: ndtr's
+//! last pass; `csrc/ni_filters.cpp`: ndimage's line filters;
+//! `csrc/ni_interpolation.cpp`: ndimage's interpolation point loop;
+//! `csrc/rankdata.cpp`: `rankdata`; `csrc/tensor_impl.cpp`: torch tensors as
+//! the `at::Tensor`s they are; `csrc/threads.cpp`: the calling thread's
+//! OpenMP team)
 //! against the libtorch that `torch-sys` found, and emits rpaths so that tests, examples,
 //! benches and the installed Python extension find libtorch at run time.
 //!
@@ -64,10 +66,12 @@ fn main() {
         .file("csrc/autograd.cpp")
         .file("csrc/iir.cpp")
         .file("csrc/incbet.cpp")
+        .file("csrc/ndtr.cpp")
         .file("csrc/ni_filters.cpp")
         .file("csrc/ni_interpolation.cpp")
         .file("csrc/rankdata.cpp")
         .file("csrc/tensor_impl.cpp")
+        .file("csrc/threads.cpp")
         .compile("torchbridge_shim");
 
     // libtorch_cuda is not referenced by any symbol we use, but a Rust binary

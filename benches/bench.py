@@ -2,7 +2,7 @@
 
     python benches/bench.py [--quick | --smoke] [--suite special|fft|linalg|signal|spatial|ndimage|stats|all|dask]
                             [--sizes N,N,...] [--rounds R] [--device cpu|cuda] [--out DIR]
-                            [--plain] [--load-threshold F]
+                            [--plain] [--load-threshold F] [--load N[,N...]]
     python benches/bench.py --replot RESULTS_JSON [--out DIR]   (only the plot)
 
 For each routine of a suite, on the same inputs, at a small, a medium and a
@@ -44,6 +44,16 @@ stderr, when the 1-minute load average during the run exceeded the usable core
 count times --load-threshold (default 1.0: more runnable threads than cores,
 so the timings are inflated).
 
+--load N (or a list, --load 1,2) measures under load as well: N busy
+processes (1 up to the core count; each a Python `while True: pass`) compete
+for the cores while every cell is timed again, native and tb(numpy)
+interleaved, right after its quiet timing; the report gains a "Quiet vs
+loaded" section with each cell's speedup quiet and under each load, side by
+side, against the floors (under load within 2x of the quiet speedup, and not
+below 0.5x SciPy). The busy processes are started once and paused between the
+loaded timings (SIGSTOP/SIGCONT), so the quiet timings run without them. The
+load warning then counts them too.
+
 --smoke is the smallest configuration (size 16, 2 rounds, token extras), for
 checking the output, not for numbers (tests/python/test_bench_output.py).
 
@@ -74,6 +84,7 @@ import json
 import os
 import platform
 import resource
+import signal
 import statistics
 import subprocess
 import sys
@@ -394,10 +405,51 @@ def resolve(module: str, name: str):
     return found
 
 
+# ---------------------------------------------------------------- load
+
+
+class BusyLoad:
+    """`--load`: up to `most` busy processes competing for the cores, started
+    once and paused (SIGSTOP) except while a loaded timing runs (`use(k)`)."""
+
+    #: seconds to wait after changing the load, so that the scheduler (and
+    #: torchbridge's reading of the machine's load, refreshed every 50 ms) sees it
+    SETTLE_S = 0.12
+
+    def __init__(self, most: int):
+        self.procs = [subprocess.Popen([sys.executable, "-c", "while True: pass"], stdin=subprocess.DEVNULL)
+                      for _ in range(most)]
+        self.running = len(self.procs)
+        self.use(0)
+
+    def use(self, k: int) -> None:
+        """Exactly `k` of the busy processes running, the others paused."""
+        for i, proc in enumerate(self.procs):
+            os.kill(proc.pid, signal.SIGCONT if i < k else signal.SIGSTOP)
+        if k != self.running:
+            time.sleep(self.SETTLE_S)
+        self.running = k
+
+    def close(self) -> None:
+        for proc in self.procs:
+            proc.kill()  # SIGKILL ends a stopped process too
+            proc.wait()
+        self.procs = []
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
 # ---------------------------------------------------------------- suites
 
 
-def run_in_process(selected: list[Case], sizes_for, rounds: int, device: str, progress: Reporter) -> list[dict]:
+def run_in_process(selected: list[Case], sizes_for, rounds: int, device: str, progress: Reporter,
+                   busy: BusyLoad | None = None, loads: tuple[int, ...] = ()) -> list[dict]:
+    """Every cell quiet; with `loads`, each cell again under each number of `busy` processes
+    (native and tb(numpy) interleaved), recorded in the row's ``loaded``."""
     import torch
 
     rows = []
@@ -416,6 +468,13 @@ def run_in_process(selected: list[Case], sizes_for, rounds: int, device: str, pr
                 paths.update(cuda_paths(case, args, bridged))
             settle = {"native": 0.15} if case.suite == "linalg" else None
             timings = time_interleaved(paths, rounds, settle)
+            loaded = {}
+            if busy is not None and "tb(numpy)" in paths:
+                pair = {"native": paths["native"], "tb(numpy)": paths["tb(numpy)"]}
+                for k in loads:
+                    busy.use(k)
+                    loaded[str(k)] = time_interleaved(pair, rounds, settle)
+                busy.use(0)
             want = case.pick(case.native(*args, **case.kwargs))
             errors = {}
             for name, fn in paths.items():
@@ -423,6 +482,8 @@ def run_in_process(selected: list[Case], sizes_for, rounds: int, device: str, pr
                     errors[name] = case_error(case, as_numpy(case.pick(fn())), want)
             row = {"suite": case.suite, "routine": case.routine, "size": size, "tol": case.tol, "timings": timings,
                    "max_rel_error": errors}
+            if loaded:
+                row["loaded"] = loaded
             if bridged is None:
                 row["unsupported"] = {"tb(numpy)": "not in this build", "tb(torch)": "not in this build"}
             rows.append(row)
@@ -443,7 +504,18 @@ def progress_detail(row: dict) -> str:
                 text += f" (err {err:.1e} > tol {row['tol']:.0e})"
         parts.append(text)
     parts += [f"{path} unsupported" for path in row.get("unsupported", {})]
+    parts += [f"tb(numpy) under load {k}: {x:.2f}x" for k, x in loaded_speedups(row).items()]
     return ", ".join(parts)
+
+
+def loaded_speedups(row: dict) -> dict[str, float]:
+    """tb(numpy)'s speedup over native under each load of the row (`--load`), by load."""
+    return {k: t["native"]["median"] / t["tb(numpy)"]["median"] for k, t in row.get("loaded", {}).items()}
+
+
+def load_floor_holds(quiet: float, loaded: float) -> bool:
+    """The issue's floors under load: within 2x of the quiet speedup, and not below 0.5x SciPy."""
+    return loaded >= quiet / 2 and loaded >= 0.5
 
 
 def cuda_paths(case: Case, args: tuple, bridged) -> dict:
@@ -997,8 +1069,10 @@ def conversion(sizes: list[int], rounds: int) -> dict:
     return out
 
 
-def thread_scaling(size: int, calls: int) -> dict:
-    """Two Python threads on separate arrays against one thread doing both."""
+def thread_scaling(size: int, calls: int, one_intra_op_thread: bool = True) -> dict:
+    """Two Python threads on separate arrays against one thread doing both; libtorch at one
+    intra-op thread, or (`one_intra_op_thread=False`) at its default, torchbridge's thread policy
+    sharing the cores between the two calls."""
     import torch
 
     import torchbridge as tb
@@ -1006,7 +1080,8 @@ def thread_scaling(size: int, calls: int) -> dict:
     rng = np.random.default_rng(5)
     arrays = [rng.uniform(-3, 3, size) for _ in range(2)]
     threads_before = torch.get_num_threads()
-    tb.set_num_threads(1)
+    if one_intra_op_thread:
+        tb.set_num_threads(1)
     try:
         def work(a):
             for _ in range(calls):
@@ -1025,7 +1100,8 @@ def thread_scaling(size: int, calls: int) -> dict:
         two = time.perf_counter() - start
     finally:
         tb.set_num_threads(threads_before)
-    return {"size": size, "calls_per_thread": calls, "one_thread_s": one, "two_threads_s": two, "speedup": one / two}
+    return {"size": size, "calls_per_thread": calls, "one_thread_s": one, "two_threads_s": two, "speedup": one / two,
+            "intra_op_threads": 1 if one_intra_op_thread else threads_before}
 
 
 #: Signal lengths the IIR crossover sweep times (geometric, from per-call cost to throughput).
@@ -1429,6 +1505,8 @@ def markdown(results: dict) -> str:
             t, x, e = cell(r, p)
             cells.append(t if p == "native" else f"{t} | {x} | {e}")
         lines.append(f"| {r['suite']} | {r['routine']} | {r['size']:g} | " + " | ".join(cells) + " |")
+    if any("loaded" in r for r in rows):
+        lines += loaded_markdown(results)
     if "overhead" in results:
         lines += extras_markdown(results, m, env)
     if "dask" in results:
@@ -1437,6 +1515,33 @@ def markdown(results: dict) -> str:
         if "stencil" in results["dask"]:
             lines += dask_stencil_markdown(results["dask"]["stencil"])
     return "\n".join(lines) + "\n"
+
+
+def loaded_markdown(results: dict) -> list[str]:
+    """`--load`: every cell's tb(numpy) speedup quiet and under each load, side by side, with the floors."""
+    rows = [r for r in results["rows"] if "loaded" in r]
+    loads = sorted({k for r in rows for k in r["loaded"]}, key=int)
+    lines = ["", "## Quiet vs loaded", "",
+             f"tb(numpy)'s speedup over native with 0 (quiet) and {', '.join(loads)} busy processes competing for "
+             f"the {results['machine']['affinity_cores'] or results['environment']['cores']} usable cores (`--load`; "
+             "each a Python busy loop, paused outside its timings), both paths timed under the same load, "
+             "interleaved; then tb(numpy)'s median time. Floors: under load within 2x of the quiet speedup and "
+             "not below 0.5x SciPy (**below** where not).", "",
+             "| suite | routine | n | quiet x | " + " | ".join(f"load {k} x" for k in loads) + " | tb quiet | "
+             + " | ".join(f"tb load {k}" for k in loads) + " | floors |",
+             "|---|---|---:|---:|" + "---:|" * (2 * len(loads) + 1) + "---|"]
+    held = 0
+    for r in rows:
+        quiet = r["timings"]["native"]["median"] / r["timings"]["tb(numpy)"]["median"]
+        under = loaded_speedups(r)
+        ok = all(load_floor_holds(quiet, under[k]) for k in loads if k in under)
+        held += ok
+        xs = " | ".join(f"{under[k]:.2f}" if k in under else "" for k in loads)
+        ts = " | ".join(fmt_time(r["loaded"][k]["tb(numpy)"]["median"]) if k in under else "" for k in loads)
+        lines.append(f"| {r['suite']} | {r['routine']} | {r['size']:g} | {quiet:.2f} | {xs} | "
+                     f"{fmt_time(r['timings']['tb(numpy)']['median'])} | {ts} | {'ok' if ok else '**below**'} |")
+    lines += ["", f"{held} of {len(rows)} cells hold both floors under every load."]
+    return lines
 
 
 def extras_markdown(results: dict, m: dict, env: dict) -> list[str]:
@@ -1458,6 +1563,11 @@ def extras_markdown(results: dict, m: dict, env: dict) -> list[str]:
               f"Two Python threads calling `tb.special.erfc` on separate {ts['size']:.0e}-element arrays, libtorch at "
               f"one intra-op thread: {ts['two_threads_s']:.3f} s against {ts['one_thread_s']:.3f} s for one thread "
               f"doing both (speedup {ts['speedup']:.2f}; {m['affinity_cores'] or env['cores']} usable cores)."]
+    default = ts.get("default_threads")
+    if default:
+        lines += ["", f"The same at libtorch's default ({default['intra_op_threads']} intra-op threads; torchbridge "
+                  f"shares the free cores between calls running at once): {default['two_threads_s']:.3f} s against "
+                  f"{default['one_thread_s']:.3f} s (speedup {default['speedup']:.2f})."]
     if results.get("iir_crossover"):
         rows = results["iir_crossover"]
         lengths = list(rows[0]["ratios"])
@@ -1793,10 +1903,19 @@ def main(argv=None) -> int:
     parser.add_argument("--load-threshold", type=float, default=1.0,
                         help="warn when the 1-minute load average during the run exceeds this times the usable "
                              "cores (default 1.0)")
+    parser.add_argument("--load", metavar="N[,N...]",
+                        help="also time every cell (native and tb(numpy)) with N busy processes competing for the "
+                             "cores, for each N given (1 up to the core count), and report quiet vs loaded")
     parser.add_argument("--replot", metavar="RESULTS_JSON",
                         help="only redraw speedup.png in --out from a results.json (older ones included)")
     parser.add_argument("--worker-array-api", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    loads: tuple[int, ...] = ()
+    if args.load:
+        loads = tuple(int(k) for k in args.load.split(","))
+        limit = len(usable_cores() or []) or os.cpu_count() or 1
+        if any(k < 1 or k > limit for k in loads):
+            parser.error(f"--load: each N from 1 to the {limit} usable cores, got {args.load}")
     if args.replot:
         out = Path(args.out)
         out.mkdir(parents=True, exist_ok=True)
@@ -1834,7 +1953,7 @@ def main(argv=None) -> int:
     # each cell in process and in the array-API subprocess; the extras
     total = 2 * cells + 5 + backend_extra + crossover_extra
     config = (f"suite {args.suite}, {'smoke' if args.smoke else 'quick' if args.quick else 'full'}, "
-              f"{rounds} rounds, device {args.device}")
+              f"{rounds} rounds, device {args.device}" + (f", load {args.load}" if loads else ""))
     if args.suite == "dask":
         return main_dask(args, dask_mode, fancy_progress, fancy_report, load)
     if not fancy_progress:
@@ -1844,7 +1963,11 @@ def main(argv=None) -> int:
     with Reporter(total, sys.stderr, fancy_progress, load) as progress:
         progress.say("importing torch and torchbridge")
         environment_facts = environment(args.device)
-        rows = run_in_process(selected, sizes_for, rounds, args.device, progress)
+        if loads:
+            with BusyLoad(max(loads)) as busy:
+                rows = run_in_process(selected, sizes_for, rounds, args.device, progress, busy, loads)
+        else:
+            rows = run_in_process(selected, sizes_for, rounds, args.device, progress)
         array_api = run_array_api(selected, sizes_for, rounds, progress)
         for row in rows:
             found = array_api.get(f"{row['suite']}.{row['routine']}.{row['size']}")
@@ -1878,8 +2001,11 @@ def main(argv=None) -> int:
         conv = conversion(conv_sizes, rounds)
         progress.end(", ".join(f"{int(k):.0e}: {fmt_time(v['median'])}" for k, v in conv.items()))
         progress.begin("two threads against one")
-        threads = thread_scaling(10_000 if args.smoke else 1_000_000, 1 if args.smoke else 3 if args.quick else 10)
-        progress.end(f"speedup {threads['speedup']:.2f}")
+        thread_args = (10_000 if args.smoke else 1_000_000, 1 if args.smoke else 3 if args.quick else 10)
+        threads = thread_scaling(*thread_args)
+        threads["default_threads"] = thread_scaling(*thread_args, one_intra_op_thread=False)
+        progress.end(f"speedup {threads['speedup']:.2f} at one intra-op thread, "
+                     f"{threads['default_threads']['speedup']:.2f} at the default")
         imports: dict[str, float] = {"runs": 1 if args.smoke else 3}
         for module in ("torchbridge", "torch"):
             progress.begin(f"import {module}, fresh process")

@@ -56,6 +56,9 @@ mod ffi;
 pub mod ops;
 #[cfg(feature = "python")]
 mod python;
+// the thread policy of the Python layer's compute path (unused without it)
+#[cfg_attr(not(feature = "python"), allow(dead_code))]
+mod threads;
 
 /// The `tch` crate torchbridge is built on (0.24, for libtorch 2.11.0), so
 /// that dependents use the very same version: write `torchbridge::tch::Tensor`

@@ -14,11 +14,15 @@
 //!   SciPy's `ni_filters.c`) and wraps it for `crate::ops::ndimage`.
 //! - [`incbet`] declares `csrc/incbet.cpp` (the regularized incomplete beta
 //!   function as a scalar loop) and wraps it for `crate::ops::special`.
+//! - [`ndtr`] declares `csrc/ndtr.cpp` (the last pass of `ndtr` on float64
+//!   CPU tensors) and wraps it for `crate::ops::special`.
 //! - [`ni_interpolation`] declares `csrc/ni_interpolation.cpp` (the point
 //!   loop of SciPy's `NI_GeometricTransform`) and wraps it for
 //!   `crate::ops::ndimage::interpolation`.
 //! - [`rankdata`] declares `csrc/rankdata.cpp` (`rankdata` by a radix sort)
 //!   and wraps it for `crate::ops::stats`.
+//! - [`threads`] declares `csrc/threads.cpp` (the calling thread's libtorch
+//!   OpenMP team and MKL count) and wraps it for `crate::threads`.
 //! - [`tensor_impl`] declares `csrc/tensor_impl.cpp` (a Python torch tensor
 //!   as the `at::Tensor` it is, for autograd) and wraps it for `crate::python`.
 //!
@@ -30,11 +34,13 @@ pub(crate) mod autograd;
 pub(crate) mod dlpack;
 pub(crate) mod iir;
 pub(crate) mod incbet;
+pub(crate) mod ndtr;
 pub(crate) mod ni_filters;
 pub(crate) mod ni_interpolation;
 pub(crate) mod rankdata;
 #[cfg(feature = "python")]
 pub(crate) mod tensor_impl;
+pub(crate) mod threads;
 
 use std::ffi::{c_char, CStr};
 

@@ -536,7 +536,10 @@ fn import_failed(arg: &Arg<'_>, cause: PyErr) -> PyErr {
 pub(crate) const GIL_RELEASE_MIN_ELEMENTS: usize = 8192;
 
 /// Runs `work` (on `elements` input elements), the GIL released when large,
-/// a panic inside tch turned into an error ([`crate::error::no_panic`]).
+/// a panic inside tch turned into an error ([`crate::error::no_panic`]), with
+/// libtorch's team on this thread fitted to the call's size and the
+/// machine's load for its duration ([`crate::threads`]: small calls serial,
+/// large ones on the cores other work leaves free).
 ///
 /// `work` owns what it computes on (tensors are `Send`); dropping imported
 /// tensors inside it is fine: producers' deleters take the GIL themselves.
@@ -545,7 +548,10 @@ pub(crate) fn compute<T: Send>(
     elements: usize,
     work: impl FnOnce() -> crate::Result<T> + Send,
 ) -> crate::Result<T> {
-    let guarded = move || crate::error::no_panic(work);
+    let guarded = move || {
+        let _team = crate::threads::fit(elements);
+        crate::error::no_panic(work)
+    };
     if elements >= GIL_RELEASE_MIN_ELEMENTS {
         py.detach(guarded)
     } else {

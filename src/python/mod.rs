@@ -31,6 +31,8 @@ fn build_info(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     info.set_item("cuda_available", crate::cuda_available())?;
     info.set_item("cuda_devices", crate::cuda_device_count())?;
     info.set_item("gil_release_min_elements", container::GIL_RELEASE_MIN_ELEMENTS)?;
+    info.set_item("thread_fitting", crate::threads::enabled())?;
+    info.set_item("serial_below_elements", crate::threads::SERIAL_BELOW)?;
     Ok(info)
 }
 
@@ -42,6 +44,31 @@ fn set_num_threads(threads: i32) -> PyResult<()> {
     }
     tch::set_num_threads(threads);
     Ok(())
+}
+
+/// What the thread policy does on the calling thread for a call on
+/// `elements` input elements, without computing anything: its team before,
+/// during and after the call, the cores other work leaves free and the cores
+/// this process may use (``torchbridge``'s compute path fits every call this
+/// way; see ``torchbridge.set_num_threads``).
+#[pyfunction]
+fn thread_plan(py: Python<'_>, elements: usize) -> PyResult<Bound<'_, PyDict>> {
+    let before = crate::threads::current_team();
+    let (during, chosen) = {
+        let guard = crate::threads::fit(elements);
+        (crate::threads::current_team(), guard.team())
+    };
+    let after = crate::threads::current_team();
+    let plan = PyDict::new(py);
+    plan.set_item("before", before)?;
+    plan.set_item("team", during)?;
+    plan.set_item("chosen", chosen)?;
+    plan.set_item("after", after)?;
+    plan.set_item("free_cores", crate::threads::free_cores())?;
+    plan.set_item("cores", crate::threads::cores())?;
+    plan.set_item("serial_below", crate::threads::SERIAL_BELOW)?;
+    plan.set_item("enabled", crate::threads::enabled())?;
+    Ok(plan)
 }
 
 /// A new submodule `torchbridge._core.<name>`. Its functions take that
@@ -69,6 +96,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(bridge::torch_views, m)?)?;
     m.add_function(wrap_pyfunction!(build_info, m)?)?;
     m.add_function(wrap_pyfunction!(set_num_threads, m)?)?;
+    m.add_function(wrap_pyfunction!(thread_plan, m)?)?;
     special::register(m)?;
     fft::register(m)?;
     linalg::register(m)?;

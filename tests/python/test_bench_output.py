@@ -430,3 +430,28 @@ def test_fft_backend_table_in_the_report(synthetic):
     assert rows[1][:6] == ["welch", "100000", "1 s", "500 ms", "2.00", "2"]
     del synthetic["fft_backend"]
     assert "scipy.fft backend" not in bench.markdown(synthetic)
+
+
+def test_quiet_vs_loaded_section(synthetic):
+    """`--load`: each cell's tb(numpy) speedup quiet and under each load, side by side, with the floors."""
+    rows = synthetic["rows"]
+    rows[0]["loaded"] = {"1": {"native": timing(1.0, 1.0, 1.0), "tb(numpy)": timing(0.8, 0.8, 0.8)},
+                         "2": {"native": timing(1.0, 1.0, 1.0), "tb(numpy)": timing(0.4, 0.4, 0.4)}}
+    rows[1]["loaded"] = {"1": {"native": timing(2.0, 2.0, 2.0), "tb(numpy)": timing(5.0, 5.0, 5.0)},
+                         "2": {"native": timing(2.0, 2.0, 2.0), "tb(numpy)": timing(2.0, 2.0, 2.0)}}
+    report = bench.markdown(synthetic)
+    header, *table = markdown_rows(report, "## Quiet vs loaded")
+    assert len(table) == 2 and all(len(r) == len(header) == 10 for r in table)
+    # erf: quiet 2x, 1.25x and 2.5x loaded: both floors hold; solve: quiet 1x, 0.4x under load 1
+    assert table[0][3:6] == ["2.00", "1.25", "2.50"] and table[0][-1] == "ok"
+    assert table[1][3:6] == ["1.00", "0.40", "1.00"] and table[1][-1] == "**below**"
+    assert "1 of 2 cells hold both floors" in report
+    assert bench.load_floor_holds(2.0, 1.0) and not bench.load_floor_holds(2.0, 0.99)
+    assert not bench.load_floor_holds(0.6, 0.45)
+
+
+def test_load_option_is_checked():
+    with pytest.raises(SystemExit):
+        bench.main(["--load", "0"])
+    with pytest.raises(SystemExit):
+        bench.main(["--load", str((len(os.sched_getaffinity(0)) or 1) + 1)])

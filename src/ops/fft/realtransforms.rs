@@ -2,7 +2,9 @@
 //! types 1 to 4 (`dct`, `idct`, `dst`, `idst`) and their n-D forms,
 //! composites of libtorch FFTs.
 
+use std::collections::HashMap;
 use std::f64::consts::{FRAC_1_SQRT_2, PI, SQRT_2};
+use std::sync::Mutex;
 
 use tch::{Device, Kind, Tensor};
 
@@ -260,8 +262,19 @@ fn r2r_last(x: &Tensor, trig: Trig, type_: i64, norm: Norm, orthogonalize: bool)
         (true, Trig::Sin, 3) => ((1.0, SQRT_2), (1.0, 1.0)),
         _ => ((1.0, 1.0), (1.0, 1.0)),
     };
-    let x = if pre == (1.0, 1.0) { x.shallow_clone() } else { scaled(x, 1.0, pre)? };
     let sine = trig == Trig::Sin;
+    let factor = match type_ {
+        1 | 3 => norm.factor(logical),
+        _ => 2.0 * norm.factor(logical),
+    };
+    // Types 2 and 3: one FFT between two gathers, every scaling folded into the twiddle.
+    if type_ == 2 && n >= 1 && post == if sine { (1.0, post.1) } else { (post.0, 1.0) } && pre == (1.0, 1.0) {
+        return dct2_fused(x, sine, factor, if sine { post.1 } else { post.0 });
+    }
+    if type_ == 3 && n >= 1 && pre == if sine { (1.0, pre.1) } else { (pre.0, 1.0) } && post == (1.0, 1.0) {
+        return dct3_fused(x, sine, factor, if sine { pre.1 } else { pre.0 });
+    }
+    let x = if pre == (1.0, 1.0) { x.shallow_clone() } else { scaled(x, 1.0, pre)? };
     // Each kernel returns the transform up to a constant gain.
     let (y, gain) = match (trig, type_) {
         (Trig::Cos, 1) => (dct1(&x)?, 1.0),
@@ -299,22 +312,193 @@ fn scaled(x: &Tensor, factor: f64, ends: (f64, f64)) -> Result<Tensor> {
     Ok(y)
 }
 
+/// What a cached constant of the transforms is ([`cached`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Constant {
+    /// `[1, -1, 1, ...]`.
+    Alternating,
+    /// [`twiddle`]'s `(start, step)` and a scale of element 0, as f64 bits.
+    Twiddle(u64, u64, u64, u64),
+    /// A gather index of a fused type 2 or 3 transform, input or output side, cosine or sine.
+    Index { type_: i64, output: bool, sine: bool },
+    /// The output signs of DST-III (odd outputs negated).
+    OddNegated,
+}
+
+/// Constants of the transforms (twiddles, gather indices, signs) by length,
+/// dtype and device, made once: a call at 1e3 points spends more on making
+/// them than on its FFT. A few hundred at most (the map is emptied when full).
+#[allow(clippy::type_complexity)]
+static CONSTANTS: Mutex<Option<HashMap<(Constant, i64, Kind, Device), Tensor>>> = Mutex::new(None);
+
+/// The cached constant `what` of length `n`, or `make()` (cached unless it is
+/// an inference tensor, which autograd could not save for a later backward).
+fn cached(what: Constant, n: i64, kind: Kind, device: Device, make: impl FnOnce() -> Result<Tensor>) -> Result<Tensor> {
+    const MOST: usize = 256;
+    let key = (what, n, kind, device);
+    {
+        let map = CONSTANTS.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(found) = map.as_ref().and_then(|m| m.get(&key)) {
+            return Ok(found.shallow_clone());
+        }
+    }
+    let made = make()?;
+    if !made.f_is_inference()? {
+        let mut map = CONSTANTS.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let map = map.get_or_insert_with(HashMap::new);
+        if map.len() >= MOST {
+            map.clear();
+        }
+        map.insert(key, made.shallow_clone());
+    }
+    Ok(made)
+}
+
 /// `[1, -1, 1, -1, ...]` of length `n`.
 fn alternating(n: i64, kind: Kind, device: Device) -> Result<Tensor> {
-    let signs = Tensor::f_ones([n], (kind, device))?;
-    let _ = signs.f_slice(0, 1, n, 2)?.f_neg_()?;
-    Ok(signs)
+    cached(Constant::Alternating, n, kind, device, || {
+        let signs = Tensor::f_ones([n], (kind, device))?;
+        let _ = signs.f_slice(0, 1, n, 2)?.f_neg_()?;
+        Ok(signs)
+    })
 }
 
 /// `exp(i * (start + step * k))` for `k` in `0..len`, computed in float64 and
 /// returned in the complex dtype matching real `kind`.
 fn twiddle(len: i64, start: f64, step: f64, kind: Kind, device: Device) -> Result<Tensor> {
-    let mut angle = arange(len, Kind::Double, device)?;
-    let _ = angle.f_mul_scalar_(step)?;
-    let _ = angle.f_add_scalar_(start)?;
-    let unit = Tensor::f_complex(&angle.f_cos()?, &angle.f_sin()?)?;
-    let complex = if kind == Kind::Float { Kind::ComplexFloat } else { Kind::ComplexDouble };
-    Ok(unit.f_to_kind(complex)?)
+    scaled_twiddle(len, start, step, 1.0, 1.0, kind, device)
+}
+
+/// [`twiddle`] times `factor`, its element 0 times `first` as well.
+fn scaled_twiddle(
+    len: i64,
+    start: f64,
+    step: f64,
+    factor: f64,
+    first: f64,
+    kind: Kind,
+    device: Device,
+) -> Result<Tensor> {
+    let what = Constant::Twiddle(start.to_bits(), step.to_bits(), factor.to_bits(), first.to_bits());
+    cached(what, len, kind, device, || {
+        let mut angle = arange(len, Kind::Double, device)?;
+        let _ = angle.f_mul_scalar_(step)?;
+        let _ = angle.f_add_scalar_(start)?;
+        let mut unit = Tensor::f_complex(&angle.f_cos()?, &angle.f_sin()?)?;
+        if factor != 1.0 {
+            let _ = unit.f_mul_scalar_(factor)?;
+        }
+        if first != 1.0 && len > 0 {
+            let _ = unit.f_narrow(0, 0, 1)?.f_mul_scalar_(first)?;
+        }
+        let complex = if kind == Kind::Float { Kind::ComplexFloat } else { Kind::ComplexDouble };
+        Ok(unit.f_to_kind(complex)?)
+    })
+}
+
+/// A cached int64 gather index (see [`Constant::Index`]).
+fn gather_index(
+    type_: i64,
+    output: bool,
+    sine: bool,
+    n: i64,
+    device: Device,
+    index: impl Fn(i64) -> i64,
+    len: i64,
+) -> Result<Tensor> {
+    cached(Constant::Index { type_, output, sine }, n, Kind::Int64, device, || {
+        let values: Vec<i64> = (0..len).map(index).collect();
+        Ok(Tensor::f_from_slice(&values)?.f_to_device(device)?)
+    })
+}
+
+/// DCT-II of the last axis times `factor`, its output 0 (DST-II: N-1) times
+/// `end` as well; DST-II with `sine`. Makhoul's algorithm as [`dct2`], in four
+/// libtorch ops: the permutation (circularly reversed, so that the FFT gives
+/// the conjugate spectrum), an N-point real FFT, the twiddle (with every
+/// scaling in it), and one gather that picks `Re Z[k]` and `-Im Z[N-k]` (the
+/// conjugate's real and imaginary parts, side by side in its real view) in
+/// output order. DST-II negates the odd half of the permutation (one op more)
+/// and reverses the output (in the gather).
+fn dct2_fused(x: &Tensor, sine: bool, factor: f64, end: f64) -> Result<Tensor> {
+    let n = x.size().last().copied().unwrap_or(0);
+    let (kind, device) = (x.f_kind()?, x.device());
+    let half = n / 2 + 1;
+    let ceil = (n + 1) / 2;
+    // v[m] = x[2m] (m < ceil), x[2(n-1-m)+1] (m >= ceil); read circularly reversed
+    let permutation = |m: i64| if m < ceil { 2 * m } else { 2 * (n - 1 - m) + 1 };
+    let input = gather_index(2, false, false, n, device, |j| permutation((n - j) % n), n)?;
+    let mut v = x.f_index_select(-1, &input)?;
+    if sine {
+        // the odd half of v, negated: where the reversed read takes it
+        let signs = cached(Constant::OddNegated, n, kind, device, || {
+            let values: Vec<f64> = (0..n).map(|j| if (n - j) % n < ceil { 1.0 } else { -1.0 }).collect();
+            Ok(Tensor::f_from_slice(&values)?.f_to_kind(kind)?.f_to_device(device)?)
+        })?;
+        v = v.f_mul(&signs)?;
+    }
+    // conj(Z[k]) = conj(V[k]) exp(+i pi k / 2N), times the scaling
+    let w = scaled_twiddle(half, 0.0, PI / (2 * n) as f64, factor, end, kind, device)?;
+    let z = v.f_fft_rfft(None, -1, "backward")?.f_mul(&w)?;
+    let mut shape = z.size();
+    if let Some(last) = shape.last_mut() {
+        *last *= 2;
+    }
+    let parts = z.f_view_as_real()?.f_reshape(shape.as_slice())?;
+    // y[m] = Re Z[m] (m < half), -Im Z[n-m] (m >= half); DST-II reversed
+    let pick = |m: i64| if m < half { 2 * m } else { 2 * (n - m) + 1 };
+    let output = gather_index(2, true, sine, n, device, |m| if sine { pick(n - 1 - m) } else { pick(m) }, n)?;
+    Ok(parts.f_index_select(-1, &output)?)
+}
+
+/// DCT-III of the last axis times `factor`, its input 0 (DST-III: N-1) times
+/// `first` as well; DST-III with `sine`. As [`dct3`] in five libtorch ops: a
+/// zero appended, one gather that pairs `x[k]` with `x[N-k]` as a complex
+/// half-spectrum, the twiddle (conjugated, with every scaling in it), an
+/// N-point inverse real FFT (which then gives the output reversed), and one
+/// gather back into output order. DST-III reads `x` reversed (in the first
+/// gather) and negates its odd outputs (one op more).
+fn dct3_fused(x: &Tensor, sine: bool, factor: f64, first: f64) -> Result<Tensor> {
+    let n = x.size().last().copied().unwrap_or(0);
+    let (kind, device) = (x.f_kind()?, x.device());
+    let half = n / 2 + 1;
+    let padded = x.f_constant_pad_nd([0i64, 1])?; // padded[n] = 0
+                                                  // x'[k] = x[k] (DST: x[n-1-k]) for k < n, x'[n] = 0; pairs (x'[k], x'[n-k]) for k < half
+    let source = |k: i64| {
+        if k == n {
+            n
+        } else if sine {
+            n - 1 - k
+        } else {
+            k
+        }
+    };
+    let input = gather_index(
+        3,
+        false,
+        sine,
+        n,
+        device,
+        |j| if j % 2 == 0 { source(j / 2) } else { source(n - j / 2) },
+        2 * half,
+    )?;
+    let mut shape = x.size();
+    if let Some(last) = shape.last_mut() {
+        *last = half;
+    }
+    shape.push(2);
+    let u = padded.f_index_select(-1, &input)?.f_reshape(shape.as_slice())?.f_view_as_complex()?;
+    // S = conj(w) u: irfft(S) is v reversed, v = irfft(w conj(u)) the current kernel's
+    let w = scaled_twiddle(half, 0.0, -PI / (2 * n) as f64, factor, first, kind, device)?;
+    let s = u.f_mul(&w)?.f_fft_irfft(n, -1, "forward")?;
+    // y[2j] = v[j] = s[(n-j) % n], y[2j+1] = v[n-1-j] = s[(j+1) % n]
+    let output =
+        gather_index(3, true, false, n, device, |m| if m % 2 == 0 { (n - m / 2) % n } else { (m / 2 + 1) % n }, n)?;
+    let y = s.f_index_select(-1, &output)?;
+    if !sine {
+        return Ok(y);
+    }
+    Ok(y.f_mul(&alternating(n, kind, device)?)?)
 }
 
 /// DCT-I: the real part of the FFT of the even extension `[x, x[N-2:0:-1]]`.

@@ -3,11 +3,12 @@
 
 use std::f64::consts::{FRAC_1_SQRT_2, PI};
 
-use tch::Tensor;
+use tch::{Device, Kind, Tensor};
 
 use super::constants::FRAC_1_SQRT_2_ERR;
 use super::helpers::*;
 use super::ufuncs::Ufunc;
+use crate::ops::autograd::records_grad;
 use crate::ops::scipy_float_input;
 use crate::Result;
 
@@ -66,7 +67,23 @@ const NDTR_CORRECTED_BELOW: f64 = -1.0;
 /// the tail, 1.5e-13 at x = -37) is corrected to first order,
 /// `erfc(z + dz) = erfc(z) - dz 2 / sqrt(pi) exp(-z^2)`, so the tail is right
 /// to a few ulp. Three elementwise ops on the bulk.
+///
+/// Float64 CPU input that carries no gradient takes the kernel of
+/// `csrc/ndtr.cpp` after libtorch's `erfc`: the same formulas in one pass,
+/// the correction on the tail elements only, without gathering them.
 pub(super) fn ndtr_f64(x: &Tensor) -> Result<Tensor> {
+    if x.f_kind()? == Kind::Double && x.device() == Device::Cpu && !records_grad(x) {
+        let x = x.f_contiguous()?;
+        let mut out = x.f_mul_scalar(-FRAC_1_SQRT_2)?;
+        let _ = out.f_erfc_()?;
+        crate::ffi::ndtr::ndtr_finish_cpu(&x, &mut out, NDTR_CORRECTED_BELOW, FRAC_1_SQRT_2_ERR)?;
+        return Ok(out);
+    }
+    ndtr_composite(x)
+}
+
+/// [`ndtr_f64`] from libtorch ops, for any device and autograd.
+pub(super) fn ndtr_composite(x: &Tensor) -> Result<Tensor> {
     let out = x.f_mul_scalar(-FRAC_1_SQRT_2)?.f_erfc()?.f_mul_scalar(0.5)?;
     let flat = x.f_reshape([-1])?;
     let tail = flat.f_lt(NDTR_CORRECTED_BELOW)?.f_nonzero()?.f_view([-1])?;

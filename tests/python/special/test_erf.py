@@ -69,3 +69,20 @@ def test_erfinv_near_one_and_erfcinv_for_tiny_arguments():
     assert tb.special.erfinv(1.0) == np.inf and tb.special.erfinv(-1.0) == -np.inf
     assert np.isnan(tb.special.erfinv(1.5)) and np.isnan(tb.special.erfcinv(-1e-300))
     assert tb.special.erfcinv(0.0) == np.inf and tb.special.erfcinv(2.0) == -np.inf
+
+
+def test_ndtr_kernel_and_composite_agree_bit_for_bit():
+    """Float64 CPU input takes csrc/ndtr.cpp's pass; input that requires grad the libtorch
+    composite (erf.rs): the same formulas in the same order, so the same bits, tail and bulk,
+    and the kernel's threads (above 16384 elements) change nothing either."""
+    import torch
+
+    rng = np.random.default_rng(19)
+    x = np.concatenate([rng.uniform(-39, 9, 100_000), [-np.inf, np.inf, np.nan, -0.0, 0.0, -1.0, -1e300, 1e300]])
+    kernel = tb.special.ndtr(x)
+    t = torch.from_numpy(x.copy()).requires_grad_()
+    composite = tb.special.ndtr(t).detach().numpy()
+    np.testing.assert_array_equal(kernel, composite)
+    reversed_view = x[::-1]  # a non-contiguous input goes through the kernel as a copy
+    np.testing.assert_array_equal(tb.special.ndtr(reversed_view), kernel[::-1])
+    np.testing.assert_array_equal(tb.special.log_ndtr(x), tb.special.log_ndtr(t).detach().numpy())
