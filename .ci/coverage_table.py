@@ -8,13 +8,13 @@ tests/python/test_coverage.py fails when README.md and the package disagree.
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import sys
-from pathlib import Path
+
+import readme_table
 
 START, END = "<!-- coverage:start -->", "<!-- coverage:end -->"
-README = Path(__file__).resolve().parent.parent / "README.md"
+README = readme_table.README
 
 
 def families() -> tuple[str, ...]:
@@ -43,23 +43,8 @@ def table() -> str:
 
 
 def readme_block(text: str) -> str:
-    start, end = text.index(START) + len(START), text.index(END)
-    return text[start:end].strip()
-
-
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--write", action="store_true", help="rewrite the table in README.md")
-    args = parser.parse_args(argv)
-    generated = table()
-    if not args.write:
-        print(generated)
-        return 0
-    text = README.read_text()
-    start, end = text.index(START) + len(START), text.index(END)
-    README.write_text(text[:start] + "\n" + generated + "\n" + text[end:])
-    return 0
+    return readme_table.block(text, START, END)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(readme_table.main(__doc__.split("\n\n")[0], table, START, END))

@@ -1,14 +1,18 @@
 """Gradients through torchbridge's routines on torch tensors (issue 18, part 1).
 
 A torch tensor reaches the routine as the ``at::Tensor`` it is (no DLPack
-alias), so libtorch's autograd records the composites' ops. Checked here:
+alias), so libtorch's autograd records the composites' ops; where it cannot
+(CPU kernels, Newton iterations) or records nan (untaken branches), the
+routine attaches its derivative in closed form (``src/ops/autograd.rs``).
+Checked here:
 
 - ``torch.autograd.gradcheck`` (float64, central differences) for every
   (routine, argument) pair in :data:`DIFFERENTIABLE`, at inputs inside each
-  domain; ``gradgradcheck`` for ten of them;
+  domain, which must be the pairs the package claims (``tb.differentiable``);
+  ``gradgradcheck`` for fifteen of them;
 - a result is never silently cut from an input that requires grad: routines
-  whose work leaves autograd (CPU kernels, Newton iterations, values read on
-  the host) raise ``NotDifferentiableError``;
+  whose work leaves autograd (CPU kernels, shape parameters of the inverses,
+  values read on the host) raise ``NotDifferentiableError``;
 - ``torch.no_grad()`` gives results without a graph, and the torch route
   shares the caller's memory both ways.
 """
