@@ -57,8 +57,64 @@ pub(crate) fn with_derivatives(value: impl FnOnce() -> Result<Tensor>, partials:
     }
     // the value with its first derivative, for derivatives that read the value
     let first_order = ffi::with_derivatives(&value, &inputs, &constant)?;
-    IN_DERIVATIVE.with(|flag| flag.set(true));
-    let derivatives = at_value(&first_order);
-    IN_DERIVATIVE.with(|flag| flag.set(false));
-    ffi::with_derivatives(&value, &inputs, &derivatives?)
+    let derivatives = {
+        let _inside = InDerivative::enter();
+        at_value(&first_order)?
+    };
+    ffi::with_derivatives(&value, &inputs, &derivatives)
+}
+
+/// Marks this thread as building a derivative until dropped (also when the
+/// derivative fails or panics, so the thread never stays marked).
+struct InDerivative;
+
+impl InDerivative {
+    fn enter() -> Self {
+        IN_DERIVATIVE.with(|flag| flag.set(true));
+        InDerivative
+    }
+}
+
+impl Drop for InDerivative {
+    fn drop(&mut self) {
+        IN_DERIVATIVE.with(|flag| flag.set(false));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use tch::{Kind, Tensor};
+
+    use super::*;
+
+    fn sine(x: &Tensor) -> Result<Tensor> {
+        with_derivatives(|| Ok(x.f_sin()?), &[(x, &|_| Ok(x.f_cos()?))])
+    }
+
+    #[test]
+    fn first_and_second_derivatives_are_the_given_ones() {
+        let x = Tensor::from_slice(&[0.3, 1.1, -2.0]).set_requires_grad(true);
+        let y = sine(&x).unwrap();
+        let g = Tensor::run_backward(&[y.sum(Kind::Double)], &[&x], true, true).remove(0);
+        assert!(g.allclose(&x.cos(), 1e-15, 0.0, false));
+        let h = Tensor::run_backward(&[g.sum(Kind::Double)], &[&x], false, false).remove(0);
+        assert!(h.allclose(&x.sin().neg(), 1e-15, 0.0, false));
+    }
+
+    #[test]
+    fn without_grad_mode_nothing_is_recorded() {
+        let x = Tensor::from_slice(&[0.5]).set_requires_grad(true);
+        let y = tch::no_grad(|| sine(&x)).unwrap();
+        assert!(!y.requires_grad());
+        assert!(records_grad(&x));
+        assert!(!tch::no_grad(|| records_grad(&x)));
+    }
+
+    #[test]
+    fn a_failing_derivative_leaves_the_thread_unmarked() {
+        let x = Tensor::from_slice(&[0.5]).set_requires_grad(true);
+        let failing = with_derivatives(|| Ok(x.f_sin()?), &[(&x, &|_| Err(crate::Error::Torch("no".into())))]);
+        assert!(failing.is_err());
+        assert!(!IN_DERIVATIVE.with(Cell::get));
+    }
 }
