@@ -41,6 +41,7 @@ mod array_utils;
 mod basic;
 mod decomp;
 mod decomp_cholesky;
+mod decomp_ldl;
 mod decomp_lu;
 mod decomp_polar;
 mod decomp_qr;
@@ -51,6 +52,7 @@ mod matfuncs_inv_ssq;
 mod matfuncs_sqrtm;
 mod misc;
 mod procrustes;
+mod sketches;
 mod solvers;
 mod special_matrices;
 
@@ -247,6 +249,7 @@ pub(crate) fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     basic::register(&module)?;
     decomp::register(&module)?;
     decomp_cholesky::register(&module)?;
+    decomp_ldl::register(&module)?;
     decomp_lu::register(&module)?;
     decomp_polar::register(&module)?;
     decomp_qr::register(&module)?;
@@ -258,6 +261,7 @@ pub(crate) fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     matfuncs_sqrtm::register(&module)?;
     misc::register(&module)?;
     procrustes::register(&module)?;
+    sketches::register(&module)?;
     solvers::register(&module)?;
     special_matrices::register(&module)?;
     super::attach(parent, &module)

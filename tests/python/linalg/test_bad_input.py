@@ -145,7 +145,6 @@ def test_empty_input(name, args, kwargs):
 
 
 @pytest.mark.parametrize("name,args,kwargs,parameter", [
-    ("qr", (np.eye(3),), {"pivoting": True}, "pivoting"),
     ("qr", (np.ones((2, 3, 3)),), {"mode": "raw"}, "mode"),
     ("eig", (np.eye(3), np.eye(3)), {}, "b"),
     ("invhilbert", (15,), {"exact": True}, "n > 14"),

@@ -12,6 +12,7 @@ from torchbridge import linalg as tl
 
 from .cases import (
     BATCHED,
+    ROUTINE_RTOL,
     ROUTINES,
     _call,
     assert_same_structure,
@@ -29,11 +30,11 @@ def test_batches_match_scipy(name, rng):
     if name == "eigvalsh":
         close_all(got, want)
     else:
-        compare_result(name, got, want, args, 1e-12)
+        compare_result(name, got, want, args, ROUTINE_RTOL.get(name, 1e-12))
 
 
 def test_every_batched_scipy_routine_is_tested():
-    not_batched_in_scipy = {"hankel", "solve_circulant", "matrix_balance"}  # see their own tests
+    not_batched_in_scipy = {"hankel", "solve_circulant", "matrix_balance", "expm_cond"}  # see their own tests
     assert set(BATCHED) == set(ROUTINES) - not_batched_in_scipy
 
 
