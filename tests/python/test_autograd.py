@@ -288,6 +288,11 @@ NOT_DIFFERENTIABLE = {
         0,
     ),
     "linalg.solve_lyapunov (host Schur form)": (tb.linalg.solve_lyapunov, [_uniform(3, 3), _spd(3)], 0),
+    "linalg.qr_update (host Givens rotations)": (
+        lambda q, r, u, v: tb.linalg.qr_update(q, r, u, v)[1],
+        [torch.eye(3, dtype=D), torch.triu(_spd(3)), _uniform(3), _uniform(3, seed=2)],
+        2,
+    ),
     "ndimage.convolve in weights": (tb.ndimage.convolve, [_uniform(5, 5), _uniform(3, 3)], 1),
 }
 

@@ -449,6 +449,12 @@ ROWS: dict[str, Chunking] = {
         "for the whole stack); compute the array first"
     ),
     "ldl": Gufunc(("A",), _fixed("(m,m)->(m,m),(m,m),(m)")),
+    **{
+        name: Unsupported(
+            f"{name} takes one 2-D factorization (SciPy's QR updates have no batches); compute the arrays first"
+        )
+        for name in ("qr_update", "qr_insert", "qr_delete")
+    },
     "solve_continuous_are": Gufunc(("a", "b", "q", "r", "e", "s"), _riccati),
     "solve_discrete_are": Gufunc(("a", "b", "q", "r", "e", "s"), _riccati),
     "solve_discrete_lyapunov": Unsupported(

@@ -66,6 +66,7 @@ from ._decomp_polar import polar
 from ._decomp_qr import qr, qr_multiply, rq
 from ._decomp_schur import rsf2csf, schur
 from ._decomp_svd import diagsvd, null_space, orth, subspace_angles, svd, svdvals
+from ._decomp_update import qr_delete, qr_insert, qr_update
 from ._matfuncs import (
     coshm,
     cosm,
@@ -203,6 +204,9 @@ __all__ = [
     "ldl",
     "solve_continuous_are",
     "solve_discrete_are",
+    "qr_update",
+    "qr_insert",
+    "qr_delete",
 ]
 
 solve_lyapunov = solve_continuous_lyapunov  # (SciPy: the same object; given its public face below)
@@ -219,6 +223,8 @@ _dispatch.expose(
         "fractional_matrix_power",  # converts its power t itself
         "cho_solve_banded",  # unpacks its (cb, lower) pair itself
         "clarkson_woodruff_transform",  # draws its sketch from the input's shape first
+        "qr_insert",  # converts its index k itself
+        "qr_delete",  # converts its index k and count p itself
     ),
 )
 solve_lyapunov = solve_continuous_lyapunov  # (its public face, after expose)

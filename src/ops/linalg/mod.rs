@@ -35,6 +35,7 @@ pub mod decomp_polar;
 pub mod decomp_qr;
 pub mod decomp_schur;
 pub mod decomp_svd;
+pub mod decomp_update;
 mod dtypes;
 mod host;
 mod lapack;
@@ -71,6 +72,7 @@ pub use decomp_qr::{
 };
 pub use decomp_schur::{rsf2csf, schur, Schur, SchurOptions, SchurOutput, SchurSort};
 pub use decomp_svd::{diagsvd, null_space, orth, subspace_angles, svd, NullSpaceOptions, Svd, SvdOptions};
+pub use decomp_update::{qr_delete, qr_insert, qr_update, Which};
 pub use dtypes::{cdsz_kind, eps, lapack_kind};
 pub use matfuncs::{
     coshm, cosm, expm, expm_cond, expm_frechet, matrix_function, sinhm, sinm, tanhm, tanm, ExpmFrechet, MatrixFunction,

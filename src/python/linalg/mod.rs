@@ -47,6 +47,7 @@ mod decomp_polar;
 mod decomp_qr;
 mod decomp_schur;
 mod decomp_svd;
+mod decomp_update;
 mod matfuncs;
 mod matfuncs_inv_ssq;
 mod matfuncs_sqrtm;
@@ -255,6 +256,7 @@ pub(crate) fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     decomp_qr::register(&module)?;
     decomp_schur::register(&module)?;
     decomp_svd::register(&module)?;
+    decomp_update::register(&module)?;
     matfuncs::register(&module)?;
     matfuncs::register_schur_functions(&module)?;
     matfuncs_inv_ssq::register(&module)?;

@@ -320,7 +320,18 @@ ROUTINES = {
     "ldl": (lambda rng, dt: ((symmetric(rng, dt),), {}), None),
     "solve_continuous_are": (lambda rng, dt: (_riccati(rng, dt), {}), None),
     "solve_discrete_are": (lambda rng, dt: (_riccati(rng, dt, 4), {}), None),
+    "qr_update": (lambda rng, dt: (_qr_of(rng, dt) + (vec(rng, dt, 6), vec(rng, dt, 4)), {}), None),
+    "qr_insert": (lambda rng, dt: (_qr_of(rng, dt) + (vec(rng, dt, 4), 2), {}), None),
+    "qr_delete": (lambda rng, dt: (_qr_of(rng, dt) + (1,), {"p": 2}), None),
 }
+
+
+def _qr_of(rng, dt, m=6, n=4):
+    """SciPy's full QR factors of a (6, 4) matrix, in `dt` (SciPy's QR updates refuse all but float32/64 and
+    complex64/128: the other dtypes check that torchbridge refuses them too)."""
+    kind = np.dtype(dt).kind
+    a = rect(rng, dt if kind in "fc" else "float64", m, n)
+    return tuple(x.astype(dt) for x in sl.qr(a))
 
 
 def band(rng, dtype="float64", n=N):

@@ -34,7 +34,8 @@ def test_batches_match_scipy(name, rng):
 
 
 def test_every_batched_scipy_routine_is_tested():
-    not_batched_in_scipy = {"hankel", "solve_circulant", "matrix_balance", "expm_cond"}  # see their own tests
+    not_batched_in_scipy = {"hankel", "solve_circulant", "matrix_balance", "expm_cond", "qr_update", "qr_insert",
+                            "qr_delete"}  # see their own tests
     assert set(BATCHED) == set(ROUTINES) - not_batched_in_scipy
 
 

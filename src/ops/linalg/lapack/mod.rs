@@ -5,6 +5,7 @@ mod gebal;
 mod gecon;
 mod geqp3;
 mod hqr;
+pub(crate) mod qr_update;
 mod scalar;
 
 pub(crate) use gebal::gebal;
