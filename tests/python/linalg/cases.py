@@ -556,6 +556,7 @@ def _batched_cases():
         "solve_continuous_lyapunov": lambda r: ((general(r, f, batch=B), general(r, f)), {}),
         "solve_discrete_lyapunov": lambda r: ((general(r, f, batch=B) / 20, general(r, f)), {}),
         "solve_lyapunov": lambda r: ((general(r, f, batch=B), general(r, f)), {}),
+        "matrix_balance": lambda r: ((general(r, f, batch=B) * np.array([1, 100, 1e-2, 1, 1e3]),), {"separate": True}),
         "fiedler_companion": lambda r: ((vec(r, f, batch=B) + np.array([3, 0, 0, 0, 0]),), {}),
         "cho_solve_banded": lambda r: (((np.stack([band(r, f) for _ in B * 3]), False), vec(r, f)), {}),
         "eig_banded": lambda r: ((np.stack([band(r, "complex128") for _ in B * 3]),), {"lower": False}),

@@ -150,7 +150,6 @@ def test_empty_input(name, args, kwargs):
     ("invhilbert", (15,), {"exact": True}, "n > 14"),
     ("pascal", (35,), {}, "n >= 35"),
     ("invpascal", (35,), {}, "n > 34"),
-    ("matrix_balance", (np.ones((2, 3, 3)),), {}, "stack"),
 ])
 def test_unsupported_parameters_are_named(name, args, kwargs, parameter):
     with pytest.raises(NotImplementedError, match=parameter):
