@@ -600,6 +600,12 @@ fn same_device(args: &[Arg<'_>], tensors: &mut [Tensor]) -> PyResult<()> {
 /// returns). For torch, each input that requires grad must be reached by one
 /// of the results, not by each ([`wrap_torch`]).
 pub(crate) fn wrap_tuple(py: Python<'_>, library: &Library, tensors: Vec<Tensor>) -> PyResult<Py<PyAny>> {
+    Ok(PyTuple::new(py, wrap_all(py, library, tensors)?)?.into_any().unbind())
+}
+
+/// Hands several results back as `library` arrays, each input that requires
+/// grad reached by one of them (see [`wrap_tuple`]).
+pub(crate) fn wrap_all(py: Python<'_>, library: &Library, tensors: Vec<Tensor>) -> PyResult<Vec<Py<PyAny>>> {
     let library = match library {
         Library::Torch { grad: Some(inputs) } => {
             let tensors: Vec<&Tensor> = tensors.iter().collect();
@@ -608,8 +614,7 @@ pub(crate) fn wrap_tuple(py: Python<'_>, library: &Library, tensors: Vec<Tensor>
         }
         library => library.clone(),
     };
-    let items = tensors.into_iter().map(|t| wrap(py, &library, t, false)).collect::<PyResult<Vec<_>>>()?;
-    Ok(PyTuple::new(py, items)?.into_any().unbind())
+    tensors.into_iter().map(|t| wrap(py, &library, t, false)).collect()
 }
 
 /// Hands `tensor` back as an array of `library`. With `ufunc_scalar`, a 0-d

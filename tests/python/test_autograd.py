@@ -245,6 +245,29 @@ DIFFERENTIABLE = {
         [_uniform(4, 3), _uniform(4, 3, seed=4)],
         (0, 1),
     ),
+    "linalg.fiedler_companion": (tb.linalg.fiedler_companion, [_uniform(6)], (0,)),
+    "linalg.cho_solve_banded": (
+        lambda cb, b: tb.linalg.cho_solve_banded((cb, False), b),
+        [torch.tensor([[0.0, 0.3, 0.2, 0.4], [2.0, 1.5, 1.8, 1.2]], dtype=D), _uniform(4)],
+        (0, 1),
+    ),
+    "linalg.eigvals_banded": (
+        tb.linalg.eigvals_banded,
+        [torch.tensor([[0.0, 0.3, 0.2, 0.4], [2.0, 1.0, 3.0, 4.5]], dtype=D)],
+        (0,),
+    ),
+    "linalg.expm_cond": (tb.linalg.expm_cond, [_uniform(3, 3)], (0,)),
+    "linalg.qr_multiply": (
+        lambda a, c: tb.linalg.qr_multiply(a, c)[0],
+        [_uniform(4, 3), _uniform(2, 4, seed=3)],
+        (0, 1),
+    ),
+    "linalg.clarkson_woodruff_transform": (
+        lambda a: tb.linalg.clarkson_woodruff_transform(a, 3, rng=0),
+        [_uniform(6, 2)],
+        (0,),
+    ),
+    "linalg.qr (pivoting)": (lambda a: tb.linalg.qr(a, pivoting=True)[1], [_uniform(4, 4)], (0,)),
     # signal
     "signal.lfilter": (lambda x: tb.signal.lfilter([0.3, 0.2, 0.1], [1.0, -0.5], x), [_uniform(10)], (0,)),
     "signal.convolve": (tb.signal.convolve, [_uniform(6), _uniform(3)], (0, 1)),
@@ -343,6 +366,18 @@ NOT_DIFFERENTIABLE = {
     "stats.rankdata": (tb.stats.rankdata, [_uniform(5)], 0),
     "signal.lfilter in b": (lambda b, x: tb.signal.lfilter(b, [1.0, -0.5], x), [_uniform(3), _uniform(10)], 0),
     "linalg.lstsq": (lambda a, b: tb.linalg.lstsq(a, b)[0], [_uniform(5, 3), _uniform(5)], 0),
+    "linalg.ldl (host post-processing)": (lambda a: tb.linalg.ldl(a)[1], [_spd(4)], 0),
+    "linalg.solve_continuous_are (host Schur form)": (
+        lambda a, b, q, r: tb.linalg.solve_continuous_are(a, b, q, r),
+        [_uniform(3, 3), _uniform(3, 2), _spd(3), _spd(2)],
+        0,
+    ),
+    "linalg.solve_lyapunov (host Schur form)": (tb.linalg.solve_lyapunov, [_uniform(3, 3), _spd(3)], 0),
+    "linalg.qr_update (host Givens rotations)": (
+        lambda q, r, u, v: tb.linalg.qr_update(q, r, u, v)[1],
+        [torch.eye(3, dtype=D), torch.triu(_spd(3)), _uniform(3), _uniform(3, seed=2)],
+        2,
+    ),
     "ndimage.convolve in weights": (tb.ndimage.convolve, [_uniform(5, 5), _uniform(3, 3)], 1),
 }
 

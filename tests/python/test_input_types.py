@@ -181,3 +181,89 @@ def test_the_array_interface_is_viewed_not_copied():
     seen = []
     tb.apply(lambda t: seen.append(t.data_ptr()) or t, Interface(base))
     assert seen == [base.__array_interface__["data"][0]]
+
+
+# -- pandas: Series and DataFrames are array-likes (``__array__``); SciPy takes them through ``np.asarray``
+
+pd = pytest.importorskip("pandas")
+_pd_rng = np.random.default_rng(31)
+SERIES = pd.Series(_pd_rng.standard_normal(8))
+SERIES2 = pd.Series(_pd_rng.standard_normal(8))
+FRAME = pd.DataFrame(_pd_rng.standard_normal((4, 4)) + 4 * np.eye(4))
+TALL_FRAME = pd.DataFrame(_pd_rng.standard_normal((5, 3)))
+
+#: (family, call on the family's module): what SciPy returns for pandas input, torchbridge returns.
+PANDAS_CASES = {
+    "linalg.inv": ("linalg", lambda m: m.inv(FRAME)),
+    "linalg.solve": ("linalg", lambda m: m.solve(FRAME, SERIES[:4])),
+    "linalg.det": ("linalg", lambda m: m.det(FRAME)),
+    "linalg.eigvalsh": ("linalg", lambda m: m.eigvalsh(FRAME + FRAME.T)),
+    "linalg.norm": ("linalg", lambda m: m.norm(SERIES)),
+    "linalg.qr": ("linalg", lambda m: m.qr(TALL_FRAME)),
+    "linalg.lstsq": ("linalg", lambda m: m.lstsq(TALL_FRAME, SERIES[:5])),
+    "linalg.ldl": ("linalg", lambda m: m.ldl(FRAME + FRAME.T)),
+    "linalg.solve_continuous_are": (
+        "linalg",
+        lambda m: m.solve_continuous_are(FRAME - 4 * np.eye(4), TALL_FRAME.iloc[:4, :2], FRAME @ FRAME.T, np.eye(2)),
+    ),
+    "fft.fft": ("fft", lambda m: m.fft(SERIES)),
+    "fft.rfft": ("fft", lambda m: m.rfft(SERIES)),
+    "fft.dct": ("fft", lambda m: m.dct(SERIES)),
+    "fft.fft2": ("fft", lambda m: m.fft2(FRAME)),
+    "signal.convolve": ("signal", lambda m: m.convolve(SERIES, SERIES2[:3])),
+    "signal.lfilter": ("signal", lambda m: m.lfilter([0.3, 0.2], [1.0, -0.5], SERIES)),
+    "signal.detrend": ("signal", lambda m: m.detrend(SERIES)),
+    "stats.zscore": ("stats", lambda m: m.zscore(SERIES)),
+    "stats.skew": ("stats", lambda m: m.skew(SERIES)),
+    "stats.rankdata": ("stats", lambda m: m.rankdata(SERIES)),
+    "stats.pearsonr": ("stats", lambda m: m.pearsonr(SERIES, SERIES2)[0]),
+    "ndimage.gaussian_filter": ("ndimage", lambda m: m.gaussian_filter(FRAME, 1.0)),
+    "ndimage.median_filter": ("ndimage", lambda m: m.median_filter(FRAME, 3)),
+    "ndimage.sobel": ("ndimage", lambda m: m.sobel(FRAME)),
+    "spatial.distance.cdist": ("spatial.distance", lambda m: m.cdist(TALL_FRAME, TALL_FRAME)),
+    "spatial.distance.pdist": ("spatial.distance", lambda m: m.pdist(TALL_FRAME)),
+    "special.logsumexp": ("special", lambda m: m.logsumexp(SERIES)),
+    "special.softmax": ("special", lambda m: m.softmax(SERIES)),
+}
+
+
+def _pandas_call(family, call):
+    import importlib
+
+    want = call(importlib.import_module(f"scipy.{family}"))
+    got = call(importlib.import_module(f"torchbridge.{family}"))
+    return got, want
+
+
+def _flat(x):
+    return list(x) if isinstance(x, (tuple, list)) else [x]
+
+
+@pytest.mark.parametrize("name", list(PANDAS_CASES))
+def test_pandas_input_gives_what_scipy_gives(name):
+    got, want = _pandas_call(*PANDAS_CASES[name])
+    assert type(got) is type(want)
+    for g, w in zip(_flat(got), _flat(want)):
+        assert type(g) is type(w), name
+        if isinstance(w, np.ndarray):
+            assert g.dtype == w.dtype and g.shape == w.shape
+        np.testing.assert_allclose(np.asarray(g), np.asarray(w), rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="SciPy's ufuncs hand pandas input back as pandas (NumPy's __array_ufunc__ dispatch) and "
+    "scipy.spatial.distance.euclidean returns a Python float; torchbridge returns ndarrays / numpy scalars",
+)
+@pytest.mark.parametrize(
+    "family, call",
+    [
+        ("special", lambda m: m.erf(SERIES)),
+        ("special", lambda m: m.gammaln(FRAME.abs())),
+        ("spatial.distance", lambda m: m.euclidean(SERIES, SERIES2)),
+    ],
+    ids=["special.erf", "special.gammaln", "spatial.distance.euclidean"],
+)
+def test_pandas_results_scipy_keeps_as_pandas(family, call):
+    got, want = _pandas_call(family, call)
+    assert type(got) is type(want)

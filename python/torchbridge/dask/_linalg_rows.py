@@ -257,6 +257,62 @@ def _band_probe(call: Call, shapes: Shapes) -> dict[str, object]:
     return {"ab": ab}
 
 
+def _eig_banded(call: Call, shapes: Shapes) -> Signature:
+    select = str(call.get("select")).lower()
+    if select in ("v", "value"):
+        raise _refuse(call, "select='v' gives as many eigenvalues as lie in the interval (data-dependent)")
+    sizes = {}
+    if select in ("i", "index"):
+        low, high = call.get("select_range")
+        sizes = {"e": int(high) - int(low) + 1}
+    k = "e" if sizes else "m"
+    only = call.name.endswith("eigvals_banded") or call.get("eigvals_only")
+    return f"(r,m)->({k})" + ("" if only else f",(m,{k})"), sizes
+
+
+def _eig_banded_probe(call: Call, shapes: Shapes) -> dict[str, object]:
+    """An identity's band (its diagonal alone), with every eigenpair of it asked for."""
+    batch, n = shapes["a_band"][:-2], shapes["a_band"][-1]
+    return {"a_band": np.ones(batch + (1, n), dtype=_dtype(call, "a_band")), "select": "a", "select_range": None}
+
+
+def _cho_solve_banded(call: Call, shapes: Shapes) -> Signature:
+    return _with_rhs(shapes, ["(r,m)"] + ["()"] * ("cb_and_lower.1" in shapes), "b"), {}
+
+
+def _cho_banded_probe(call: Call, shapes: Shapes) -> dict[str, object]:
+    """A factor of ones in band storage: a nonsingular triangular factor."""
+    return {"cb_and_lower.0": np.ones(shapes["cb_and_lower.0"], dtype=_dtype(call, "cb_and_lower.0"))}
+
+
+def _qr_multiply(call: Call, shapes: Shapes) -> Signature:
+    left = call.get("mode") == "left"
+    a = shapes["a"]
+    if left and call.get("overwrite_c") and a[-2] > a[-1]:
+        raise _refuse(call, "overwrite_c=True with mode='left' multiplies by the full Q (SciPy's legacy shapes)")
+    vector = len(shapes["c"]) == 1
+    if left:
+        c, cq = ("(k)", "(m)") if vector else ("(k,q)", "(m,q)")
+    else:
+        c, cq = ("(m)", "(k)") if vector else ("(p,m)", "(p,k)")
+    outputs = [cq, "(k,n)"] + ["(n)"] * bool(call.get("pivoting"))
+    return f"(m,n),{c}->{','.join(outputs)}", ({} if left else _min_k(a))
+
+
+def _qr_multiply_probe(call: Call, shapes: Shapes) -> dict[str, object]:
+    """``c`` with as many rows as the probe's ``Q`` has columns (``mode='left'``)."""
+    if call.get("mode") != "left":
+        return {}
+    a, c = shapes["a"], shapes["c"]
+    k = min(a[-2:])
+    return {"c": np.ones(c[:-2] + (k, c[-1]) if len(c) > 1 else (k,), dtype=_dtype(call, "c"))}
+
+
+def _riccati(call: Call, shapes: Shapes) -> Signature:
+    cores = ["(m,m)", "(m,n)", "(m,m)", "(n,n)"] + ["(m,m)"] * ("e" in shapes) + ["(m,n)"] * ("s" in shapes)
+    return f"{','.join(cores)}->(m,m)", {}
+
+
 # --------------------------------------------------------------------------- whole-problem routines
 
 
@@ -381,6 +437,26 @@ ROWS: dict[str, Chunking] = {
     "funm": Unsupported(_DATA_DTYPE + "; and func is called once per matrix"),
     "solve_sylvester": Gufunc(("a", "b", "q"), _fixed("(m,m),(n,n),(m,n)->(m,n)")),
     "solve_continuous_lyapunov": Gufunc(("a", "q"), _fixed("(m,m),(m,m)->(m,m)")),
+    "solve_lyapunov": Gufunc(("a", "q"), _fixed("(m,m),(m,m)->(m,m)")),
+    "fiedler_companion": Gufunc(("a",), _sized("(m)->(k,k)", lambda call, shapes: {"k": shapes["a"][-1] - 1})),
+    "cho_solve_banded": Gufunc(("cb_and_lower.0", "cb_and_lower.1", "b"), _cho_solve_banded, _cho_banded_probe),
+    "eig_banded": Gufunc(("a_band",), _eig_banded, _eig_banded_probe),
+    "eigvals_banded": Gufunc(("a_band",), _eig_banded, _eig_banded_probe),
+    "expm_cond": Gufunc(("A",), _fixed("(m,m)->()")),
+    "qr_multiply": Gufunc(("a", "c"), _qr_multiply, _qr_multiply_probe),
+    "clarkson_woodruff_transform": Unsupported(
+        "the sketch is random: each chunk would draw its own sketch matrix from the generator (SciPy draws one "
+        "for the whole stack); compute the array first"
+    ),
+    "ldl": Gufunc(("A",), _fixed("(m,m)->(m,m),(m,m),(m)")),
+    **{
+        name: Unsupported(
+            f"{name} takes one 2-D factorization (SciPy's QR updates have no batches); compute the arrays first"
+        )
+        for name in ("qr_update", "qr_insert", "qr_delete")
+    },
+    "solve_continuous_are": Gufunc(("a", "b", "q", "r", "e", "s"), _riccati),
+    "solve_discrete_are": Gufunc(("a", "b", "q", "r", "e", "s"), _riccati),
     "solve_discrete_lyapunov": Unsupported(
         "solve_discrete_lyapunov on dask arrays is not implemented yet (its chunked batches "
         "raised a singular-matrix error the eager call does not); compute the array first"

@@ -50,23 +50,28 @@ from ._basic import (
 from ._decomp import (
     cdf2rdf,
     eig,
+    eig_banded,
     eigh,
     eigh_tridiagonal,
     eigvals,
+    eigvals_banded,
     eigvalsh,
     eigvalsh_tridiagonal,
     hessenberg,
 )
-from ._decomp_cholesky import cho_factor, cho_solve, cholesky, cholesky_banded
+from ._decomp_cholesky import cho_factor, cho_solve, cho_solve_banded, cholesky, cholesky_banded
+from ._decomp_ldl import ldl
 from ._decomp_lu import lu, lu_factor, lu_solve
 from ._decomp_polar import polar
-from ._decomp_qr import qr, rq
+from ._decomp_qr import qr, qr_multiply, rq
 from ._decomp_schur import rsf2csf, schur
 from ._decomp_svd import diagsvd, null_space, orth, subspace_angles, svd, svdvals
+from ._decomp_update import qr_delete, qr_insert, qr_update
 from ._matfuncs import (
     coshm,
     cosm,
     expm,
+    expm_cond,
     expm_frechet,
     fractional_matrix_power,
     funm,
@@ -83,7 +88,14 @@ from ._matfuncs import (
 # LinAlgWarning is made on first use, see _misc._linalg_warning)
 from ._misc import LinAlgError, norm  # noqa: F401
 from ._procrustes import orthogonal_procrustes
-from ._solvers import solve_continuous_lyapunov, solve_discrete_lyapunov, solve_sylvester
+from ._sketches import clarkson_woodruff_transform
+from ._solvers import (
+    solve_continuous_are,
+    solve_continuous_lyapunov,
+    solve_discrete_are,
+    solve_discrete_lyapunov,
+    solve_sylvester,
+)
 from ._special_matrices import (
     block_diag,
     circulant,
@@ -91,6 +103,7 @@ from ._special_matrices import (
     convolution_matrix,
     dft,
     fiedler,
+    fiedler_companion,
     hadamard,
     hankel,
     helmert,
@@ -180,7 +193,23 @@ __all__ = [
     "solve_sylvester",
     "solve_continuous_lyapunov",
     "solve_discrete_lyapunov",
+    "solve_lyapunov",
+    "fiedler_companion",
+    "cho_solve_banded",
+    "eig_banded",
+    "eigvals_banded",
+    "expm_cond",
+    "qr_multiply",
+    "clarkson_woodruff_transform",
+    "ldl",
+    "solve_continuous_are",
+    "solve_discrete_are",
+    "qr_update",
+    "qr_insert",
+    "qr_delete",
 ]
+
+solve_lyapunov = solve_continuous_lyapunov  # (SciPy: the same object; given its public face below)
 
 # Each routine's public face: the compiled function, plus the route for dask arrays (before the
 # call for the routines of sizes and of tuple arguments, whose conversions would compute a dask array).
@@ -192,8 +221,13 @@ _dispatch.expose(
         *("hilbert", "invhilbert", "helmert", "dft", "hadamard", "pascal", "invpascal"),
         *("cho_solve", "lu_solve", "solve_banded", "solve_toeplitz", "matmul_toeplitz"),
         "fractional_matrix_power",  # converts its power t itself
+        "cho_solve_banded",  # unpacks its (cb, lower) pair itself
+        "clarkson_woodruff_transform",  # draws its sketch from the input's shape first
+        "qr_insert",  # converts its index k itself
+        "qr_delete",  # converts its index k and count p itself
     ),
 )
+solve_lyapunov = solve_continuous_lyapunov  # (its public face, after expose)
 
 
 def __getattr__(name: str) -> Any:

@@ -6,5 +6,6 @@ from .._core import linalg as _compiled
 
 qr = _compiled.qr
 rq = _compiled.rq
+qr_multiply = _compiled.qr_multiply
 
-__all__ = ["qr", "rq"]
+__all__ = ["qr", "rq", "qr_multiply"]

@@ -12,6 +12,7 @@ coshm = _compiled.coshm
 sinhm = _compiled.sinhm
 tanhm = _compiled.tanhm
 expm_frechet = _compiled.expm_frechet
+expm_cond = _compiled.expm_cond
 sqrtm = _compiled.sqrtm
 logm = _compiled.logm
 funm = _compiled.funm
@@ -28,6 +29,7 @@ __all__ = [
     "sinhm",
     "tanhm",
     "expm_frechet",
+    "expm_cond",
     "sqrtm",
     "logm",
     "funm",

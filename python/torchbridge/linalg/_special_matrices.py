@@ -11,6 +11,7 @@ block_diag = _compiled.block_diag
 khatri_rao = _compiled.khatri_rao
 companion = _compiled.companion
 fiedler = _compiled.fiedler
+fiedler_companion = _compiled.fiedler_companion
 leslie = _compiled.leslie
 convolution_matrix = _compiled.convolution_matrix
 hilbert = _compiled.hilbert
@@ -29,6 +30,7 @@ __all__ = [
     "khatri_rao",
     "companion",
     "fiedler",
+    "fiedler_companion",
     "leslie",
     "convolution_matrix",
     "hilbert",

@@ -377,6 +377,46 @@ fn eigh_tridiagonal_parts(
     eigh_parts(&t, None, true, eigvals_only, 1, subset, false)
 }
 
+/// The options of [`eig_banded`] (`subset` from SciPy's `select`/`select_range`).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct EigBandedOptions {
+    /// `lower`: `a_band` holds the lower band (else the upper one).
+    pub lower: bool,
+    /// `eigvals_only`.
+    pub eigvals_only: bool,
+    /// `select` and `select_range`.
+    pub subset: Subset,
+    /// `check_finite` (SciPy checks finiteness regardless when eigenvectors are asked for).
+    pub check_finite: CheckFinite,
+}
+
+/// `scipy.linalg.eig_banded`/`eigvals_banded`: eigenvalues (ascending) and
+/// eigenvectors of the Hermitian band matrix in LAPACK band storage `a_band`
+/// (`(..., u + 1, N)`, the `lower` or upper band), through the dense
+/// Hermitian solver on the expanded matrix (LAPACK's `?sbevd`/`?hbevx`
+/// compute the same decomposition from the band).
+pub fn eig_banded(a_band: &Tensor, options: &EigBandedOptions) -> Result<Eigh> {
+    let EigBandedOptions { lower, eigvals_only, subset, check_finite } = *options;
+    if a_band.dim() < 2 {
+        return Err(invalid("expected a 2-D array"));
+    }
+    let d = dtype(a_band)?;
+    // SciPy checks a copied band for finiteness whenever eigenvectors are computed.
+    let check = check_finite.enabled() || (!eigvals_only && (d.is_float() || d.is_complex()));
+    check_finite_all(check, &[a_band])?;
+    let kind = lapack_kind(&[d]);
+    let ab = cast(a_band, kind)?;
+    let batch = batch_of(&ab, 2);
+    if ab.numel() == 0 {
+        let w = Tensor::f_zeros(concat(&batch, &[0]).as_slice(), (real_kind(kind), ab.device()))?;
+        let v = Tensor::f_zeros(concat(&batch, &[0, 0]).as_slice(), (kind, ab.device()))?;
+        return Ok(Eigh { w, v: if eigvals_only { None } else { Some(v) } });
+    }
+    let dense = hermitian_band_to_dense(&ab, lower)?;
+    let (w, v) = eigh_parts(&dense, None, true, eigvals_only, 1, subset, false)?;
+    Ok(Eigh { w, v })
+}
+
 /// `scipy.linalg.hessenberg`: `a = Q H Q^H` with `H` upper Hessenberg, by
 /// Householder reflections as LAPACK's `?gehrd`/`?orghr` (SciPy calls them
 /// without balancing), run on the host (libtorch has no `?gehrd`; an

@@ -85,6 +85,30 @@ pub fn cho_solve(c_and_lower: &ChoFactor, b: &Tensor, check_finite: CheckFinite)
     Ok(if vector { x.f_squeeze_dim(-1)? } else { x })
 }
 
+/// `scipy.linalg.cho_solve_banded`: solves `A x = b` from the banded
+/// Cholesky factor `cb` of `A` (as [`cholesky_banded`] returns it: the
+/// `lower` factor `L` with `A = L L^H`, or the upper `U` with `A = U^H U`, in
+/// band storage), through the dense triangular factor (the triangular solves
+/// of LAPACK's `?pbtrs`). Batches of `cb` and of `b` broadcast.
+pub fn cho_solve_banded(cb: &Tensor, lower: bool, b: &Tensor, check_finite: CheckFinite) -> Result<Tensor> {
+    let (rows, n) = matrix_dims("cho_solve_banded", cb)?;
+    let b = atleast_1d(b)?;
+    if n != rows_of(&b) {
+        return Err(invalid("shapes of cb and b are not compatible."));
+    }
+    let kind = lapack_kind(&[dtype(cb)?, dtype(&b)?]);
+    let (cb, b) = (cast(cb, kind)?, cast(&b, kind)?);
+    check_finite_all(check_finite.enabled(), &[&cb, &b])?;
+    if b.numel() == 0 {
+        return Ok(b.f_zeros_like()?);
+    }
+    let u = rows - 1;
+    let factor = if lower { band_to_dense(&cb, u, 0)? } else { band_to_dense(&cb, 0, u)? };
+    let (cols, vector) = as_columns(&b)?;
+    let x = cols.f_cholesky_solve(&factor, !lower)?;
+    Ok(if vector { x.f_squeeze_dim(-1)? } else { x })
+}
+
 /// `scipy.linalg.cholesky_banded`: the Cholesky factor of a Hermitian
 /// positive definite banded matrix, in the same band storage. Storage
 /// entries outside the matrix keep their input values, as `?pbtrf` leaves them.

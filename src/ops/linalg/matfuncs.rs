@@ -693,3 +693,37 @@ pub fn signm(a: &Tensor) -> Result<Funm> {
 pub(crate) fn singular_values() -> super::decomp_svd::SvdOptions {
     super::decomp_svd::SvdOptions { full_matrices: false, compute_uv: false, check_finite: CheckFinite::No }
 }
+
+/// `scipy.linalg.expm_cond`: the relative condition number of the matrix
+/// exponential at the square matrix `a` in the Frobenius norm,
+/// `||K||_2 ||a||_F / ||expm(a)||_F`, with `K` the `n^2 x n^2` Kronecker form
+/// of the Frechet derivative (SciPy's `expm_frechet_kronform`: its columns
+/// are the derivatives in the directions `e_i e_j^T`, all `n^2` of them
+/// computed in one batched call here). A float64 scalar (0-d), as SciPy's.
+pub fn expm_cond(a: &Tensor, check_finite: CheckFinite) -> Result<Tensor> {
+    let s = a.size();
+    if s.len() != 2 || s[0] != s[1] {
+        return Err(invalid("expected a square matrix"));
+    }
+    check_finite_all(check_finite.enabled(), &[a])?;
+    let d = dtype(a)?;
+    if matches!(d, DType::Float16 | DType::BFloat16) {
+        // SciPy's expm_frechet (inside expm_frechet_kronform) refuses half precision (ValueError).
+        return Err(invalid(format!("expm_cond does not support {d} input")));
+    }
+    let n = s[0];
+    let x = expm(a)?;
+    let complex = dtype(a)?.is_complex();
+    let wide = if complex { Kind::ComplexDouble } else { Kind::Double };
+    let a_wide = cast(a, wide)?;
+    let directions = Tensor::f_eye(n * n, (wide, a.device()))?.f_reshape([n * n, n, n])?;
+    let ExpmFrechet { frechet, .. } = expm_frechet(&a_wide.f_unsqueeze(0)?, &directions, CheckFinite::No)?;
+    // the Kronecker form up to a permutation of its rows and columns, which leaves its 2-norm as it is
+    let k = frechet.f_reshape([n * n, n * n])?;
+    let k_norm = k.f_svd(true, false)?.1.f_amax([-1i64].as_slice(), false)?;
+    let fro = |t: &Tensor| -> Result<Tensor> {
+        let t = if is_complex_kind(t.kind()) { t.f_abs()? } else { t.shallow_clone() };
+        Ok(t.f_to_kind(Kind::Double)?.f_square()?.f_sum(Kind::Double)?.f_sqrt()?)
+    };
+    Ok(k_norm.f_mul(&fro(&a_wide)?)?.f_div(&fro(&x)?)?)
+}

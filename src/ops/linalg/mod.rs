@@ -29,11 +29,13 @@ pub mod array_utils;
 pub mod basic;
 pub mod decomp;
 pub mod decomp_cholesky;
+pub mod decomp_ldl;
 pub mod decomp_lu;
 pub mod decomp_polar;
 pub mod decomp_qr;
 pub mod decomp_schur;
 pub mod decomp_svd;
+pub mod decomp_update;
 mod dtypes;
 mod host;
 mod lapack;
@@ -43,6 +45,7 @@ pub mod matfuncs_sqrtm;
 pub mod misc;
 pub mod procrustes;
 mod shapes;
+pub mod sketches;
 pub mod solvers;
 pub mod special_matrices;
 
@@ -55,30 +58,39 @@ pub use basic::{
 };
 pub use decomp::hessenberg;
 pub use decomp::{
-    cdf2rdf, eig, eigh, eigh_tridiagonal, Eig, EigOptions, Eigh, EighOptions, EighTridiagonalOptions, EighType, Subset,
+    cdf2rdf, eig, eig_banded, eigh, eigh_tridiagonal, Eig, EigBandedOptions, EigOptions, Eigh, EighOptions,
+    EighTridiagonalOptions, EighType, Subset,
 };
-pub use decomp_cholesky::{cho_factor, cho_solve, cholesky, cholesky_banded, ChoFactor, CholeskyOptions};
+pub use decomp_cholesky::{
+    cho_factor, cho_solve, cho_solve_banded, cholesky, cholesky_banded, ChoFactor, CholeskyOptions,
+};
+pub use decomp_ldl::{ldl, Ldl, LdlOptions};
 pub use decomp_lu::{lu, lu_factor, lu_solve, Lu, LuFactor, LuOptions, LuSolveOptions};
 pub use decomp_polar::{polar, Polar, Side};
-pub use decomp_qr::{qr, rq, Qr, QrMode, QrOptions, QrRaw, Rq};
+pub use decomp_qr::{
+    qr, qr_multiply, rq, Qr, QrMode, QrMultiply, QrMultiplyMode, QrMultiplyOptions, QrOptions, QrRaw, Rq,
+};
 pub use decomp_schur::{rsf2csf, schur, Schur, SchurOptions, SchurOutput, SchurSort};
 pub use decomp_svd::{diagsvd, null_space, orth, subspace_angles, svd, NullSpaceOptions, Svd, SvdOptions};
+pub use decomp_update::{qr_delete, qr_insert, qr_update, Which};
 pub use dtypes::{cdsz_kind, eps, lapack_kind};
 pub use matfuncs::{
-    coshm, cosm, expm, expm_frechet, matrix_function, sinhm, sinm, tanhm, tanm, ExpmFrechet, MatrixFunction,
+    coshm, cosm, expm, expm_cond, expm_frechet, matrix_function, sinhm, sinm, tanhm, tanm, ExpmFrechet, MatrixFunction,
 };
 pub use matfuncs::{funm, signm, Funm};
 pub use matfuncs_inv_ssq::{fractional_matrix_power, logm, matrix_power, Logm, Singularity};
 pub use matfuncs_sqrtm::{sqrtm, Sqrtm};
 pub use misc::{norm, NormOptions, NormOrder};
 pub use procrustes::{orthogonal_procrustes, Procrustes};
+pub use sketches::clarkson_woodruff_transform;
 pub use solvers::{
-    solve_continuous_lyapunov, solve_discrete_lyapunov, solve_sylvester, DiscreteLyapunovMethod, SylvesterSolution,
+    solve_continuous_are, solve_continuous_lyapunov, solve_discrete_are, solve_discrete_lyapunov, solve_sylvester,
+    AreInput, DiscreteLyapunovMethod, SylvesterSolution,
 };
 pub use special_matrices::{
-    block_diag, circulant, companion, convolution_matrix, dft, fiedler, hadamard, hankel, helmert, hilbert, invhilbert,
-    invpascal, khatri_rao, leslie, pascal, toeplitz, ConvolutionMode, DftScale, HelmertOptions, InvHilbertOptions,
-    PascalKind, PascalOptions,
+    block_diag, circulant, companion, convolution_matrix, dft, fiedler, fiedler_companion, hadamard, hankel, helmert,
+    hilbert, invhilbert, invpascal, khatri_rao, leslie, pascal, toeplitz, ConvolutionMode, DftScale, HelmertOptions,
+    InvHilbertOptions, PascalKind, PascalOptions,
 };
 
 /// SciPy's `check_finite`: refuse NaN and infinity (the default) or leave

@@ -12,15 +12,15 @@
 use tch::{Kind, Tensor};
 
 use super::basic::{inv, solve, InvOptions, SolveOptions, Solved};
-use super::decomp_schur::complex_schur_of;
+use super::decomp_schur::{complex_schur_of, schur, Schur, SchurOptions, SchurOutput, SchurSort};
 use super::dtypes::*;
 use super::host;
-use super::lapack::{Dense, Scalar, C64};
+use super::lapack::{gebal, Dense, Scalar, C64};
 use super::shapes::*;
 use super::{invalid, CheckFinite};
 use crate::ops::dtype;
 use crate::ops::numpy::{broadcast_shapes, check_finite_all};
-use crate::Result;
+use crate::{DType, Error, Result};
 
 /// `R Y + Y S = F` for upper triangular `r` (m x m), `s` (n x n), `f` (m x n,
 /// row-major). Returns `Y` and whether a denominator was perturbed.
@@ -216,4 +216,330 @@ pub fn solve_discrete_lyapunov(
             Ok((x, r1.f_minimum(&r2)?))
         }
     }
+}
+
+/// Which algebraic Riccati equation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Riccati {
+    /// `solve_continuous_are`.
+    Continuous,
+    /// `solve_discrete_are`.
+    Discrete,
+}
+
+/// The inputs of the Riccati solvers (`e`, `s` optional, SciPy's defaults:
+/// the identity and zeros).
+pub struct AreInput<'a> {
+    /// `a` (`(..., M, M)`).
+    pub a: &'a Tensor,
+    /// `b` (`(..., M, N)`).
+    pub b: &'a Tensor,
+    /// `q` (`(..., M, M)`, Hermitian).
+    pub q: &'a Tensor,
+    /// `r` (`(..., N, N)`, Hermitian).
+    pub r: &'a Tensor,
+    /// `e` (`(..., M, M)`, nonsingular).
+    pub e: Option<&'a Tensor>,
+    /// `s` (`(..., M, N)`).
+    pub s: Option<&'a Tensor>,
+}
+
+/// NumPy's `spacing` of a non-negative float64.
+fn spacing(x: f64) -> f64 {
+    let a = x.abs();
+    f64::from_bits(a.to_bits() + 1) - a
+}
+
+/// The values of a (batch of) real scalars on the host.
+fn host_values(t: &Tensor) -> Result<Vec<f64>> {
+    let t = t.f_to_kind(Kind::Double)?.f_to(tch::Device::Cpu)?.f_contiguous()?.f_reshape([-1i64].as_slice())?;
+    let mut out = filled(t.numel(), 0f64, "the Riccati checks")?;
+    t.f_copy_data(&mut out, t.numel())?;
+    Ok(out)
+}
+
+fn last2(x: &Tensor) -> (i64, i64) {
+    let s = x.size();
+    (s[s.len() - 2], s[s.len() - 1])
+}
+
+/// [`are_validate`]'s result: `[a, b, q, r]`, `e`, `s`, `m`, `n`.
+type AreArrays = (Vec<Tensor>, Option<Tensor>, Option<Tensor>, i64, i64);
+
+/// SciPy's `_are_validate_args`: finite, at least 2-D, square, consistent
+/// shapes, Hermitian `q` and `r`, nonsingular `r` (continuous) and `e`.
+/// Returns the arrays cast to float64/complex128, batches broadcast, and
+/// `(m, n)`.
+fn are_validate(input: &AreInput<'_>, which: Riccati) -> Result<AreArrays> {
+    let mut present: Vec<&Tensor> = vec![input.a, input.b, input.q, input.r];
+    present.extend(input.e);
+    present.extend(input.s);
+    check_finite_all(true, &present)?;
+    // SciPy's own refusals: NumPy has no boolean negative or subtract (its symmetry check, `-q`, `-a^H`,
+    // `-s`), and its CARE's singular-value check of `r` refuses float16.
+    let routine = match which {
+        Riccati::Continuous => "linalg.solve_continuous_are",
+        Riccati::Discrete => "linalg.solve_discrete_are",
+    };
+    let mut negated = vec![input.q, input.r];
+    if which == Riccati::Continuous {
+        negated.push(input.a);
+    }
+    negated.extend(input.s);
+    for t in negated {
+        if dtype(t)? == DType::Bool {
+            return Err(Error::DtypeNotAccepted { routine, dtype: DType::Bool, accepted: "numeric input" });
+        }
+    }
+    if which == Riccati::Continuous && matches!(dtype(input.r)?, DType::Float16 | DType::BFloat16) {
+        return Err(Error::DtypeNotAccepted {
+            routine,
+            dtype: dtype(input.r)?,
+            accepted: "r of single or double precision",
+        });
+    }
+    let complex = present.iter().map(|t| dtype(t)).collect::<Result<Vec<_>>>()?.iter().any(|d| d.is_complex());
+    let kind = if complex { Kind::ComplexDouble } else { Kind::Double };
+    let prepare = |t: &Tensor| -> Result<Tensor> { cast(&atleast_2d(t)?, kind) };
+    let (a, b, q, r) = (prepare(input.a)?, prepare(input.b)?, prepare(input.q)?, prepare(input.r)?);
+    for (name, mat) in [("a", &a), ("q", &q), ("r", &r)] {
+        let (rows, cols) = last2(mat);
+        if rows != cols {
+            return Err(invalid(format!("Matrix {name} should be square.")));
+        }
+    }
+    let (m, n) = last2(&b);
+    if m != last2(&a).0 {
+        return Err(invalid("Matrix a and b should have the same number of rows."));
+    }
+    if m != last2(&q).0 {
+        return Err(invalid("Matrix a and q should have the same shape."));
+    }
+    if n != last2(&r).0 {
+        return Err(invalid("Matrix b and r should have the same number of cols."));
+    }
+    for (name, mat) in [("q", &q), ("r", &r)] {
+        let asym = host_values(&norm1(&mat.f_sub(&mh(mat)?)?)?)?;
+        let size = host_values(&norm1(mat)?)?;
+        if asym.iter().zip(&size).any(|(d, s)| *d > spacing(*s) * 100.0) {
+            return Err(invalid(format!("Matrix {name} should be symmetric/hermitian.")));
+        }
+    }
+    let singular = |mat: &Tensor| -> Result<bool> {
+        if mat.numel() == 0 {
+            return Ok(false);
+        }
+        let sv = host_values(&mat.f_svd(true, false)?.1.f_amin([-1i64].as_slice(), false)?)?;
+        let size = host_values(&norm1(mat)?)?;
+        Ok(sv.iter().zip(&size).any(|(v, s)| *v == 0.0 || *v < f64::EPSILON * s))
+    };
+    if which == Riccati::Continuous && singular(&r)? {
+        return Err(invalid("Matrix r is numerically singular."));
+    }
+    let e = match input.e {
+        Some(e) => {
+            let e = prepare(e)?;
+            let (rows, cols) = last2(&e);
+            if rows != cols {
+                return Err(invalid("Matrix e should be square."));
+            }
+            if m != rows {
+                return Err(invalid("Matrix a and e should have the same shape."));
+            }
+            if singular(&e)? {
+                return Err(invalid("Matrix e is numerically singular."));
+            }
+            Some(e)
+        }
+        None => None,
+    };
+    let s = match input.s {
+        Some(s) => {
+            let s = prepare(s)?;
+            if last2(&s) != (m, n) {
+                return Err(invalid("Matrix b and s should have the same shape."));
+            }
+            Some(s)
+        }
+        None => None,
+    };
+    let mut batches = vec![batch_of(&a, 2), batch_of(&b, 2), batch_of(&q, 2), batch_of(&r, 2)];
+    batches.extend(e.iter().map(|e| batch_of(e, 2)));
+    batches.extend(s.iter().map(|s| batch_of(s, 2)));
+    let batch = broadcast_shapes(&batches.iter().map(Vec::as_slice).collect::<Vec<_>>())?;
+    let expand = |t: &Tensor| -> Result<Tensor> {
+        let (rows, cols) = last2(t);
+        Ok(t.f_broadcast_to(concat(&batch, &[rows, cols]).as_slice())?)
+    };
+    let e = e.map(|e| expand(&e)).transpose()?;
+    let s = s.map(|s| expand(&s)).transpose()?;
+    Ok((vec![expand(&a)?, expand(&b)?, expand(&q)?, expand(&r)?], e, s, m, n))
+}
+
+/// LAPACK's `?gebal` scaling (no permutation) of each matrix of the
+/// non-negative real stack `m` (`(..., k, k)`), as float64 `(..., k)`.
+fn balance_scaling(m: &Tensor) -> Result<Tensor> {
+    let k = last2(m).1;
+    let size = k as usize;
+    let mut scalings = Vec::new();
+    for mat in host::real_mats(m)? {
+        let mut work: Vec<[f64; 2]> = mat.data.iter().map(|&v| [v, 0.0]).collect();
+        let (_, _, ps) = gebal(&mut work, size, false, true, false)?;
+        scalings.extend(ps);
+    }
+    Ok(Tensor::f_from_slice(&scalings)?.f_reshape(concat(&batch_of(m, 2), &[k]).as_slice())?.f_to(m.device())?)
+}
+
+/// The Riccati solvers, after SciPy's `_solve_continuous_are` /
+/// `_solve_discrete_are`: the extended pencil `H - lambda J` (balanced as
+/// SciPy balances it), deflated to `2m x 2m` by the QR decomposition of its
+/// last `n` columns; then the stable deflating subspace. SciPy takes it from
+/// the ordered QZ decomposition; here from the ordered complex Schur form of
+/// `J2^-1 H2` (continuous: eigenvalues in the left half plane) or of the
+/// Cayley transform `(H2 + J2)^-1 (H2 - J2)` (discrete: eigenvalues inside
+/// the unit circle become those in the left half plane), which has the same
+/// invariant subspace. `X = U10 (E U00)^-1`, with SciPy's checks.
+fn riccati(input: &AreInput<'_>, balanced: bool, which: Riccati) -> Result<Tensor> {
+    let (mats, e, s, m, n) = are_validate(input, which)?;
+    let (a, b, q, r) = (&mats[0], &mats[1], &mats[2], &mats[3]);
+    let kind = a.kind();
+    let device = a.device();
+    let batch = batch_of(a, 2);
+    let zeros = |rows: i64, cols: i64| Tensor::f_zeros(concat(&batch, &[rows, cols]).as_slice(), (kind, device));
+    let identity =
+        || -> Result<Tensor> { Ok(eye(m, kind, device)?.f_expand(concat(&batch, &[m, m]).as_slice(), false)?) };
+    let (s_block, sh_block) = match &s {
+        Some(s) => (s.f_neg()?, mh(s)?),
+        None => (zeros(m, n)?, zeros(n, m)?),
+    };
+    let e_mat = match &e {
+        Some(e) => e.shallow_clone(),
+        None => identity()?,
+    };
+    let row = |blocks: &[Tensor]| -> Result<Tensor> { Ok(Tensor::f_cat(blocks, -1)?) };
+    let (h, j) = match which {
+        Riccati::Continuous => {
+            let h = Tensor::f_cat(
+                &[
+                    row(&[a.shallow_clone(), zeros(m, m)?, b.shallow_clone()])?,
+                    row(&[q.f_neg()?, mh(a)?.f_neg()?, s_block])?,
+                    row(&[sh_block, mh(b)?, r.shallow_clone()])?,
+                ],
+                -2,
+            )?;
+            let j = Tensor::f_cat(
+                &[
+                    row(&[e_mat.shallow_clone(), zeros(m, m)?, zeros(m, n)?])?,
+                    row(&[zeros(m, m)?, mh(&e_mat)?, zeros(m, n)?])?,
+                    zeros(n, 2 * m + n)?,
+                ],
+                -2,
+            )?;
+            (h, j)
+        }
+        Riccati::Discrete => {
+            let h = Tensor::f_cat(
+                &[
+                    row(&[a.shallow_clone(), zeros(m, m)?, b.shallow_clone()])?,
+                    row(&[q.f_neg()?, mh(&e_mat)?, s_block])?,
+                    row(&[sh_block, zeros(n, m)?, r.shallow_clone()])?,
+                ],
+                -2,
+            )?;
+            let j = Tensor::f_cat(
+                &[
+                    row(&[e_mat.shallow_clone(), zeros(m, m)?, zeros(m, n)?])?,
+                    row(&[zeros(m, m)?, mh(a)?, zeros(m, n)?])?,
+                    row(&[zeros(n, m)?, mh(b)?.f_neg()?, zeros(n, n)?])?,
+                ],
+                -2,
+            )?;
+            (h, j)
+        }
+    };
+    let (mut h, mut j) = (h, j);
+    let mut sca_m: Option<Tensor> = None;
+    if balanced {
+        let size = 2 * m + n;
+        let off = Tensor::f_ones([size, size].as_slice(), (Kind::Double, device))?
+            .f_sub(&Tensor::f_eye(size, (Kind::Double, device))?)?;
+        let mags = h.f_abs()?.f_to_kind(Kind::Double)?.f_add(&j.f_abs()?.f_to_kind(Kind::Double)?)?.f_mul(&off)?;
+        let sca = balance_scaling(&mags)?.f_log2()?;
+        let top = sca.f_narrow(-1, 0, m)?;
+        let mid = sca.f_narrow(-1, m, m)?;
+        let half = mid.f_sub(&top)?.f_div_scalar(2.0)?.f_round()?;
+        let exps = Tensor::f_cat(&[half.shallow_clone(), half.f_neg()?, sca.f_narrow(-1, 2 * m, n)?], -1)?;
+        let sca = Tensor::f_full([1i64].as_slice(), 2.0, (Kind::Double, device))?.f_pow(&exps)?;
+        let scale = sca.f_unsqueeze(-1)?.f_div(&sca.f_unsqueeze(-2)?)?.f_to_kind(kind)?;
+        h = h.f_mul(&scale)?;
+        j = j.f_mul(&scale)?;
+        sca_m = Some(sca.f_narrow(-1, 0, m)?);
+    }
+    // deflate to 2m x 2m
+    let (qf, _) = Tensor::f_linalg_qr(&h.f_narrow(-1, 2 * m, n)?, "complete")?;
+    let qn = mh(&qf.f_narrow(-1, n, 2 * m)?)?;
+    let h2 = qn.f_matmul(&h.f_narrow(-1, 0, 2 * m)?)?;
+    let j2 = qn.f_matmul(&j.f_narrow(-1, 0, 2 * m)?)?;
+    let wide = Kind::ComplexDouble;
+    let (lhs, rhs) = match which {
+        Riccati::Continuous => (j2, h2),
+        Riccati::Discrete => (h2.f_add(&j2)?, h2.f_sub(&j2)?),
+    };
+    let (pencil, info) = Tensor::f_linalg_solve_ex(&lhs.f_to_kind(wide)?, &rhs.f_to_kind(wide)?, true, false)?;
+    if any(&info.f_gt(0)?)? {
+        return Err(Error::LinAlg("Failed to find a finite solution.".into()));
+    }
+    let options =
+        SchurOptions { output: SchurOutput::Complex, sort: Some(SchurSort::Lhp), check_finite: CheckFinite::No };
+    let Schur { z, sdim, .. } = schur(&pencil, &options)?;
+    let close = match which {
+        Riccati::Continuous => "The associated Hamiltonian pencil has eigenvalues too close to the imaginary axis",
+        Riccati::Discrete => "The associated symplectic pencil has eigenvalues too close to the unit circle",
+    };
+    if sdim.unwrap_or_default().iter().any(|&k| k != m) {
+        return Err(Error::LinAlg(close.into()));
+    }
+    let mut u = z.f_narrow(-1, 0, m)?;
+    if let Some(e) = &e {
+        let top = e.f_to_kind(wide)?.f_matmul(&u.f_narrow(-2, 0, m)?)?;
+        let stacked = Tensor::f_cat(&[top, u.f_narrow(-2, m, m)?], -2)?;
+        u = Tensor::f_linalg_qr(&stacked, "reduced")?.0;
+    }
+    let u00 = u.f_narrow(-2, 0, m)?;
+    let u10 = u.f_narrow(-2, m, m)?;
+    let (_, _, uu) = Tensor::f_linalg_lu(&u00, true)?;
+    let sv = uu.f_svd(true, false)?.1;
+    let rcond = sv.f_amin([-1i64].as_slice(), false)?.f_div(&sv.f_amax([-1i64].as_slice(), false)?)?;
+    if host_values(&rcond)?.iter().any(|&v| v.is_nan() || v < f64::EPSILON) {
+        return Err(Error::LinAlg("Failed to find a finite solution.".into()));
+    }
+    let mut x = Tensor::f_linalg_solve(&u00, &u10, false)?;
+    if let Some(sca) = sca_m {
+        x = x.f_mul(&sca.f_unsqueeze(-1)?.f_mul(&sca.f_unsqueeze(-2)?)?.f_to_kind(wide)?)?;
+    }
+    let u_sym = mh(&u00)?.f_matmul(&u10)?;
+    let size = host_values(&norm1(&u_sym)?)?;
+    let asym = host_values(&norm1(&u_sym.f_sub(&mh(&u_sym)?)?)?)?;
+    if asym.iter().zip(&size).any(|(d, s)| *d > spacing(1000.0).max(0.1 * s)) {
+        return Err(Error::LinAlg(close.into()));
+    }
+    let x = x.f_add(&mh(&x)?)?.f_div_scalar(2.0)?;
+    let x = if is_complex_kind(kind) { x } else { x.f_real()? };
+    Ok(x.f_to_kind(kind)?.f_contiguous()?)
+}
+
+/// `scipy.linalg.solve_continuous_are`: the stabilizing solution `X` of
+/// `A^H X E + E^H X A - (E^H X B + S) R^-1 (B^H X E + S^H) + Q = 0`
+/// (`e`: the identity, `s`: zeros when absent), batched; float64 or
+/// complex128. Raises [`Error::LinAlg`] where SciPy does (no stabilizing
+/// solution found).
+pub fn solve_continuous_are(input: &AreInput<'_>, balanced: bool) -> Result<Tensor> {
+    riccati(input, balanced, Riccati::Continuous)
+}
+
+/// `scipy.linalg.solve_discrete_are`: the stabilizing solution `X` of
+/// `A^H X A - E^H X E - (A^H X B + S) (R + B^H X B)^-1 (B^H X A + S^H) + Q = 0`,
+/// batched; float64 or complex128 (see [`solve_continuous_are`]).
+pub fn solve_discrete_are(input: &AreInput<'_>, balanced: bool) -> Result<Tensor> {
+    riccati(input, balanced, Riccati::Discrete)
 }

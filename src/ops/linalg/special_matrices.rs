@@ -143,6 +143,47 @@ pub fn companion(a: &Tensor) -> Result<Tensor> {
     Ok(Tensor::f_cat(&[first_row.f_unsqueeze(-2)?, shift], -2)?)
 }
 
+/// `scipy.linalg.fiedler_companion`: the Fiedler companion matrix (a
+/// pentadiagonal matrix with the eigenvalues of the companion matrix) of the
+/// polynomial with coefficients `a` (highest degree first; leading
+/// dimensions are a batch, as SciPy's `apply_along_axis`). The coefficients
+/// are divided by the leading one: integer and bool input give float64,
+/// floating and complex input keep their dtype; one coefficient or none
+/// gives an empty array of the input's dtype, as SciPy's.
+pub fn fiedler_companion(a: &Tensor) -> Result<Tensor> {
+    let a = atleast_1d(a)?;
+    let d = dtype(&a)?;
+    let size = a.size()[a.dim() - 1];
+    let batch = batch_of(&a, 1);
+    if size <= 1 {
+        return zeros_as(&a, &concat(&batch, &[0]));
+    }
+    let kind = if d.is_float() || d.is_complex() { d.kind().unwrap_or(Kind::Double) } else { Kind::Double };
+    let a = cast(&a, kind)?;
+    let lead = a.f_narrow(-1, 0, 1)?;
+    if size > 2 && any(&lead.f_eq(0.0)?)? {
+        return Err(invalid("Leading coefficient is zero."));
+    }
+    let minus = a.f_div(&lead)?.f_neg()?;
+    let n = size - 1;
+    check_alloc(&concat(&batch, &[n, n]), dtype(&a)?.itemsize(), "the Fiedler companion matrix")?;
+    // values[..., 0] = 0, values[..., 1] = 1, values[..., 2 + k] = -a[k] / a[0]
+    let zero = minus.f_narrow(-1, 0, 1)?.f_zeros_like()?;
+    let values = Tensor::f_cat(&[zero.shallow_clone(), zero.f_ones_like()?, minus], -1)?;
+    let grid = index_grid(n, n, a.device(), |i, j| match (i, j) {
+        (0, 0) => 3,
+        (1, 0) => 1,
+        // subdiagonals: ones at (i, i - 2) for odd i >= 3, -a[i + 1] at (i, i - 1) for even i >= 2
+        _ if i % 2 == 1 && i >= 3 && j == i - 2 => 1,
+        _ if i % 2 == 0 && i >= 2 && j == i - 1 => 2 + i + 1,
+        // superdiagonals: ones at (i, i + 2), -a[i + 2] at (i, i + 1), for even i
+        _ if i % 2 == 0 && i < n - 2 && j == i + 2 => 1,
+        _ if i % 2 == 0 && i < n - 1 && j == i + 1 => 2 + i + 2,
+        _ => 0,
+    })?;
+    take_grid(&values, &grid)
+}
+
 /// `scipy.linalg.fiedler`: the symmetric matrix `|a_i - a_j|` (leading
 /// dimensions are a batch; integer dtypes kept, wrapping as NumPy's do).
 pub fn fiedler(a: &Tensor) -> Result<Tensor> {

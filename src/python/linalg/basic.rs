@@ -358,10 +358,74 @@ fn solve_banded(
     on_device(device, || {
         let (ab, b, library) = import2(ab, b)?;
         batched("solve_banded", &[(Some(&ab), 2), (Some(&b), rhs_core(&b))])?;
-        let l_and_u = (nlower.extract::<i64>()?, nupper.extract::<i64>()?);
-        let x = compute(py, ab.numel() + b.numel(), move || ops::solve_banded(l_and_u, &ab, &b, check))?;
+        let (lower, upper) = (band_counts(py, &nlower)?, band_counts(py, &nupper)?);
+        let x = match (&lower, &upper) {
+            (BandCounts::One(l), BandCounts::One(u)) => {
+                let l_and_u = (*l, *u);
+                compute(py, ab.numel() + b.numel(), move || ops::solve_banded(l_and_u, &ab, &b, check))?
+            }
+            _ => compute(py, ab.numel() + b.numel(), move || per_matrix_banded(&lower, &upper, &ab, &b, check))?,
+        };
         wrap(py, &library, x, false)
     })
+}
+
+/// `solve_banded`'s `l` or `u`: one count, or one per matrix (SciPy 1.17 batches them with `ab`).
+enum BandCounts {
+    One(i64),
+    PerMatrix(Vec<i64>, Vec<i64>),
+}
+
+fn band_counts(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<BandCounts> {
+    if let Ok(count) = value.extract::<i64>() {
+        return Ok(BandCounts::One(count));
+    }
+    let array = py.import("numpy")?.call_method1("asarray", (value,))?;
+    let ndim: usize = array.getattr("ndim")?.extract()?;
+    if ndim == 0 {
+        return Ok(BandCounts::One(array.call_method0("item")?.extract()?));
+    }
+    let shape: Vec<i64> = array.getattr("shape")?.extract()?;
+    let values: Vec<i64> = array.call_method0("ravel")?.call_method0("tolist")?.extract()?;
+    Ok(BandCounts::PerMatrix(shape, values))
+}
+
+/// `solve_banded` with per-matrix `l` and `u`: each matrix of the broadcast batch on its own.
+fn per_matrix_banded(
+    lower: &BandCounts,
+    upper: &BandCounts,
+    ab: &tch::Tensor,
+    b: &tch::Tensor,
+    check: CheckFinite,
+) -> crate::Result<tch::Tensor> {
+    let as_tensor = |counts: &BandCounts| -> crate::Result<tch::Tensor> {
+        Ok(match counts {
+            BandCounts::One(c) => tch::Tensor::f_from_slice(&[*c])?.f_reshape([0i64; 0].as_slice())?,
+            BandCounts::PerMatrix(shape, values) => tch::Tensor::f_from_slice(values)?.f_reshape(shape.as_slice())?,
+        })
+    };
+    let (l, u) = (as_tensor(lower)?, as_tensor(upper)?);
+    let b_core = if b.dim() >= 2 { 2 } else { 1 };
+    let shapes = [l.size(), u.size(), ab.size()[..ab.dim() - 2].to_vec(), b.size()[..b.dim() - b_core].to_vec()];
+    let batch = crate::ops::numpy::broadcast_shapes(&shapes.iter().map(Vec::as_slice).collect::<Vec<_>>())?;
+    let count: i64 = batch.iter().product();
+    let with_core = |core: &[i64]| -> Vec<i64> { batch.iter().chain(core).copied().collect() };
+    let l = l.f_broadcast_to(batch.as_slice())?.f_reshape([-1i64].as_slice())?;
+    let u = u.f_broadcast_to(batch.as_slice())?.f_reshape([-1i64].as_slice())?;
+    let ab_core = &ab.size()[ab.dim() - 2..];
+    let ab =
+        ab.f_broadcast_to(with_core(ab_core).as_slice())?.f_reshape([&[count][..], ab_core].concat().as_slice())?;
+    let b_shape = b.size()[b.dim() - b_core..].to_vec();
+    let b =
+        b.f_broadcast_to(with_core(&b_shape).as_slice())?.f_reshape([&[count][..], &b_shape].concat().as_slice())?;
+    let mut solutions = Vec::with_capacity(count as usize);
+    for i in 0..count {
+        let l_and_u = (l.f_int64_value(&[i])?, u.f_int64_value(&[i])?);
+        solutions.push(ops::solve_banded(l_and_u, &ab.f_select(0, i)?, &b.f_select(0, i)?, check)?);
+    }
+    let x = tch::Tensor::f_stack(&solutions, 0)?;
+    let core = x.size()[1..].to_vec();
+    Ok(x.f_reshape(with_core(&core).as_slice())?)
 }
 
 /// Solve the equation ``a @ x = b`` for ``x``, where ``a`` is the Hermitian positive-definite banded matrix defined by `ab`.
@@ -543,20 +607,28 @@ fn matrix_balance(
     let options = ops::BalanceOptions { permute, scale };
     on_device(device, || {
         let (a, library) = import1(A)?;
-        if a.dim() > 2 {
-            return Err(Error::NotImplemented(
-                "linalg.matrix_balance: A='<a stack of matrices>' is not supported".into(),
-            )
-            .into());
-        }
-        let ops::Balanced { b, scaling, perm, t } = compute(py, a.numel(), move || ops::matrix_balance(&a, &options))?;
+        let list = batched("matrix_balance", &[(Some(&a), 2)])?;
+        let ops::Balanced { b, scaling, perm, t } = compute(py, a.numel(), move || {
+            let balanced = ops::matrix_balance(&a, &options)?;
+            if list && separate {
+                // SciPy's batch stacks (scale, perm) per matrix: one float64 (..., 2, n) array
+                let pair = tch::Tensor::f_stack(
+                    &[balanced.scaling.shallow_clone(), balanced.perm.f_to_kind(tch::Kind::Double)?],
+                    -2,
+                )?;
+                return Ok(ops::Balanced { scaling: pair, ..balanced });
+            }
+            Ok(balanced)
+        })?;
         let b = wrap(py, &library, b, false)?;
-        let second = if separate {
-            sequence(py, vec![wrap(py, &library, scaling, false)?, wrap(py, &library, perm, false)?], false)?
-        } else {
-            wrap(py, &library, t, false)?
+        let second = match (separate, list) {
+            (true, true) => wrap(py, &library, scaling, false)?,
+            (true, false) => {
+                sequence(py, vec![wrap(py, &library, scaling, false)?, wrap(py, &library, perm, false)?], false)?
+            }
+            (false, _) => wrap(py, &library, t, false)?,
         };
-        sequence(py, vec![b, second], false)
+        sequence(py, vec![b, second], list)
     })
 }
 

@@ -12,7 +12,8 @@ use super::super::container::{compute, wrap, Library};
 use super::super::placement::on_device;
 use super::{batched, import1, import2, import_optional, sequence, unpack2, Device, Passed};
 use crate::ops::linalg::{
-    self as ops, CheckFinite, Eig, EigOptions, Eigh, EighOptions, EighTridiagonalOptions, EighType, Subset,
+    self as ops, CheckFinite, Eig, EigBandedOptions, EigOptions, Eigh, EighOptions, EighTridiagonalOptions, EighType,
+    Subset,
 };
 use crate::Error;
 
@@ -326,6 +327,32 @@ fn tridiagonal_select(
     eigvals_only: bool,
     lapack_driver: &Bound<'_, PyAny>,
 ) -> PyResult<Subset> {
+    let (code, subset) = select_subset(n, select, select_range)?;
+    let driver = match lapack_driver.cast::<PyString>() {
+        Ok(name) => name.to_cow()?.into_owned(),
+        Err(_) => return Err(PyTypeError::new_err("lapack_driver must be str")),
+    };
+    if !TRIDIAGONAL_DRIVERS.contains(&driver.as_str()) {
+        return Err(invalid(format!(
+            "lapack_driver must be one of ('{}'), got {driver}",
+            TRIDIAGONAL_DRIVERS.join("', '")
+        )));
+    }
+    if matches!(driver.as_str(), "sterf" | "stev" | "stevd") && code != 0 {
+        return Err(invalid(format!("{driver} can only be used when select == \"a\"")));
+    }
+    if driver == "sterf" && !eigvals_only {
+        return Err(invalid("sterf can only be used when eigvals_only is True"));
+    }
+    Ok(subset)
+}
+
+/// SciPy's `_check_select` (`n`: the matrix order): the `select` code and the subset asked for.
+fn select_subset(
+    n: i64,
+    select: &Bound<'_, PyAny>,
+    select_range: Option<&Bound<'_, PyAny>>,
+) -> PyResult<(i64, Subset)> {
     let py = select.py();
     let code = select_code(select)?.ok_or_else(|| invalid("invalid argument for select"))?;
     let mut subset = Subset::All;
@@ -354,23 +381,7 @@ fn tridiagonal_select(
             subset = Subset::Index(lo, hi);
         }
     }
-    let driver = match lapack_driver.cast::<PyString>() {
-        Ok(name) => name.to_cow()?.into_owned(),
-        Err(_) => return Err(PyTypeError::new_err("lapack_driver must be str")),
-    };
-    if !TRIDIAGONAL_DRIVERS.contains(&driver.as_str()) {
-        return Err(invalid(format!(
-            "lapack_driver must be one of ('{}'), got {driver}",
-            TRIDIAGONAL_DRIVERS.join("', '")
-        )));
-    }
-    if matches!(driver.as_str(), "sterf" | "stev" | "stevd") && code != 0 {
-        return Err(invalid(format!("{driver} can only be used when select == \"a\"")));
-    }
-    if driver == "sterf" && !eigvals_only {
-        return Err(invalid("sterf can only be used when eigvals_only is True"));
-    }
-    Ok(subset)
+    Ok((code, subset))
 }
 
 /// `eigh_tridiagonal`/`eigvalsh_tridiagonal`: options checked after the batch check, as SciPy's.
@@ -476,6 +487,101 @@ fn eigvalsh_tridiagonal(
     tridiagonal(py, "eigvalsh_tridiagonal", (d, e), true, (&select, select_range), check_finite, &lapack_driver, device)
 }
 
+/// `eig_banded`/`eigvals_banded` once the options are parsed.
+#[allow(clippy::too_many_arguments)]
+fn banded(
+    py: Python<'_>,
+    name: &str,
+    a_band: &Bound<'_, PyAny>,
+    lower: bool,
+    eigvals_only: bool,
+    (select, select_range): (&Passed, Option<&Bound<'_, PyAny>>),
+    check_finite: bool,
+    device: Device<'_, '_>,
+) -> PyResult<Py<PyAny>> {
+    let select = select.or_str(py, "a");
+    on_device(device, || {
+        let (a, library) = import1(a_band)?;
+        let list = batched(name, &[(Some(&a), 2)])?;
+        if a.dim() < 2 {
+            return Err(invalid("expected a 2-D array"));
+        }
+        let n = a.size()[a.dim() - 1];
+        let subset = if a.numel() == 0 { Subset::All } else { select_subset(n, &select, select_range)?.1 };
+        let options =
+            EigBandedOptions { lower, eigvals_only, subset, check_finite: CheckFinite::from_flag(check_finite) };
+        let result = compute(py, a.numel(), move || ops::eig_banded(&a, &options))?;
+        eigen_pair(py, &library, result, list)
+    })
+}
+
+/// Solve real symmetric or complex Hermitian band matrix eigenvalue problem.
+///
+/// Eigenvalues (ascending) and eigenvectors of a Hermitian band matrix in
+/// LAPACK band storage (``scipy.linalg.eig_banded``), through the dense
+/// Hermitian solver on the expanded matrix (LAPACK's ``?sbevd``/``?hbevx``
+/// work on the band; the decomposition is the same up to rounding and the
+/// eigenvectors' signs). ``select`` ``'a'``, ``'v'`` (values in ``(lo,
+/// hi]``) or ``'i'`` (indices ``lo..=hi``) as SciPy's; ``max_ev`` is
+/// accepted and does not limit the number of eigenvalues returned.
+///
+#[doc = linalg_note!()]
+#[pyfunction]
+#[pyo3(
+    signature = (
+        a_band, lower = false, eigvals_only = false, overwrite_a_band = false, select = Passed::default(),
+        select_range = None, max_ev = 0, check_finite = true, *, device = None
+    ),
+    text_signature = "(a_band, lower=False, eigvals_only=False, overwrite_a_band=False, select='a', \
+                      select_range=None, max_ev=0, check_finite=True, *, device=None)"
+)]
+#[allow(clippy::too_many_arguments)] // SciPy's parameters
+fn eig_banded(
+    py: Python<'_>,
+    a_band: &Bound<'_, PyAny>,
+    lower: bool,
+    eigvals_only: bool,
+    overwrite_a_band: bool,
+    select: Passed,
+    select_range: Option<&Bound<'_, PyAny>>,
+    max_ev: i64,
+    check_finite: bool,
+    device: Device<'_, '_>,
+) -> PyResult<Py<PyAny>> {
+    let _ = (overwrite_a_band, max_ev); // a performance hint; LAPACK's workspace bound
+    banded(py, "eig_banded", a_band, lower, eigvals_only, (&select, select_range), check_finite, device)
+}
+
+/// Solve real symmetric or complex Hermitian band matrix eigenvalue problem.
+///
+/// Eigenvalues (ascending) of a Hermitian band matrix in LAPACK band storage
+/// (``scipy.linalg.eigvals_banded``); see :func:`eig_banded`.
+///
+#[doc = linalg_note!()]
+#[pyfunction]
+#[pyo3(
+    signature = (
+        a_band, lower = false, overwrite_a_band = false, select = Passed::default(), select_range = None,
+        check_finite = true, *, device = None
+    ),
+    text_signature = "(a_band, lower=False, overwrite_a_band=False, select='a', select_range=None, \
+                      check_finite=True, *, device=None)"
+)]
+#[allow(clippy::too_many_arguments)] // SciPy's parameters
+fn eigvals_banded(
+    py: Python<'_>,
+    a_band: &Bound<'_, PyAny>,
+    lower: bool,
+    overwrite_a_band: bool,
+    select: Passed,
+    select_range: Option<&Bound<'_, PyAny>>,
+    check_finite: bool,
+    device: Device<'_, '_>,
+) -> PyResult<Py<PyAny>> {
+    let _ = overwrite_a_band; // a performance hint
+    banded(py, "eigvals_banded", a_band, lower, true, (&select, select_range), check_finite, device)
+}
+
 /// Compute Hessenberg form of a matrix.
 ///
 /// Hessenberg form ``a = Q @ H @ Q^H`` (``scipy.linalg.hessenberg``).
@@ -536,6 +642,8 @@ pub(super) fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(eigvals, module)?)?;
     module.add_function(wrap_pyfunction!(eigh_tridiagonal, module)?)?;
     module.add_function(wrap_pyfunction!(eigvalsh_tridiagonal, module)?)?;
+    module.add_function(wrap_pyfunction!(eig_banded, module)?)?;
+    module.add_function(wrap_pyfunction!(eigvals_banded, module)?)?;
     module.add_function(wrap_pyfunction!(hessenberg, module)?)?;
     module.add_function(wrap_pyfunction!(cdf2rdf, module)?)?;
     Ok(())

@@ -83,20 +83,7 @@ fn cho_solve(
     device: Device<'_, '_>,
 ) -> PyResult<Py<PyAny>> {
     let _ = overwrite_b; // a performance hint
-    let [c, lower] = unpack2(c_and_lower)?;
-    let numpy = py.import("numpy")?;
-    let lower = if numpy.call_method1("ndim", (&lower,))?.extract::<usize>()? > 0 {
-        let values = numpy.call_method1("unique", (numpy.call_method1("asarray", (&lower,))?,))?;
-        if values.getattr("size")?.extract::<usize>()? != 1 {
-            return Err(Error::NotImplemented(
-                "linalg.cho_solve: lower='<mixed per-matrix flags>' is not supported".into(),
-            )
-            .into());
-        }
-        values.get_item(0)?.is_truthy()?
-    } else {
-        lower.is_truthy()?
-    };
+    let (c, lower) = factor_and_lower(py, "cho_solve", c_and_lower)?;
     on_device(device, || {
         let (mut tensors, library) = import_all(&[&c, b])?;
         let b = tensors.remove(1);
@@ -104,6 +91,56 @@ fn cho_solve(
         batched("cho_solve", &[(Some(&c), 2), (Some(&b), rhs_core(&b))])?;
         let check = CheckFinite::from_flag(check_finite);
         let x = compute(py, c.numel() + b.numel(), move || ops::cho_solve(&ChoFactor { c, lower }, &b, check))?;
+        wrap(py, &library, x, false)
+    })
+}
+
+/// A `(factor, lower)` pair as SciPy unpacks it; a batch's per-matrix
+/// `lower` flags must agree (SciPy's batched `cho_factor` returns an array of them).
+fn factor_and_lower<'py>(py: Python<'py>, name: &str, pair: &Bound<'py, PyAny>) -> PyResult<(Bound<'py, PyAny>, bool)> {
+    let [c, lower] = unpack2(pair)?;
+    let numpy = py.import("numpy")?;
+    let lower = if numpy.call_method1("ndim", (&lower,))?.extract::<usize>()? > 0 {
+        let values = numpy.call_method1("unique", (numpy.call_method1("asarray", (&lower,))?,))?;
+        if values.getattr("size")?.extract::<usize>()? != 1 {
+            return Err(Error::NotImplemented(format!(
+                "linalg.{name}: lower='<mixed per-matrix flags>' is not supported"
+            ))
+            .into());
+        }
+        values.get_item(0)?.is_truthy()?
+    } else {
+        lower.is_truthy()?
+    };
+    Ok((c, lower))
+}
+
+/// Solve the linear equations ``A x = b``, given the Cholesky factorization of the banded Hermitian ``A``.
+///
+/// Solve ``A x = b`` from :func:`cholesky_banded`'s factor ``cb`` and its
+/// ``lower`` flag (``scipy.linalg.cho_solve_banded``), through the dense
+/// triangular factor (the triangular solves of LAPACK's ``?pbtrs``).
+///
+#[doc = linalg_note!()]
+#[pyfunction]
+#[pyo3(signature = (cb_and_lower, b, overwrite_b = false, check_finite = true, *, device = None))]
+fn cho_solve_banded(
+    py: Python<'_>,
+    cb_and_lower: &Bound<'_, PyAny>,
+    b: &Bound<'_, PyAny>,
+    overwrite_b: bool,
+    check_finite: bool,
+    device: Device<'_, '_>,
+) -> PyResult<Py<PyAny>> {
+    let _ = overwrite_b; // a performance hint
+    let (cb, lower) = factor_and_lower(py, "cho_solve_banded", cb_and_lower)?;
+    on_device(device, || {
+        let (mut tensors, library) = import_all(&[&cb, b])?;
+        let b = tensors.remove(1);
+        let cb = tensors.remove(0);
+        batched("cho_solve_banded", &[(Some(&cb), 2), (Some(&b), rhs_core(&b))])?;
+        let check = CheckFinite::from_flag(check_finite);
+        let x = compute(py, cb.numel() + b.numel(), move || ops::cho_solve_banded(&cb, lower, &b, check))?;
         wrap(py, &library, x, false)
     })
 }
@@ -134,6 +171,7 @@ pub(super) fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(cholesky, module)?)?;
     module.add_function(wrap_pyfunction!(cho_factor, module)?)?;
     module.add_function(wrap_pyfunction!(cho_solve, module)?)?;
+    module.add_function(wrap_pyfunction!(cho_solve_banded, module)?)?;
     module.add_function(wrap_pyfunction!(cholesky_banded, module)?)?;
     Ok(())
 }

@@ -5,10 +5,12 @@
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
-use super::super::container::{compute, wrap};
+use super::super::container::{compute, wrap, wrap_all};
 use super::super::placement::on_device;
-use super::{batched, import1, sequence};
-use crate::ops::linalg::{self as ops, CheckFinite, Qr, QrMode, QrOptions, QrRaw, Rq};
+use super::{batched, import1, import2, rhs_core, sequence};
+use crate::ops::linalg::{
+    self as ops, CheckFinite, Qr, QrMode, QrMultiply, QrMultiplyMode, QrMultiplyOptions, QrOptions, QrRaw, Rq,
+};
 use crate::Error;
 
 /// Compute QR decomposition of a matrix.
@@ -17,8 +19,12 @@ use crate::Error;
 ///
 /// ``mode``: ``'full'`` (``(Q, R)``), ``'economic'``, ``'r'`` (``(R,)``, a
 /// 1-tuple as SciPy returns it; ``R`` alone for a batch) or ``'raw'``
-/// (``((qr, tau), R)`` in LAPACK's ``?geqrf`` format). Column pivoting
-/// (``pivoting=True``) is not implemented: libtorch has no ``?geqp3``.
+/// (``((qr, tau), R)`` in LAPACK's ``?geqrf`` format). ``pivoting=True``
+/// adds the column permutation ``P`` (int32, as SciPy's) with ``a[:, P] = Q @
+/// R``: the pivots are LAPACK ``?geqp3``'s (the largest remaining column norm
+/// first, norms downdated as ``?laqp2`` does), chosen on the host (an
+/// explicit copy for CUDA input), the factors then computed by libtorch
+/// from the permuted matrix.
 /// ``lwork`` is checked as SciPy's LAPACK wrappers check it (``lwork >= N``
 /// for ``?geqrf``, then ``?orgqr``'s bound; ``-1`` queries) and otherwise
 /// ignored; a too small one raises ``ValueError`` with SciPy's message.
@@ -39,9 +45,6 @@ fn qr(
 ) -> PyResult<Py<PyAny>> {
     let _ = overwrite_a; // a performance hint
     let mode: QrMode = mode.parse()?;
-    if pivoting {
-        return Err(Error::NotImplemented("linalg.qr: pivoting=True is not supported".into()).into());
-    }
     on_device(device, || {
         let (a, library) = import1(a)?;
         let list = batched("qr", &[(Some(&a), 2)])?;
@@ -61,18 +64,74 @@ fn qr(
             )
             .into());
         }
-        let options = QrOptions { mode, check_finite: CheckFinite::from_flag(check_finite) };
-        let Qr { q, r, raw } = compute(py, a.numel(), move || ops::qr(&a, &options))?;
-        let r = wrap(py, &library, r, false)?;
+        let options = QrOptions { mode, check_finite: CheckFinite::from_flag(check_finite), pivoting };
+        let Qr { q, r, raw, p } = compute(py, a.numel(), move || ops::qr(&a, &options))?;
+        let mut rj = vec![wrap(py, &library, r, false)?];
+        if let Some(p) = p {
+            rj.push(wrap(py, &library, p, false)?);
+        }
         if let Some(QrRaw { qr, tau }) = raw {
             let pair = PyTuple::new(py, [wrap(py, &library, qr, false)?, wrap(py, &library, tau, false)?])?;
-            return Ok(PyTuple::new(py, [pair.into_any().unbind(), r])?.into_any().unbind());
+            rj.insert(0, pair.into_any().unbind());
+            return sequence(py, rj, false);
         }
         match q {
-            Some(q) => sequence(py, vec![wrap(py, &library, q, false)?, r], list),
-            None if list => Ok(r),
-            None => sequence(py, vec![r], false),
+            Some(q) => {
+                rj.insert(0, wrap(py, &library, q, false)?);
+                sequence(py, rj, list)
+            }
+            None if list && rj.len() == 1 => Ok(rj.remove(0)),
+            None => sequence(py, rj, list),
         }
+    })
+}
+
+/// Calculate the QR decomposition and multiply Q with a matrix.
+///
+/// The QR decomposition of ``a`` and the product of its (economic) ``Q``
+/// with ``c`` (``scipy.linalg.qr_multiply``): ``Q @ c`` (``mode='left'``) or
+/// ``c @ Q`` (``'right'``), ``conj(Q)`` with ``conjugate=True``; returns
+/// ``(CQ, R)`` or, with ``pivoting=True``, ``(CQ, R, P)`` (see :func:`qr`).
+/// The product is a matrix product by libtorch (SciPy applies the
+/// reflectors with LAPACK's ``?ormqr``; the results agree to rounding).
+///
+#[doc = linalg_note!()]
+#[pyfunction]
+#[pyo3(signature = (
+    a, c, mode = "right", pivoting = false, conjugate = false, overwrite_a = false, overwrite_c = false, *,
+    device = None
+))]
+#[allow(clippy::too_many_arguments)] // SciPy's parameters
+fn qr_multiply(
+    py: Python<'_>,
+    a: &Bound<'_, PyAny>,
+    c: &Bound<'_, PyAny>,
+    mode: &str,
+    pivoting: bool,
+    conjugate: bool,
+    overwrite_a: bool,
+    overwrite_c: bool,
+    device: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    let _ = overwrite_a; // a performance hint
+    let mode = match mode {
+        "left" => QrMultiplyMode::Left,
+        "right" => QrMultiplyMode::Right,
+        other => {
+            return Err(Error::InvalidArgument(format!(
+                "Mode argument can only be 'left' or 'right' but not '{other}'"
+            ))
+            .into())
+        }
+    };
+    on_device(device, || {
+        let (a, c, library) = import2(a, c)?;
+        let list = batched("qr_multiply", &[(Some(&a), 2), (Some(&c), rhs_core(&c))])?;
+        let options = QrMultiplyOptions { mode, pivoting, conjugate, overwrite_c };
+        let QrMultiply { cq, r, p } = compute(py, a.numel() + c.numel(), move || ops::qr_multiply(&a, &c, &options))?;
+        let mut tensors = vec![cq, r];
+        tensors.extend(p);
+        sequence(py, wrap_all(py, &library, tensors)?, list)
     })
 }
 
@@ -117,7 +176,7 @@ fn rq(
             }
             check_lwork(lwork, &a, &calls)?;
         }
-        let options = QrOptions { mode, check_finite: CheckFinite::from_flag(check_finite) };
+        let options = QrOptions { mode, check_finite: CheckFinite::from_flag(check_finite), pivoting: false };
         let Rq { r, q } = compute(py, a.numel(), move || ops::rq(&a, &options))?;
         let r = wrap(py, &library, r, false)?;
         match q {
@@ -178,5 +237,6 @@ fn check_lwork(lwork: &Bound<'_, PyAny>, a: &tch::Tensor, calls: &[(&str, &str, 
 pub(super) fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(qr, module)?)?;
     module.add_function(wrap_pyfunction!(rq, module)?)?;
+    module.add_function(wrap_pyfunction!(qr_multiply, module)?)?;
     Ok(())
 }

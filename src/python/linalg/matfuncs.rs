@@ -159,6 +159,25 @@ fn expm_frechet(
     })
 }
 
+/// Relative condition number of the matrix exponential in the Frobenius norm.
+///
+/// ``||K||_2 ||A||_F / ||expm(A)||_F`` for the Kronecker form ``K`` of the
+/// Frechet derivative (``scipy.linalg.expm_cond``); the ``n^2`` directional
+/// derivatives are computed in one batched call. A float64 scalar, as SciPy's.
+///
+#[doc = linalg_note!()]
+#[pyfunction]
+#[pyo3(signature = (A, check_finite = true, *, device = None))]
+#[allow(non_snake_case)]
+fn expm_cond(py: Python<'_>, A: &Bound<'_, PyAny>, check_finite: bool, device: Device<'_, '_>) -> PyResult<Py<PyAny>> {
+    on_device(device, || {
+        let (a, library) = import1(A)?;
+        let check = CheckFinite::from_flag(check_finite);
+        let kappa = compute(py, a.numel(), move || ops::expm_cond(&a, check))?;
+        wrap(py, &library, kappa, true)
+    })
+}
+
 /// Adds the matrix functions to `_core.linalg`.
 pub(super) fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(expm, module)?)?;
@@ -169,6 +188,7 @@ pub(super) fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(sinhm, module)?)?;
     module.add_function(wrap_pyfunction!(tanhm, module)?)?;
     module.add_function(wrap_pyfunction!(expm_frechet, module)?)?;
+    module.add_function(wrap_pyfunction!(expm_cond, module)?)?;
     Ok(())
 }
 

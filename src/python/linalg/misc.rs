@@ -66,6 +66,12 @@ fn parse_axis(axis: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Vec<i64>>> {
     }
 }
 
+/// An array-like that is taken as numpy (`__array__` or `__array_interface__`
+/// without `__dlpack__`: a pandas Series or DataFrame), as SciPy's `np.asarray` takes it.
+fn numpy_array_like(a: &Bound<'_, PyAny>) -> PyResult<bool> {
+    Ok(!a.hasattr("__dlpack__")? && (a.hasattr("__array__")? || a.hasattr("__array_interface__")?))
+}
+
 /// Whether SciPy computes this norm (of the whole array, no `keepdims`) with
 /// BLAS ``nrm2`` or LAPACK ``lange``, whose f2py wrappers return a Python
 /// float, rather than NumPy: float32/64 and complex64/128 numpy arrays (or
@@ -80,7 +86,7 @@ fn blas_norm(py: Python<'_>, a: &Bound<'_, PyAny>, ord: &Order) -> PyResult<bool
     let numpy = py.import("numpy")?;
     let x = if a.is_instance(&numpy.getattr("ndarray")?)? {
         a.clone()
-    } else if a.is_instance_of::<PyList>() || a.is_instance_of::<PyTuple>() {
+    } else if a.is_instance_of::<PyList>() || a.is_instance_of::<PyTuple>() || numpy_array_like(a)? {
         numpy.call_method1("asarray", (a,))?
     } else {
         return Ok(false);

@@ -112,10 +112,102 @@ fn solve_discrete_lyapunov(
     })
 }
 
+/// The Riccati solvers' body: imports the present arrays, SciPy's batch checks, the solve.
+#[allow(clippy::too_many_arguments)]
+fn riccati(
+    py: Python<'_>,
+    name: &str,
+    arrays: [&Bound<'_, PyAny>; 4],
+    e: Option<&Bound<'_, PyAny>>,
+    s: Option<&Bound<'_, PyAny>>,
+    balanced: bool,
+    device: Device<'_, '_>,
+    solve: fn(&ops::AreInput<'_>, bool) -> crate::Result<tch::Tensor>,
+) -> PyResult<Py<PyAny>> {
+    let (e, s) = (e.filter(|x| !x.is_none()), s.filter(|x| !x.is_none()));
+    on_device(device, || {
+        let mut all: Vec<&Bound<'_, PyAny>> = arrays.to_vec();
+        all.extend(e);
+        all.extend(s);
+        let (mut t, library) = import_all(&all)?;
+        let s_t = if s.is_some() { t.pop() } else { None };
+        let e_t = if e.is_some() { t.pop() } else { None };
+        let parts: Vec<(Option<&tch::Tensor>, usize)> =
+            t.iter().chain(e_t.iter()).chain(s_t.iter()).map(|x| (Some(x), 2)).collect();
+        batched(name, &parts)?;
+        let elements = t.iter().chain(e_t.iter()).chain(s_t.iter()).map(tch::Tensor::numel).sum();
+        let x = compute(py, elements, move || {
+            let input = ops::AreInput { a: &t[0], b: &t[1], q: &t[2], r: &t[3], e: e_t.as_ref(), s: s_t.as_ref() };
+            solve(&input, balanced)
+        })?;
+        wrap(py, &library, x, false)
+    })
+}
+
+/// Solves the continuous-time algebraic Riccati equation (CARE).
+///
+/// The stabilizing solution ``X`` of ``A^H X E + E^H X A - (E^H X B + S)
+/// R^-1 (B^H X E + S^H) + Q = 0`` (``scipy.linalg.solve_continuous_are``;
+/// ``e``, ``s`` default to the identity and zeros), from SciPy's balanced,
+/// deflated extended pencil; its stable deflating subspace comes from the
+/// ordered complex Schur form of ``J^-1 H`` on the host (an explicit copy for
+/// CUDA input; SciPy uses the ordered QZ decomposition of the pencil). The
+/// solution is unique, so the results agree to rounding. float64/complex128
+/// as SciPy; ``LinAlgError`` where SciPy raises it.
+///
+#[doc = linalg_note!()]
+#[pyfunction]
+#[pyo3(signature = (a, b, q, r, e = None, s = None, balanced = true, *, device = None))]
+#[allow(clippy::too_many_arguments)] // SciPy's parameters
+fn solve_continuous_are(
+    py: Python<'_>,
+    a: &Bound<'_, PyAny>,
+    b: &Bound<'_, PyAny>,
+    q: &Bound<'_, PyAny>,
+    r: &Bound<'_, PyAny>,
+    e: Option<&Bound<'_, PyAny>>,
+    s: Option<&Bound<'_, PyAny>>,
+    balanced: bool,
+    device: Device<'_, '_>,
+) -> PyResult<Py<PyAny>> {
+    riccati(py, "solve_continuous_are", [a, b, q, r], e, s, balanced, device, ops::solve_continuous_are)
+}
+
+/// Solves the discrete-time algebraic Riccati equation (DARE).
+///
+/// The stabilizing solution ``X`` of ``A^H X A - E^H X E - (A^H X B + S)
+/// (R + B^H X B)^-1 (B^H X A + S^H) + Q = 0``
+/// (``scipy.linalg.solve_discrete_are``), from SciPy's balanced, deflated
+/// extended pencil; its deflating subspace for the eigenvalues inside the
+/// unit circle is that of the Cayley transform ``(H + J)^-1 (H - J)`` for
+/// the left half plane, from its ordered complex Schur form on the host (an
+/// explicit copy for CUDA input; SciPy uses the ordered QZ decomposition).
+/// float64/complex128 as SciPy; ``LinAlgError`` where SciPy raises it.
+///
+#[doc = linalg_note!()]
+#[pyfunction]
+#[pyo3(signature = (a, b, q, r, e = None, s = None, balanced = true, *, device = None))]
+#[allow(clippy::too_many_arguments)] // SciPy's parameters
+fn solve_discrete_are(
+    py: Python<'_>,
+    a: &Bound<'_, PyAny>,
+    b: &Bound<'_, PyAny>,
+    q: &Bound<'_, PyAny>,
+    r: &Bound<'_, PyAny>,
+    e: Option<&Bound<'_, PyAny>>,
+    s: Option<&Bound<'_, PyAny>>,
+    balanced: bool,
+    device: Device<'_, '_>,
+) -> PyResult<Py<PyAny>> {
+    riccati(py, "solve_discrete_are", [a, b, q, r], e, s, balanced, device, ops::solve_discrete_are)
+}
+
 /// Adds the Sylvester and Lyapunov solvers to `_core.linalg`.
 pub(super) fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(solve_sylvester, module)?)?;
     module.add_function(wrap_pyfunction!(solve_continuous_lyapunov, module)?)?;
     module.add_function(wrap_pyfunction!(solve_discrete_lyapunov, module)?)?;
+    module.add_function(wrap_pyfunction!(solve_continuous_are, module)?)?;
+    module.add_function(wrap_pyfunction!(solve_discrete_are, module)?)?;
     Ok(())
 }

@@ -129,6 +129,19 @@ fn companion(py: Python<'_>, a: &Bound<'_, PyAny>, device: Device<'_, '_>) -> Py
     map1(py, device, a, None, ops::companion)
 }
 
+/// Returns a Fiedler companion matrix
+///
+/// Fiedler companion matrix of polynomial coefficients ``a``
+/// (``scipy.linalg.fiedler_companion``): a pentadiagonal matrix with the
+/// companion matrix's eigenvalues; leading dimensions are a batch.
+///
+#[doc = linalg_note!()]
+#[pyfunction]
+#[pyo3(signature = (a, *, device = None))]
+fn fiedler_companion(py: Python<'_>, a: &Bound<'_, PyAny>, device: Device<'_, '_>) -> PyResult<Py<PyAny>> {
+    map1(py, device, a, None, ops::fiedler_companion)
+}
+
 /// Returns a symmetric Fiedler matrix
 ///
 /// Fiedler matrix ``|a_i - a_j|`` (``scipy.linalg.fiedler``).
@@ -338,6 +351,7 @@ pub(super) fn register(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(khatri_rao, module)?)?;
     module.add_function(wrap_pyfunction!(companion, module)?)?;
     module.add_function(wrap_pyfunction!(fiedler, module)?)?;
+    module.add_function(wrap_pyfunction!(fiedler_companion, module)?)?;
     module.add_function(wrap_pyfunction!(leslie, module)?)?;
     module.add_function(wrap_pyfunction!(convolution_matrix, module)?)?;
     module.add_function(wrap_pyfunction!(hilbert, module)?)?;

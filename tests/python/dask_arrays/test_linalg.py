@@ -112,13 +112,30 @@ EXAMPLES: dict[str, list[tuple[tuple, dict]]] = {
         ex(VECTOR[0] + FIRST, RHS[0]),
         ex(TALL[0, :2] + FIRST, RHS[0], outaxis=-1),
     ],
-    "matrix_balance": [ex(GENERAL[0])],
+    "matrix_balance": [ex(GENERAL[0]), ex(GENERAL)],
     "hessenberg": [ex(GENERAL), ex(GENERAL, calc_q=True)],
     "schur": [ex(GENERAL), ex(GENERAL[0], output="complex")],
     "rsf2csf": [ex(np.triu(GENERAL), np.broadcast_to(np.eye(N), GENERAL.shape).copy())],
     "cdf2rdf": [ex(VECTOR, GENERAL)],
     "solve_sylvester": [ex(SPD, SPD, GENERAL)],
     "solve_continuous_lyapunov": [ex(-SPD, GENERAL)],
+    "solve_lyapunov": [ex(-SPD, GENERAL)],
+    "fiedler_companion": [ex(VECTOR + FIRST), ex(np.c_[VECTOR + FIRST, VECTOR[:, :2]])],
+    "cho_solve_banded": [
+        ex((tl.cholesky_banded(SYM_BANDED), False), RHS),
+        ex((tl.cholesky_banded(SYM_BANDED[0]), False), VECTOR[0]),
+    ],
+    "eig_banded": [ex(SYM_BANDED), ex(SYM_BANDED, select="i", select_range=(0, 1)), ex(SYM_BANDED, eigvals_only=True)],
+    "eigvals_banded": [ex(SYM_BANDED)],
+    "expm_cond": [ex(GENERAL[0] / 10)],
+    "qr_multiply": [ex(TALL, RHS[:, :, :2].transpose(0, 2, 1)[:, :, :1].repeat(5, -1)), ex(TALL, RHS, mode="left"),
+                    ex(TALL, VECTOR[0], mode="left", pivoting=True)],
+    "ldl": [ex(SPD - 2 * np.eye(N)), ex(SPD, lower=False)],
+    "solve_continuous_are": [ex(GENERAL, TALL[:, :N, :2], SPD, SPD[:, :2, :2])],
+    "solve_discrete_are": [
+        ex(GENERAL / 10, TALL[:, :N, :2], SPD, SPD[:, :2, :2]),
+        ex(GENERAL / 10, TALL[:, :N, :2], SPD, SPD[:, :2, :2], e=SPD, s=TALL[:, :N, :2] / 10),
+    ],
 }
 
 #: Options a Gufunc row refuses, its reason: (routine, example, the reason's words).
@@ -131,6 +148,7 @@ REFUSED = [
     ("eig", ex(GENERAL, left=True, right=False), "dtype depends on the data"),
     ("qr", ex(TALL[0], mode="raw"), "nested"),
     ("matrix_balance", ex(GENERAL[0], separate=True), "nested"),
+    ("eig_banded", ex(SYM_BANDED, select="v", select_range=(0, 5)), "data-dependent"),
 ]
 
 
@@ -207,12 +225,16 @@ def test_rows_by_class() -> None:
         "pascal",
     ]
     assert sorted(_rows(Unsupported.kind)) == [
+        "clarkson_woodruff_transform",
         "fractional_matrix_power",
         "funm",
         "logm",
         "lstsq",
         "null_space",
         "orth",
+        "qr_delete",
+        "qr_insert",
+        "qr_update",
         "signm",
         "solve_discrete_lyapunov",
         "sqrtm",
@@ -287,12 +309,6 @@ def test_refused_option_raises(name: str, example: tuple[tuple, dict], why: str)
     args, kwargs = example
     with no_compute(), pytest.raises(NotImplementedError, match=why):
         getattr(tl, name)(*_lazy(args, "tiny"), **kwargs)
-
-
-def test_stacked_matrix_balance_refused_at_build() -> None:
-    # the eager routine refuses a stack (SciPy 1.17 batches it); the probe says so before any task runs
-    with no_compute(), pytest.raises(NotImplementedError, match="stack"):
-        tl.matrix_balance(_lazy(GENERAL, "tiny"))
 
 
 # --------------------------------------------------------------------------- norm

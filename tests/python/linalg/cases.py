@@ -308,7 +308,82 @@ ROUTINES = {
     "solve_continuous_lyapunov": (lambda rng, dt: ((general(rng, dt), general(rng, dt)), {}), None),
     "solve_discrete_lyapunov": (lambda rng, dt: ((general(rng, dt) / (20 if dt != "bool" else 1),
                                                   general(rng, dt)), {}), None),
+    "solve_lyapunov": (lambda rng, dt: ((general(rng, dt), general(rng, dt)), {}), None),
+    "fiedler_companion": (lambda rng, dt: ((vec(rng, dt) + (np.array([1, 0, 0, 0, 0], dtype=dt) if dt != "bool"
+                                                            else np.array([1, 0, 0, 0, 0], dtype=bool)),), {}), None),
+    "cho_solve_banded": (lambda rng, dt: (((band(rng, dt), False), vec(rng, dt)), {}), None),
+    "eig_banded": (lambda rng, dt: ((band(rng, dt),), {}), "eig_banded"),
+    "eigvals_banded": (lambda rng, dt: ((band(rng, dt),), {}), None),
+    "expm_cond": (lambda rng, dt: ((general(rng, dt, 3) / (20 if np.dtype(dt).kind in "fc" else 1),), {}), None),
+    "qr_multiply": (lambda rng, dt: ((rect(rng, dt), rect(rng, dt, 3, 6)), {}), None),
+    "clarkson_woodruff_transform": (lambda rng, dt: ((rect(rng, dt, 8, 3), 4), {"rng": 7}), None),
+    "ldl": (lambda rng, dt: ((symmetric(rng, dt),), {}), None),
+    "solve_continuous_are": (lambda rng, dt: (_riccati(rng, dt), {}), None),
+    "solve_discrete_are": (lambda rng, dt: (_riccati(rng, dt, 4), {}), None),
+    "qr_update": (lambda rng, dt: (_qr_of(rng, dt) + (vec(rng, dt, 6), vec(rng, dt, 4)), {}), None),
+    "qr_insert": (lambda rng, dt: (_qr_of(rng, dt) + (vec(rng, dt, 4), 2), {}), None),
+    "qr_delete": (lambda rng, dt: (_qr_of(rng, dt) + (1,), {"p": 2}), None),
 }
+
+
+def _qr_of(rng, dt, m=6, n=4):
+    """SciPy's full QR factors of a (6, 4) matrix, in `dt` (SciPy's QR updates refuse all but float32/64 and
+    complex64/128: the other dtypes check that torchbridge refuses them too)."""
+    kind = np.dtype(dt).kind
+    a = rect(rng, dt if kind in "fc" else "float64", m, n)
+    return tuple(x.astype(dt) for x in sl.qr(a))
+
+
+def band(rng, dtype="float64", n=N):
+    """An upper band (one superdiagonal) of a Hermitian matrix whose diagonal dominates, in band storage."""
+    kind = np.dtype(dtype).kind
+    if kind == "b":
+        return np.vstack([rng.random(n) < 0.5, np.ones(n, bool)])
+    if kind in "iu":
+        return np.vstack([rng.integers(0 if kind == "u" else -2, 3, n), rng.integers(5, 9, n)]).astype(dtype)
+    x = rng.standard_normal((2, n)) + np.array([[0.0], [4.0]])
+    if kind == "c":
+        x = x + 1j * rng.standard_normal((2, n)) * np.array([[1.0], [0.0]])
+    return x.astype(dtype)
+
+
+def symmetric(rng, dtype="float64", n=N):
+    """A symmetric (Hermitian for complex) indefinite matrix: Bunch-Kaufman pivots both ways."""
+    kind = np.dtype(dtype).kind
+    if kind == "b":
+        x = rng.random((n, n)) < 0.5
+        return x | x.T
+    if kind in "iu":
+        x = rng.integers(0 if kind == "u" else -20, 21, (n, n))
+        return (x + x.T).astype(dtype)
+    x = rng.standard_normal((n, n))
+    if kind == "c":
+        x = x + 1j * rng.standard_normal((n, n))
+    return (x + np.conj(x.T)).astype(dtype)
+
+
+def upper_band_matrix(ab):
+    """The Hermitian matrix of upper band storage ``ab`` (``ab[u + i - j, j] = A[i, j]``), both triangles filled."""
+    ab = np.asarray(ab)
+    n, u = ab.shape[-1], ab.shape[-2] - 1
+    full = np.zeros(ab.shape[:-2] + (n, n), dtype=np.result_type(ab.dtype, np.float32))
+    for k in range(u + 1):
+        full = full + np.apply_along_axis(np.diag, -1, ab[..., u - k, k:], k)
+    return hermitian_part(full, lower=False)
+
+
+def _riccati(rng, dt, shrink=1):
+    """(a, b, q, r) of a Riccati equation with a stabilizing solution: (a, b) controllable, q and r definite,
+    a with entries of order one (a well-conditioned solution)."""
+    kind = np.dtype(dt).kind
+    if kind == "b":
+        a = rng.random((N, N)) < 0.5
+    elif kind in "iu":
+        a = rng.integers(0 if kind == "u" else -2, 3, (N, N)).astype(dt)
+    else:
+        a = rng.standard_normal((N, N)) + (1j * rng.standard_normal((N, N)) if kind == "c" else 0)
+        a = (a / shrink).astype(dt)
+    return a, rect(rng, dt, N, 2), hpd(rng, dt), hpd(rng, dt, 2)
 
 
 def _poly(x):
@@ -355,7 +430,14 @@ SCIPY_REFERENCE_FROM = {
     ("logm", "complex64"): "complex128",
     # SciPy's kron(a, conj(a)) in float16 before its float64 solve
     ("solve_discrete_lyapunov", "float16"): "float64",
+    # SciPy negates q (and a) in uint8 with wraparound before its float64 pencil
+    ("solve_continuous_are", "uint8"): "int16",
+    ("solve_discrete_are", "uint8"): "int16",
 }
+
+#: Routines whose result SciPy computes by another algorithm (the Riccati solvers: ordered QZ there, an
+#: ordered Schur form here): the solution is unique, the two agree to its condition number times eps.
+ROUTINE_RTOL = {"solve_continuous_are": 1e-9, "solve_discrete_are": 1e-9}
 
 
 def _call(module, name, args, kwargs):
@@ -386,6 +468,8 @@ def compare_result(name, got, want, args, rtol):
         check_rq(got, want, args[0], rtol)
     elif compare == "schur":
         check_schur(got, want, args[0], rtol)
+    elif compare == "eig_banded":
+        check_eigh(got, want, upper_band_matrix(args[0]), rtol)
     else:
         raise AssertionError(compare)
 
@@ -471,6 +555,18 @@ def _batched_cases():
         "solve_sylvester": lambda r: ((general(r, f, batch=B), general(r, f, 3), rect(r, f, N, 3)), {}),
         "solve_continuous_lyapunov": lambda r: ((general(r, f, batch=B), general(r, f)), {}),
         "solve_discrete_lyapunov": lambda r: ((general(r, f, batch=B) / 20, general(r, f)), {}),
+        "solve_lyapunov": lambda r: ((general(r, f, batch=B), general(r, f)), {}),
+        "matrix_balance": lambda r: ((general(r, f, batch=B) * np.array([1, 100, 1e-2, 1, 1e3]),), {"separate": True}),
+        "fiedler_companion": lambda r: ((vec(r, f, batch=B) + np.array([3, 0, 0, 0, 0]),), {}),
+        "cho_solve_banded": lambda r: (((np.stack([band(r, f) for _ in B * 3]), False), vec(r, f)), {}),
+        "eig_banded": lambda r: ((np.stack([band(r, "complex128") for _ in B * 3]),), {"lower": False}),
+        "eigvals_banded": lambda r: ((np.stack([band(r, f) for _ in B * 3]),), {"select": "i", "select_range": (1, 3)}),
+        "qr_multiply": lambda r: ((rect(r, f, batch=B), rect(r, f, 4, 3)), {"mode": "left"}),
+        "clarkson_woodruff_transform": lambda r: ((rect(r, f, 8, 3, batch=B), 4), {"rng": 11}),
+        "ldl": lambda r: ((np.stack([symmetric(r, f) for _ in B * 3]),), {"lower": False}),
+        "solve_continuous_are": lambda r: ((general(r, f, batch=B), rect(r, f, N, 2), hpd(r, f), hpd(r, f, 2)), {}),
+        "solve_discrete_are": lambda r: ((general(r, f, batch=B) / 20, rect(r, f, N, 2), hpd(r, f), hpd(r, f, 2)),
+                                         {}),
     }
 
 

@@ -201,9 +201,16 @@ def test_solve_banded_l_and_u_any_pair():
         tl.solve_banded((1.0, 1), ab, b)
 
 
-def test_matrix_balance_stack_is_named_unsupported():
-    with pytest.raises(NotImplementedError, match=r"linalg\.matrix_balance: A='<a stack of matrices>' is not"):
-        tl.matrix_balance(np.ones((2, 3, 3)), device="cpu")
+def test_matrix_balance_of_a_stack_is_scipys():
+    """SciPy 1.17 balances a stack matrix by matrix (a list back; with separate=True one float64
+    (..., 2, n) array of the scalings and permutations)."""
+    a = np.random.default_rng(4).standard_normal((2, 3, 4, 4)) * np.array([1, 100, 1e-2, 1e3])
+    for kwargs in ({}, {"separate": True}, {"permute": False, "scale": True, "separate": True}):
+        got, want = tl.matrix_balance(a, **kwargs, device="cpu"), sl.matrix_balance(a, **kwargs)
+        assert type(got) is type(want) is list
+        for g, w in zip(got, want):
+            assert g.dtype == w.dtype and g.shape == w.shape
+            np.testing.assert_allclose(g, w, rtol=1e-12)
 
 
 # ---------------------------------------------------------------------------
@@ -399,8 +406,8 @@ def test_matrix_balance_like_gebal(rng):
             close_all(got, want, 1e-12 if x.dtype != np.float32 else 1e-6)
     with pytest.raises(ValueError):
         tl.matrix_balance(np.array([[np.nan, 1], [1, 1]]))
-    with pytest.raises(NotImplementedError):
-        tl.matrix_balance(np.ones((2, 3, 3)))
+    with pytest.raises(ValueError, match="zero-size batches"):  # a stack is balanced matrix by matrix, as SciPy's
+        tl.matrix_balance(np.ones((0, 3, 3)))
 
 
 def test_structured_solvers_options(rng):

@@ -7,7 +7,7 @@ use super::super::dtypes::*;
 use super::super::lapack::gebal;
 use super::super::shapes::*;
 use super::super::special_matrices::toeplitz;
-use super::super::{invalid, not_implemented, CheckFinite};
+use super::super::{invalid, CheckFinite};
 use super::{solve, SolveOptions, Structure};
 use crate::ops::autograd::records_grad;
 use crate::ops::dtype;
@@ -375,22 +375,50 @@ pub struct Balanced {
 /// `scipy.linalg.matrix_balance`: LAPACK's `?gebal` (version 3.12, ported:
 /// libtorch has no kernel for it; it runs on the host, a sequential
 /// algorithm on a copy of `a`). Returns the balanced matrix, the scaling
-/// and permutation, and SciPy's `T` with `B = T^-1 A T`.
+/// and permutation, and SciPy's `T` with `B = T^-1 A T`. Leading dimensions
+/// are a batch (SciPy 1.17's `_apply_over_batch`), balanced one matrix at a time.
 pub fn matrix_balance(a: &Tensor, options: &BalanceOptions) -> Result<Balanced> {
-    let BalanceOptions { permute, scale } = *options;
     let a = atleast_2d(a)?;
+    if a.dim() == 2 {
+        return balance_one(&a, options);
+    }
     numpy::check_finite(&a)?;
     let (m, n) = matrix_dims("matrix_balance", &a)?;
-    if a.dim() != 2 {
-        return Err(not_implemented("matrix_balance of a stack of matrices"));
-    }
     if m != n {
         return Err(invalid("The data matrix for balancing should be square."));
     }
-    let kind = lapack_kind(&[dtype(&a)?]);
+    let batch = batch_of(&a, 2);
+    let flat = a.f_reshape([-1, n, n].as_slice())?;
+    let mut parts: [Vec<Tensor>; 4] = Default::default();
+    for i in 0..flat.size()[0] {
+        let Balanced { b, scaling, perm, t } = balance_one(&flat.f_select(0, i)?, options)?;
+        for (store, value) in parts.iter_mut().zip([b, scaling, perm, t]) {
+            store.push(value);
+        }
+    }
+    let [bs, scalings, perms, ts] = parts;
+    let stack = |items: Vec<Tensor>, core: &[i64]| -> Result<Tensor> {
+        Ok(Tensor::f_stack(&items, 0)?.f_reshape(concat(&batch, core).as_slice())?)
+    };
+    Ok(Balanced {
+        b: stack(bs, &[n, n])?,
+        scaling: stack(scalings, &[n])?,
+        perm: stack(perms, &[n])?,
+        t: stack(ts, &[n, n])?,
+    })
+}
+
+fn balance_one(a: &Tensor, options: &BalanceOptions) -> Result<Balanced> {
+    let BalanceOptions { permute, scale } = *options;
+    numpy::check_finite(a)?;
+    let (m, n) = matrix_dims("matrix_balance", a)?;
+    if m != n {
+        return Err(invalid("The data matrix for balancing should be square."));
+    }
+    let kind = lapack_kind(&[dtype(a)?]);
     let complex = is_complex_kind(kind);
     let device = a.device();
-    let a = cast(&a, kind)?;
+    let a = cast(a, kind)?;
     let size = n as usize;
     let host = a.f_to_kind(Kind::ComplexDouble)?.f_to(Device::Cpu)?.f_contiguous()?;
     let pairs = host.f_view_as_real()?.f_reshape([-1i64].as_slice())?;
