@@ -56,6 +56,10 @@ def _bessel_k_y(name: str) -> list[tuple[str, str, Predicate]]:
     return _row(name, ("singular", lambda x, out: x == 0), ("domain", lambda x, out: x < 0))
 
 
+def _beta_domain(a: np.ndarray, b: np.ndarray, x: np.ndarray) -> np.ndarray:
+    return ((a < 0) | (b < 0) | (x < 0) | (x > 1)) & ~_any_nan(a, b, x)
+
+
 def _erfc_underflow(x: np.ndarray) -> np.ndarray:
     return x * x > MAXLOG
 
@@ -116,6 +120,16 @@ TABLE: dict[str, list[tuple[str, str, Predicate]]] = {
         "stdtrit",
         ("overflow", lambda df, p, out: (df > 0) & ((p == 0) | (p == 1))),
         ("domain", lambda df, p, out: ((df <= 0) | (p < 0) | (p > 1)) & ~_any_nan(df, p)),
+    ),
+    "betainc": _row("betainc", ("domain", lambda a, b, x, out: _beta_domain(a, b, x))),
+    "betaincc": _row("betaincc", ("domain", lambda a, b, x, out: _beta_domain(a, b, x))),
+    "fdtri": _row(
+        "fdtri",
+        (
+            "domain",
+            lambda a, b, y, out: ((a <= 0) | (b <= 0) | (y < 0) | (y > 1) | np.isinf(a) | np.isinf(b))
+            & ~_any_nan(a, b, y),
+        ),
     ),
     "eval_genlaguerre": [
         (
