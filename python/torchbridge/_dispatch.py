@@ -42,8 +42,8 @@ ROUTED_FIRST: dict[str, tuple[str, ...]] = {}
 
 #: What a family's faces check after each call (``special``: SciPy's
 #: ``errstate``): a one-item list that is nonzero when some thread asked for
-#: reports, and the function that reports ``(name, args, result)``.
-Reporter = tuple[list[int], Callable[[str, tuple[Any, ...], Any], None]]
+#: reports, and the function that reports ``(name, args, kwargs, result)``.
+Reporter = tuple[list[int], Callable[[str, tuple[Any, ...], dict[str, Any], Any], None]]
 
 
 def routine(
@@ -109,7 +109,7 @@ def _reporting(func: F, module: str, name: str, qualified: str, reporter: Report
             refused = error
         else:
             if gate[0]:
-                report(name, args, result)
+                report(name, args, kwargs, result)
             return result
         from .dask import _route
 

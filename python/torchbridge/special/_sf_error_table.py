@@ -131,6 +131,12 @@ TABLE: dict[str, list[tuple[str, str, Predicate]]] = {
             & ~_any_nan(a, b, y),
         ),
     ),
+    # Hurwitz's zeta(x, q) only (Riemann's, zeta(x), reports nothing in SciPy); cephes' zeta.c
+    "zeta": _row(
+        "zeta",
+        ("singular", lambda x, q, out: ~(x < 1) & (x != 1) & _nonpositive_integer(q)),
+        ("domain", lambda x, q, out: (x < 1) | ((q <= 0) & (q != np.floor(q)) & (x != np.floor(x)) & (x != 1))),
+    ),
     "eval_genlaguerre": [
         (
             "domain",

@@ -157,6 +157,16 @@ def test_gate_counts_threads_with_something_reported():
     assert _errstate.GATE[0] == before
 
 
+def test_zeta_forms():
+    with special.errstate(all="raise"):
+        assert special.zeta(0.5) == sc.zeta(0.5)  # Riemann's: nothing to report, as SciPy
+        for call in (lambda: special.zeta(0.5, 2.0), lambda: special.zeta(0.5, q=2.0)):
+            with pytest.raises(special.SpecialFunctionError, match="^scipy.special/zeta: domain error$"):
+                call()
+        with pytest.raises(special.SpecialFunctionError, match="zeta: singularity"):
+            special.zeta(2.0, -1.0)
+
+
 def test_torch_input_reports_too():
     torch = pytest.importorskip("torch")
     with special.errstate(domain="raise"):
@@ -185,7 +195,7 @@ def _our_reports(name, point):
 @pytest.mark.parametrize("name", sorted(TABLE))
 def test_reports_match_scipys_on_edge_inputs(name):
     ours_all = {message for _, message, _ in TABLE[name]}
-    nin = getattr(sc, name).nin
+    nin = 2 if name == "zeta" else getattr(sc, name).nin  # zeta(x, q): Hurwitz's
     points = np.array(list(itertools.product(GRID, repeat=nin))).T
     # one call of ours per point (torchbridge reports once per call); SciPy's per element
     mismatches = []
