@@ -41,9 +41,11 @@ ROUTED_FIRST: dict[str, tuple[str, ...]] = {}
 
 
 #: What a family's faces check after each call (``special``: SciPy's
-#: ``errstate``): a one-item list that is nonzero when some thread asked for
-#: reports, and the function that reports ``(name, args, kwargs, result)``.
-Reporter = tuple[list[int], Callable[[str, tuple[Any, ...], dict[str, Any], Any], None]]
+#: ``errstate``): a list the face adds the cell of its ``reporting`` flag to
+#: (a closure variable, False until some thread asks for reports: the owner
+#: of the list sets ``cell_contents``; reading it is the cheapest test Python
+#: has), and the function that reports ``(name, args, kwargs, result)``.
+Reporter = tuple[list[Any], Callable[[str, tuple[Any, ...], dict[str, Any], Any], None]]
 
 
 def routine(
@@ -97,7 +99,8 @@ def routine(
 
 def _reporting(func: F, module: str, name: str, qualified: str, reporter: Reporter) -> F:
     """:func:`routine`'s face with a report after the call (see :data:`Reporter`)."""
-    gate, report = reporter
+    cells, report = reporter
+    reporting = bool(cells and cells[0].cell_contents)
 
     @functools.wraps(func)
     def call(*args: Any, **kwargs: Any) -> Any:
@@ -108,7 +111,7 @@ def _reporting(func: F, module: str, name: str, qualified: str, reporter: Report
                 raise
             refused = error
         else:
-            if gate[0]:
+            if reporting:
                 report(name, args, kwargs, result)
             return result
         from .dask import _route
@@ -118,6 +121,7 @@ def _reporting(func: F, module: str, name: str, qualified: str, reporter: Report
             raise refused
         return lazy
 
+    cells.append(call.__closure__[call.__code__.co_freevars.index("reporting")])  # type: ignore[index]
     return _public(call, module, name)
 
 

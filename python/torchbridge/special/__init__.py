@@ -69,7 +69,7 @@ _dispatch.expose(
     globals(),
     [name for name in __all__ if name not in _NOT_ROUTINES],
     "special",
-    reporter=(_errstate.GATE, _errstate.report),
+    reporter=(_errstate.CELLS, _errstate.report),
 )
 psi = digamma  # noqa: F405 (SciPy's psi is the digamma ufunc itself)
 

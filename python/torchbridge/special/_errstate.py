@@ -3,8 +3,9 @@
 
 How it is wired: every public routine of :mod:`torchbridge.special` is its
 ``torchbridge._dispatch`` face, and the face of a special routine asks one
-question after the compiled function returns: is :data:`GATE`'s count
-nonzero (some thread has set a category to ``"warn"`` or ``"raise"``)? On
+question after the compiled function returns: is its ``reporting`` flag
+set (a closure variable of the face, set while :data:`GATE` counts some
+thread with a category at ``"warn"`` or ``"raise"``)? On
 the default path (every thread at ``"ignore"``, the state each thread starts
 in, as in SciPy) that is all it costs. Only when the answer is yes does
 :func:`report` look at the calling thread's settings and, where one of the
@@ -58,9 +59,11 @@ MESSAGES = {
 # "memory" does not open the gate.
 _REPORTED = CATEGORIES[:-1]
 
-#: How many threads have some reported category not at "ignore": the one
-#: check a routine's face makes (a list, read through a closure cell).
+#: How many threads have some reported category not at "ignore".
 GATE = [0]
+#: The cells of the faces' ``reporting`` flags (see ``torchbridge._dispatch.Reporter``):
+#: ``GATE[0] > 0``, the one test a face makes after its call.
+CELLS: list[Any] = []
 _gate_lock = threading.Lock()
 _local = threading.local()
 
@@ -174,6 +177,9 @@ def seterr(**kwargs: str) -> dict[str, str]:
     if is_open != _local.open:
         with _gate_lock:
             GATE[0] += 1 if is_open else -1
+            if GATE[0] <= 1:  # 0 -> 1 or 1 -> 0: flip every face's flag
+                for cell in CELLS:
+                    cell.cell_contents = GATE[0] > 0
         _local.open = is_open
     return previous
 

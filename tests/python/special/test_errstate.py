@@ -152,9 +152,13 @@ def test_gate_counts_threads_with_something_reported():
         assert _errstate.GATE[0] == before
     with special.errstate(other="warn"):
         assert _errstate.GATE[0] == before + 1
+        assert all(cell.cell_contents for cell in _errstate.CELLS)  # every face's flag is up
         with special.errstate(singular="raise"):
             assert _errstate.GATE[0] == before + 1
     assert _errstate.GATE[0] == before
+    assert len(_errstate.CELLS) >= len(TABLE)
+    if before == 0:
+        assert not any(cell.cell_contents for cell in _errstate.CELLS)  # the default path: flags down
 
 
 def test_zeta_forms():
