@@ -121,7 +121,8 @@ def _reporting(func: F, module: str, name: str, qualified: str, reporter: Report
             raise refused
         return lazy
 
-    cells.append(call.__closure__[call.__code__.co_freevars.index("reporting")])  # type: ignore[index]
+    inner: Any = call  # (functools.wraps' type hides the function's own attributes)
+    cells.append(inner.__closure__[inner.__code__.co_freevars.index("reporting")])
     return _public(call, module, name)
 
 
