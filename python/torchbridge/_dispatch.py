@@ -40,15 +40,29 @@ F = TypeVar("F", bound=Callable[..., Any])
 ROUTED_FIRST: dict[str, tuple[str, ...]] = {}
 
 
-def routine(func: F, module: str, family: str, routed_first: bool = False) -> F:
+#: What a family's faces check after each call (``special``: SciPy's
+#: ``errstate``): a list the face adds the cell of its ``reporting`` flag to
+#: (a closure variable, False until some thread asks for reports: the owner
+#: of the list sets ``cell_contents``; reading it is the cheapest test Python
+#: has), and the function that reports ``(name, args, kwargs, result)``.
+Reporter = tuple[list[Any], Callable[[str, tuple[Any, ...], dict[str, Any], Any], None]]
+
+
+def routine(
+    func: F, module: str, family: str, routed_first: bool = False, reporter: Reporter | None = None
+) -> F:
     """``func`` as the public routine ``{module}.{func.__name__}``.
 
     The wrapper keeps ``func``'s name, docstring and signature
     (``inspect.signature`` follows ``__wrapped__``) and pickles by reference
     as ``{module}.{name}``. ``routed_first``: see :data:`ROUTED_FIRST`.
+    ``reporter``: see :data:`Reporter`; the default path pays one test of
+    the gate's item.
     """
     name = func.__name__
     qualified = f"{family}.{name}"
+    if reporter is not None and not routed_first:
+        return _reporting(func, module, name, qualified, reporter)
 
     if routed_first:
 
@@ -83,6 +97,35 @@ def routine(func: F, module: str, family: str, routed_first: bool = False) -> F:
     return _public(call, module, name)
 
 
+def _reporting(func: F, module: str, name: str, qualified: str, reporter: Reporter) -> F:
+    """:func:`routine`'s face with a report after the call (see :data:`Reporter`)."""
+    cells, report = reporter
+    reporting = bool(cells and cells[0].cell_contents)
+
+    @functools.wraps(func)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        try:
+            result = func(*args, **kwargs)
+        except InputTypeError as error:
+            if "dask.array" not in sys.modules:
+                raise
+            refused = error
+        else:
+            if reporting:
+                report(name, args, kwargs, result)
+            return result
+        from .dask import _route
+
+        lazy = _route.route(qualified, func, args, kwargs)
+        if lazy is NotImplemented:
+            raise refused
+        return lazy
+
+    inner: Any = call  # (functools.wraps' type hides the function's own attributes)
+    cells.append(inner.__closure__[inner.__code__.co_freevars.index("reporting")])
+    return _public(call, module, name)
+
+
 def _public(wrapper: Callable[..., Any], module: str, name: str) -> Any:
     """``wrapper`` named as ``{module}.{name}`` (what pickle looks up) and marked as a public face."""
     wrapper.__module__ = module
@@ -98,13 +141,21 @@ def families() -> tuple[str, ...]:
     return tuple(ROUTED_FIRST)
 
 
-def expose(namespace: dict[str, Any], names: Iterable[str], family: str, routed_first: tuple[str, ...] = ()) -> None:
+def expose(
+    namespace: dict[str, Any],
+    names: Iterable[str],
+    family: str,
+    routed_first: tuple[str, ...] = (),
+    reporter: Reporter | None = None,
+) -> None:
     """Replaces each routine ``names`` lists in ``namespace`` (a module's
     globals) by its public face, as a routine of ``torchbridge.{family}``;
-    ``routed_first``: see :data:`ROUTED_FIRST`."""
+    ``routed_first``: see :data:`ROUTED_FIRST`; ``reporter``: see :data:`Reporter`."""
     module = f"torchbridge.{family}"
     ROUTED_FIRST[family] = routed_first
     for name in names:
         value = namespace[name]
         if callable(value) and not isinstance(value, type) and not getattr(value, "_torchbridge_face", False):
-            namespace[name] = routine(value, module, family, routed_first=name in routed_first)
+            namespace[name] = routine(
+                value, module, family, routed_first=name in routed_first, reporter=reporter
+            )

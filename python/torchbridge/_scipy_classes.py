@@ -13,16 +13,19 @@ that own such classes give them out through their module ``__getattr__``.
 from __future__ import annotations
 
 import importlib
+from typing import TypeVar, cast
 
-_made: dict[tuple[str, str], type[Warning]] = {}
+B = TypeVar("B", bound=BaseException)
+
+_made: dict[tuple[str, str], type[BaseException]] = {}
 
 
-def scipy_subclass(name: str, base: type[Warning], module: str, scipy_module: str, doc: str) -> type[Warning]:
-    """The warning class ``module.name``, made once: a subclass of ``base``
-    and, where importable, of ``scipy_module``'s class ``name``."""
+def scipy_subclass(name: str, base: type[B], module: str, scipy_module: str, doc: str) -> type[B]:
+    """The warning (or exception) class ``module.name``, made once: a subclass
+    of ``base`` and, where importable, of ``scipy_module``'s class ``name``."""
     key = (module, name)
     if key not in _made:
-        bases: tuple[type[Warning], ...] = (base,)
+        bases: tuple[type[BaseException], ...] = (base,)
         try:
             theirs = getattr(importlib.import_module(scipy_module), name)
         except (ImportError, AttributeError):
@@ -31,4 +34,4 @@ def scipy_subclass(name: str, base: type[Warning], module: str, scipy_module: st
             # a built-in base SciPy's class already has (RuntimeWarning) goes after it
             bases = (theirs,) if issubclass(theirs, base) else (base, theirs)
         _made[key] = type(name, bases, {"__module__": module, "__qualname__": name, "__doc__": doc})
-    return _made[key]
+    return cast("type[B]", _made[key])

@@ -24,6 +24,8 @@ generated from one table in the Rust sources (``src/ops/special/ufuncs.rs``;
 
 from __future__ import annotations
 
+from typing import Any
+
 from .. import _dispatch
 
 # `import *`: exactly the ufunc table's names (the compiled module's __all__ is its UFUNCS)
@@ -38,7 +40,9 @@ from .._core.special import (
     softmax,
     zeta,
 )
+from . import _errstate
 from ._basic import factorial
+from ._errstate import errstate, geterr, seterr
 
 __all__ = list(_special.UFUNCS) + [
     "psi",
@@ -50,11 +54,32 @@ __all__ = list(_special.UFUNCS) + [
     "logsumexp",
     "softmax",
     "log_softmax",
+    # SciPy's error handling (scipy.special._ufuncs / _sf_error); the two classes come from __getattr__
+    "errstate",
+    "geterr",
+    "seterr",
+    "SpecialFunctionError",  # noqa: F405 (module __getattr__)
+    "SpecialFunctionWarning",  # noqa: F405 (module __getattr__)
 ]
+_NOT_ROUTINES = ("psi", "errstate", "geterr", "seterr", "SpecialFunctionError", "SpecialFunctionWarning")
 
 # Each routine's public face: the compiled function, plus the route for dask arrays.
-_dispatch.expose(globals(), [name for name in __all__ if name != "psi"], "special")
+# (each face tests one gate after the call, the errstate seam: see _errstate)
+_dispatch.expose(
+    globals(),
+    [name for name in __all__ if name not in _NOT_ROUTINES],
+    "special",
+    reporter=(_errstate.CELLS, _errstate.report),
+)
 psi = digamma  # noqa: F405 (SciPy's psi is the digamma ufunc itself)
+
+
+def __getattr__(name: str) -> Any:
+    if name == "SpecialFunctionWarning":
+        return _errstate.warning_class()
+    if name == "SpecialFunctionError":
+        return _errstate.error_class()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:

@@ -40,6 +40,7 @@ pub(super) fn riemann_zeta_f64(s: &Tensor) -> Result<Tensor> {
         }
         Ok(acc.f_div(&s.f_neg()?.f_add_scalar(1.0)?.f_mul_scalar(std::f64::consts::LN_2)?.f_expm1()?)?)
     })?;
+    let out = fill(&out, &s.f_eq(0.0)?, -0.5)?; // exactly, as SciPy (the series rounds)
     patch(out, &s.f_lt(-0.5)?, &[s], |v| {
         let s = &v[0];
         let u = s.f_neg()?; // -s > 1/2, exact
@@ -53,9 +54,13 @@ pub(super) fn riemann_zeta_f64(s: &Tensor) -> Result<Tensor> {
         let quarter = u_big.f_pow(&e)?.f_mul(&two_pi_pow_neg(&e)?)?.f_mul(&u_big.f_mul_scalar(-0.25)?.f_exp()?)?;
         let series = horner(&u_big.f_reciprocal()?, &STIRLING_GAMMA)?;
         let half = quarter.f_square()?;
-        let stirling = half.f_mul(&series)?.f_mul(&half)?;
-        let factor = pick(&u.f_ge(10.0)?, &stirling, &direct)?;
-        let value = sine.f_mul_scalar(2.0)?.f_mul(&zeta_reflected)?.f_mul(&factor)?;
+        // the small factors (the sine near the even integers) go in between the
+        // two halves: `half^2` alone overflows where the product does not
+        // (zeta(-260.00000000001) = -5.7e297)
+        let small = sine.f_mul_scalar(2.0)?.f_mul(&zeta_reflected)?;
+        let stirling = half.f_mul(&small)?.f_mul(&series)?.f_mul(&half)?;
+        let direct = small.f_mul(&direct)?;
+        let value = pick(&u.f_ge(10.0)?, &stirling, &direct)?;
         let value = fill(&value, &is_integral(&s.f_mul_scalar(0.5)?)?, 0.0)?;
         fill(&value, &s.f_isinf()?, f64::NAN)
     })
@@ -66,6 +71,16 @@ pub(super) fn riemann_zeta_f64(s: &Tensor) -> Result<Tensor> {
 pub(super) fn hurwitz_zeta_f64(x: &Tensor, q: &Tensor) -> Result<Tensor> {
     let x = &x.detach(); // differentiable in `q` only (libtorch's zeta)
     let out = x.f_special_zeta(q)?;
+    // q > 1e8: the first two terms of Euler-Maclaurin, `(1/(x-1) + 1/(2q)) q^(1-x)`,
+    // as SciPy's cephes (libtorch's series underflows its terms to 0 there:
+    // zeta(1.75, 1.49e185) = 1.76e-139, not 0)
+    let large = and(&q.f_gt(1e8)?, &x.f_gt(1.0)?)?;
+    let (xb, qb) = (x.f_expand_as(&out)?, q.f_expand_as(&out)?);
+    let out = patch(out, &large, &[&xb, &qb], |v| {
+        let (x, q) = (&v[0], &v[1]);
+        let lead = x.f_sub_scalar(1.0)?.f_reciprocal()?.f_add(&q.f_mul_scalar(2.0)?.f_reciprocal()?)?;
+        Ok(lead.f_mul(&q.f_pow(&x.f_neg()?.f_add_scalar(1.0)?)?)?)
+    })?;
     fill(&out, &and(&q.f_isposinf()?, &x.f_gt(1.0)?)?, 0.0)
 }
 

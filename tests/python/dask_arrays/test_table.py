@@ -24,15 +24,21 @@ FAMILIES = _dispatch.families()
 README = pathlib.Path(__file__).resolve().parents[3] / "README.md"
 
 
+# SciPy's error-handling state and classes (scipy.special's errstate, ...): no arrays, no rows
+NOT_ROUTINES = {"errstate", "geterr", "seterr", "SpecialFunctionError", "SpecialFunctionWarning"}
+
+
 def _public(family):
     """The public routines (the distribution objects of ``stats`` are not
     routines: their methods compute pointwise on the caller's arrays and have
-    no chunking rows)."""
+    no chunking rows; nor are :data:`NOT_ROUTINES`)."""
     module = importlib.import_module(f"torchbridge.{family}")
     return {
         f"{family}.{name}"
         for name in module.__all__
-        if callable(getattr(module, name)) and not isinstance(getattr(module, name), rv_generic)
+        if callable(getattr(module, name))
+        and not isinstance(getattr(module, name), rv_generic)
+        and name not in NOT_ROUTINES
     }
 
 

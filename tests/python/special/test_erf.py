@@ -86,3 +86,12 @@ def test_ndtr_kernel_and_composite_agree_bit_for_bit():
     reversed_view = x[::-1]  # a non-contiguous input goes through the kernel as a copy
     np.testing.assert_array_equal(tb.special.ndtr(reversed_view), kernel[::-1])
     np.testing.assert_array_equal(tb.special.log_ndtr(x), tb.special.log_ndtr(t).detach().numpy())
+
+
+def test_log_ndtr_far_left_does_not_overflow_x_squared():
+    # x^2 overflowed beyond 1.3e154: -inf where SciPy gives -9.8e307
+    x = np.array([-1.4e154, -1e150, -1.8e154, -1e10])
+    reference = [mp.log(mp.ncdf(mpf(v))) for v in x]
+    assert relative_to_mpmath(tb.special.log_ndtr(x), reference).max() < 1e-15
+    assert tb.special.log_ndtr(-1.4e154) == pytest.approx(sc.log_ndtr(-1.4e154), rel=1e-15)
+    assert tb.special.log_ndtr(-1e155) == sc.log_ndtr(-1e155) == -np.inf

@@ -1,0 +1,148 @@
+"""Which routine reports what, as SciPy's kernels do (``sf_error`` calls in
+xsf/cephes): for each routine of :mod:`torchbridge.special`, the list of
+``(category, message, predicate)`` that :func:`._errstate.report` checks.
+
+Each predicate takes the routine's inputs and its result as float64 NumPy
+arrays (broadcast together, result last) and says which elements SciPy
+reports. The rows were read off SciPy itself: for every routine here,
+``tests/python/special/test_errstate.py`` compares the category and message
+of each element of a grid of edge inputs (negative, zero, signed zeros,
+integers, huge, infinite, nan) with what ``scipy.special`` reports on it
+under ``errstate(all="warn")``. A routine or category SciPy reports that is
+not here (many come from the floating-point status flags, see
+:mod:`._errstate`) is not reported by torchbridge.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ._errstate import MESSAGES
+
+Predicate = Callable[..., Any]
+
+#: cephes' MAXLOG: log(DBL_MAX)
+MAXLOG = 7.09782712893383996843e2
+
+
+def _row(name: str, *checks: tuple[str, Predicate]) -> list[tuple[str, str, Predicate]]:
+    return [(category, f"scipy.special/{name}: {MESSAGES[category]}", f) for category, f in checks]
+
+
+def _nonpositive_integer(x: np.ndarray) -> np.ndarray:
+    return (x <= 0) & (x == np.floor(x))
+
+
+def _negative_integer(x: np.ndarray) -> np.ndarray:
+    return (x < 0) & (x == np.floor(x)) & np.isfinite(x)
+
+
+def _any_nan(*a: np.ndarray) -> np.ndarray:
+    return np.logical_or.reduce([np.isnan(x) for x in a])
+
+
+def _as_int(x: np.ndarray) -> np.ndarray:
+    """C's cast of a double to int as SciPy's integer loops do it (nan, inf: INT_MIN)."""
+    out = np.full(x.shape, float(np.iinfo(np.int32).min))
+    ok = np.isfinite(x) & (np.abs(x) < 2.0**31)
+    out[ok] = np.trunc(x[ok])
+    return out
+
+
+def _bessel_k_y(name: str) -> list[tuple[str, str, Predicate]]:
+    return _row(name, ("singular", lambda x, out: x == 0), ("domain", lambda x, out: x < 0))
+
+
+def _beta_domain(a: np.ndarray, b: np.ndarray, x: np.ndarray) -> np.ndarray:
+    return ((a < 0) | (b < 0) | (x < 0) | (x > 1)) & ~_any_nan(a, b, x)
+
+
+def _erfc_underflow(x: np.ndarray) -> np.ndarray:
+    return x * x > MAXLOG
+
+
+TABLE: dict[str, list[tuple[str, str, Predicate]]] = {
+    "gamma": _row("Gamma", ("singular", lambda x, out: _negative_integer(x))),
+    "gammaln": _row("lgam", ("singular", lambda x, out: _nonpositive_integer(x) & np.isfinite(x))),
+    "loggamma": _row("lgam", ("singular", lambda x, out: x == 0)),
+    "digamma": _row("psi", ("singular", lambda x, out: _nonpositive_integer(x) & np.isfinite(x))),
+    "erf": _row("erfc", ("underflow", lambda x, out: _erfc_underflow(x)))
+    + _row("erf", ("domain", lambda x, out: np.isnan(x))),
+    "erfc": _row("erfc", ("underflow", lambda x, out: _erfc_underflow(x)), ("domain", lambda x, out: np.isnan(x))),
+    "ndtr": _row("erfc", ("underflow", lambda x, out: _erfc_underflow(x * np.sqrt(0.5))))
+    + _row("ndtr", ("domain", lambda x, out: np.isnan(x))),
+    "log_ndtr": _row("erfc", ("underflow", lambda x, out: (x > 6) & _erfc_underflow(x * np.sqrt(0.5))))
+    + _row("erfc", ("domain", lambda x, out: np.isnan(x))),
+    "erfinv": _row("erfinv", ("domain", lambda x, out: np.abs(x) > 1)),
+    "erfcinv": _row("erfcinv", ("domain", lambda x, out: ~((x >= 0) & (x <= 2)))),
+    "ndtri": _row("ndtri", ("domain", lambda y, out: (y < 0) | (y > 1))),
+    "ndtri_exp": _row("ndtri", ("domain", lambda y, out: y > 0)),
+    "kolmogi": _row("kolmogi", ("domain", lambda p, out: (p < 0) | (p > 1))),
+    "spence": _row("spence", ("domain", lambda x, out: x < 0)),
+    "k0": _bessel_k_y("k0"),
+    "k0e": _bessel_k_y("k0e"),
+    "k1": _bessel_k_y("k1"),
+    "k1e": _bessel_k_y("k1e"),
+    "y0": _bessel_k_y("y0"),
+    "y1": _bessel_k_y("y1"),
+    "ellipk": _row("ellpk", ("singular", lambda m, out: m == 1), ("domain", lambda m, out: m > 1)),
+    "ellipkm1": _row("ellpk", ("singular", lambda p, out: p == 0), ("domain", lambda p, out: p < 0)),
+    "ellipe": _row("ellpe", ("domain", lambda m, out: m > 1)),
+    "ellipkinc": _row(
+        "ellik", ("singular", lambda phi, m, out: (m == 1) & (np.abs(phi) >= np.pi / 2) & np.isfinite(phi))
+    ),
+    "gammainc": _row("gammainc", ("domain", lambda a, x, out: ((a < 0) | (x < 0)) & ~_any_nan(a, x))),
+    "gammaincc": _row("gammaincc", ("domain", lambda a, x, out: ((a < 0) | (x < 0)) & ~_any_nan(a, x))),
+    "expn": _row(
+        "expn",
+        ("singular", lambda n, x, out: (x == 0) & ((_as_int(n) == 0) | (_as_int(n) == 1))),
+        ("domain", lambda n, x, out: ((_as_int(n) < 0) | (x < 0)) & ~_any_nan(n, x)),
+    ),
+    "gammaincinv": _row("gammaincinv", ("domain", lambda a, y, out: ((a < 0) | (y < 0) | (y > 1)) & ~_any_nan(a, y))),
+    "gammainccinv": _row(
+        "gammainccinv", ("domain", lambda a, y, out: ((a < 0) | (y < 0) | (y > 1)) & ~_any_nan(a, y))
+    ),
+    "pdtr": _row("pdtr", ("domain", lambda k, m, out: (k < 0) | (m < 0))),
+    "pdtrc": _row("pdtrc", ("domain", lambda k, m, out: (k < 0) | (m < 0))),
+    "pdtri": _row(
+        "pdtri", ("domain", lambda k, y, out: ~np.isnan(k) & ((_as_int(k) < 0) | (y < 0) | (y >= 1)))
+    ),
+    "chdtr": _row("chdtr", ("domain", lambda v, x, out: x < 0))
+    + _row("gammainc", ("domain", lambda v, x, out: (v < 0) & (x >= 0))),
+    "chdtrc": _row("chdtr", ("domain", lambda v, x, out: x < 0))
+    + _row("gammaincc", ("domain", lambda v, x, out: (v < 0) & (x >= 0))),
+    "chdtri": _row("chdtri", ("domain", lambda v, y, out: (y < 0) | (y > 1))),
+    "stdtr": _row("stdtr", ("domain", lambda df, t, out: (df <= 0) & ~np.isnan(t))),
+    "stdtrit": _row(
+        "stdtrit",
+        ("overflow", lambda df, p, out: (df > 0) & ((p == 0) | (p == 1))),
+        ("domain", lambda df, p, out: ((df <= 0) | (p < 0) | (p > 1)) & ~_any_nan(df, p)),
+    ),
+    "betainc": _row("betainc", ("domain", lambda a, b, x, out: _beta_domain(a, b, x))),
+    "betaincc": _row("betaincc", ("domain", lambda a, b, x, out: _beta_domain(a, b, x))),
+    "fdtri": _row(
+        "fdtri",
+        (
+            "domain",
+            lambda a, b, y, out: ((a <= 0) | (b <= 0) | (y < 0) | (y > 1) | np.isinf(a) | np.isinf(b))
+            & ~_any_nan(a, b, y),
+        ),
+    ),
+    # Hurwitz's zeta(x, q) only (Riemann's, zeta(x), reports nothing in SciPy); cephes' zeta.c
+    "zeta": _row(
+        "zeta",
+        ("singular", lambda x, q, out: ~(x < 1) & (x != 1) & _nonpositive_integer(q)),
+        ("domain", lambda x, q, out: (x < 1) | ((q <= 0) & (q != np.floor(q)) & (x != np.floor(x)) & (x != 1))),
+    ),
+    "eval_genlaguerre": [
+        (
+            "domain",
+            "scipy.special/eval_genlaguerre: (domain error) polynomial defined only for alpha > -1",
+            lambda n, alpha, x, out: alpha <= -1,
+        )
+    ],
+}
+TABLE["psi"] = TABLE["digamma"]
