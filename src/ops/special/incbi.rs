@@ -245,7 +245,7 @@ fn incbi_f64(a: &Tensor, b: &Tensor, y: &Tensor, upper: bool) -> Result<Tensor> 
 /// not differentiated).
 fn beta_quantile_slope(a: &Tensor, b: &Tensor, x: &Tensor) -> Result<Tensor> {
     let (a, b) = (&a.detach(), &b.detach());
-    let log_beta = a.f_lgamma()?.f_add(&b.f_lgamma()?)?.f_sub(&a.f_add(b)?.f_lgamma()?)?;
+    let log_beta = super::beta::beta_f64(a, b, true)?;
     let log_x = x.f_log()?.f_mul(&a.f_sub_scalar(1.0)?)?;
     let log_y = x.f_neg()?.f_log1p()?.f_mul(&b.f_sub_scalar(1.0)?)?;
     Ok(log_beta.f_sub(&log_x)?.f_sub(&log_y)?.f_exp()?)
