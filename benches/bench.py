@@ -91,6 +91,7 @@ import sys
 import tempfile
 import threading
 import time
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, TextIO
@@ -672,9 +673,15 @@ def dask_suite(mode: str, progress: Reporter, parts: tuple[str, ...] = ("erf", "
     workers: `tiny` chunks of 16 elements through tb.special.erf (torchbridge's dask path), through
     map_blocks(tb.special.erf) and through map_blocks(np.negative): wall time per chunk.
 
-    distributed's nannies set OMP_NUM_THREADS=1 (and MKL/OpenBLAS) in this process's environment before
-    they spawn their workers; the suite puts the variables back afterwards, so the machine block reports
-    this process's own."""
+    The clusters start under ``torchbridge.dask.WORKER_CONFIG`` (libtorch's huge-page allocation in the
+    workers), as the README says to; for erf, the one and two workers again without it ("plain"), with the
+    page faults a worker takes to write one chunk's result in each.
+
+    distributed's nannies set OMP_NUM_THREADS=1 (and MKL/OpenBLAS, and WORKER_CONFIG's variable) in this
+    process's environment before they spawn their workers; the suite puts the variables back afterwards, so
+    the machine block reports this process's own."""
+    import dask
+    from dask.array.core import PerformanceWarning
     from distributed import Client, LocalCluster
 
     import torchbridge.dask as tbd
@@ -687,19 +694,28 @@ def dask_suite(mode: str, progress: Reporter, parts: tuple[str, ...] = ("erf", "
                 "routine": "special.erf"}
     progress.begin("dask: start LocalCluster(processes=True) with 1 and with 2 workers")
     spec = dict(processes=True, threads_per_worker=1, dashboard_address=":0")
-    clusters = {"one": LocalCluster(n_workers=1, **spec), "two": LocalCluster(n_workers=2, **spec)}
+    clusters = {}
+    if "erf" in parts:  # the same clusters without WORKER_CONFIG, started first: nannies leave it in os.environ
+        for key in tbd.WORKER_CONFIG:
+            os.environ.pop(key.rsplit(".", 1)[-1], None)
+        clusters |= {"one, plain": LocalCluster(n_workers=1, **spec), "two, plain": LocalCluster(n_workers=2, **spec)}
+    with dask.config.set(tbd.WORKER_CONFIG):
+        clusters |= {"one": LocalCluster(n_workers=1, **spec), "two": LocalCluster(n_workers=2, **spec)}
     clients = {name: Client(cluster, set_as_default=False) for name, cluster in clusters.items()}
     try:
         out["memory_limit_per_worker"] = {
             name: sorted({w["memory_limit"] for w in c.scheduler_info(n_workers=-1)["workers"].values()})
             for name, c in clients.items()}
-        out["configure"] = {"two": tbd.configure(clients["two"]), "one": tbd.configure(clients["one"], threads=1)}
+        with warnings.catch_warnings():  # configure's advice to start the plain ones under WORKER_CONFIG
+            warnings.simplefilter("ignore", PerformanceWarning)
+            out["configure"] = {name: tbd.configure(c, threads=1 if name.startswith("one") else None)
+                                for name, c in clients.items()}
         progress.end(f"threads per worker set by configure: 2 workers {sorted(out['configure']['two'].values())}, "
                      "1 worker [1] (explicit)")
         if "erf" in parts:
             _dask_erf(clients, mode, progress, out)
         if "stencil" in parts:
-            out["stencil"] = dask_stencil(clients, mode, progress, stencil_side)
+            out["stencil"] = dask_stencil({k: clients[k] for k in ("one", "two")}, mode, progress, stencil_side)
     finally:
         for name in clients:
             clients[name].close()
@@ -750,7 +766,8 @@ def _dask_erf(clients: dict, mode: str, progress: Reporter, out: dict) -> None:
     local = {name: LocalCluster(processes=False, n_workers=k, threads_per_worker=1, dashboard_address=":0")
              for name, k in (("in-process one", 1), ("in-process two", 2))}
     samples: dict[str, list[float]] = {"one worker": [], "two workers": [], "one worker, 2 libtorch threads": [],
-                                       "one in-process worker": [], "two in-process workers": []}
+                                       "one in-process worker": [], "two in-process workers": [],
+                                       "one worker, plain": [], "two workers, plain": []}
     try:
         for name, cluster in local.items():
             clients[name] = Client(cluster, set_as_default=False)
@@ -762,6 +779,8 @@ def _dask_erf(clients: dict, mode: str, progress: Reporter, out: dict) -> None:
             tbd.configure(clients["one"], threads=1)
             samples["one worker"].append(timed("one", tb.special.erf))
             samples["two workers"].append(timed("two", tb.special.erf))
+            samples["one worker, plain"].append(timed("one, plain", tb.special.erf))
+            samples["two workers, plain"].append(timed("two, plain", tb.special.erf))
             samples["one in-process worker"].append(timed("in-process one", tb.special.erf))
             samples["two in-process workers"].append(timed("in-process two", tb.special.erf))
             out["configure"]["one, share"] = tbd.configure(clients["one"])
@@ -781,11 +800,16 @@ def _dask_erf(clients: dict, mode: str, progress: Reporter, out: dict) -> None:
     out["scaling_worst"] = out["timings"]["one worker"]["min"] / out["timings"]["two workers"]["max"]
     out["scaling_best"] = out["timings"]["one worker"]["max"] / out["timings"]["two workers"]["min"]
     out["intra_op_speedup"] = one / out["timings"]["one worker, 2 libtorch threads"]["median"]
+    out["scaling_plain"] = (out["timings"]["one worker, plain"]["median"]
+                            / out["timings"]["two workers, plain"]["median"])
+    out["faults_per_chunk"] = {name: next(iter(clients[cluster].run(_erf_faults, n // chunks).values()))
+                               for name, cluster in (("WORKER_CONFIG", "one"), ("plain", "one, plain"))}
     out["scaling_in_process"] = (out["timings"]["one in-process worker"]["median"]
                                  / out["timings"]["two in-process workers"]["median"])
     progress.end(f"1 worker {fmt_time(one)}, 2 workers {fmt_time(two)}: scaling {out['scaling']:.2f}x; "
                  f"2 in-process workers {out['scaling_in_process']:.2f}x; "
-                 f"1 worker at 2 libtorch threads {out['intra_op_speedup']:.2f}x")
+                 f"1 worker at 2 libtorch threads {out['intra_op_speedup']:.2f}x; "
+                 f"without WORKER_CONFIG {out['scaling_plain']:.2f}x")
 
     # erf costs ~8 ns an element here, so dask's few ms per task weigh; a kernel of ~36 ns shows the
     # scaling with that overhead amortised, and numpy's own np.sin through map_blocks what dask itself
@@ -819,6 +843,17 @@ def _dask_erf(clients: dict, mode: str, progress: Reporter, out: dict) -> None:
     out["per_task"] = {"chunks": tiny, "elements_per_chunk": 16, "graph_tasks": graph_tasks,
                        **{name: summary(v) for name, v in per_chunk.items()}}
     progress.end(", ".join(f"{k} {fmt_time(out['per_task'][k]['median'])}" for k in builds) + " per chunk")
+
+
+def _erf_faults(elements: int) -> int:
+    """In a worker: the page faults its process takes in one tb.special.erf over ``elements`` float64 (warm)."""
+    import torchbridge as tb
+
+    x = np.linspace(-3, 3, elements)
+    tb.special.erf(x)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+    tb.special.erf(x)
+    return resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before
 
 
 def dask_stencil(clients: dict, mode: str, progress: Reporter, side: int | None = None) -> dict:
@@ -978,6 +1013,12 @@ def dask_stencil_markdown(d: dict) -> list[str]:
               f"(the 1-worker graph costs {one / e:.2f}x that). Load average (1 / 5 / 15 min) before the part "
               f"{' / '.join(f'{x:.2f}' for x in d['loadavg_before'] or [])}, after "
               f"{' / '.join(f'{x:.2f}' for x in d['loadavg_after'] or [])}."]
+    if "scaling_plain" in d:
+        f = d["faults_per_chunk"]
+        lines += ["", f"Without `WORKER_CONFIG` (libtorch's allocator in its default mode under a nanny's fixed "
+                  f"glibc mmap threshold): scaling {d['scaling_plain']:.2f}x; writing one chunk's result costs a "
+                  f"worker {f['plain']} page faults, against {f['WORKER_CONFIG']} with it; 1 worker with it is "
+                  f"{t['one worker, plain']['median'] / one:.2f}x as fast as without."]
     p = d["per_task"]
     lines += ["", f"Per-task overhead: {p['chunks']} chunks of {p['chunk_side']}x{p['chunk_side']} on the 2 workers "
               "(wall time / chunks; graph tasks: the tasks dask ran for them):", "",
@@ -994,6 +1035,11 @@ def dask_markdown(d: dict) -> list[str]:
     rows = [("1 worker x 1 thread, libtorch 1 thread (baseline)", t["one worker"]),
             ("2 workers x 1 thread, `configure(client)`: libtorch 1 thread each", t["two workers"]),
             ("1 worker x 1 thread, `configure(client)`: libtorch 2 threads", t["one worker, 2 libtorch threads"])]
+    if "one worker, plain" in t:
+        rows += [("1 worker x 1 thread, libtorch 1 thread, started **without** `WORKER_CONFIG`",
+                  t["one worker, plain"]),
+                 ("2 workers x 1 thread, libtorch 1 thread each, started **without** `WORKER_CONFIG`",
+                  t["two workers, plain"])]
     if "two in-process workers" in t:
         rows += [("1 in-process worker x 1 thread (`processes=False`), libtorch 1 thread", t["one in-process worker"]),
                  ("2 in-process workers x 1 thread (`processes=False`; GIL released in the kernel), libtorch "
@@ -1002,7 +1048,8 @@ def dask_markdown(d: dict) -> list[str]:
     lines = ["", "## dask", "",
              f"`tb.special.erf` on a dask array of {d['elements']:.0e} float64 elements in {d['chunks']} chunks of "
              f"{d['chunk_elements']:,} (persisted on the workers first; each round builds the graph, persists the "
-             "result and waits for it, no chunk comes back), LocalCluster(processes=True, threads_per_worker=1); "
+             "result and waits for it, no chunk comes back), LocalCluster(processes=True, threads_per_worker=1) "
+             "started under `torchbridge.dask.WORKER_CONFIG` but where the row says otherwise; "
              f"median (min-max) of {d['rounds']} interleaved rounds. Result on the cluster "
              f"{'bit-identical to' if d['bit_identical_to_eager'] else '**differs from**'} the eager call.", "",
              "| cluster | time | elements/s | vs baseline |", "|---|---:|---:|---:|"]
@@ -1016,6 +1063,12 @@ def dask_markdown(d: dict) -> list[str]:
               f"{d['scaling_best']:.2f}x){in_process}. Load average (1 / 5 / 15 min) before the suite "
               f"{' / '.join(f'{x:.2f}' for x in d['loadavg_before'] or [])}, after "
               f"{' / '.join(f'{x:.2f}' for x in d['loadavg_after'] or [])}."]
+    if "scaling_plain" in d:
+        f = d["faults_per_chunk"]
+        lines += ["", f"Without `WORKER_CONFIG` (libtorch's allocator in its default mode under a nanny's fixed "
+                  f"glibc mmap threshold): scaling {d['scaling_plain']:.2f}x; writing one chunk's result costs a "
+                  f"worker {f['plain']} page faults, against {f['WORKER_CONFIG']} with it; 1 worker with it is "
+                  f"{t['one worker, plain']['median'] / one:.2f}x as fast as without."]
     if d.get("references"):
         lines += ["", "The same array and clusters with a costlier kernel (dask's per-task overhead weighs less) "
                   "and with numpy's own `np.sin` through `map_blocks` (what dask itself scales to here):", "",

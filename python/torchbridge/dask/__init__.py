@@ -17,7 +17,16 @@ from typing import Any
 
 from ._table import TABLE as CHUNKING
 
-__all__ = ["CHUNKING", "configure", "chunking_table"]
+__all__ = ["CHUNKING", "WORKER_CONFIG", "configure", "chunking_table"]
+
+#: dask configuration to start worker processes under: ``with dask.config.set(WORKER_CONFIG):
+#: LocalCluster(...)`` (or ``dask worker`` started with ``THP_MEM_ALLOC_ENABLE=1`` exported). It adds
+#: ``THP_MEM_ALLOC_ENABLE=1`` to the environment dask's nannies give their workers, so that libtorch asks the
+#: kernel for huge pages for its large results, as NumPy does for its arrays: under a nanny, glibc would
+#: otherwise map every result afresh, a page fault per 4 KiB (see ``torchbridge.dask._workers.WORKER_ENVIRON``).
+#: :func:`configure` warns when a worker started without it. (A nanny sets these variables in its own process
+#: too before it spawns a worker, as dask documents: harmless to the libtorch already running there.)
+WORKER_CONFIG = {"distributed.nanny.pre-spawn-environ.THP_MEM_ALLOC_ENABLE": "1"}
 
 
 def chunking_table() -> str:
@@ -63,6 +72,11 @@ def configure(client: Any, threads: int | None = None) -> dict[str, int]:
     thread (dask sets ``OMP_NUM_THREADS=1`` for them), so the share can raise
     it. On a busy worker the call waits until each task thread is free for a
     moment. The client must be synchronous (not ``asynchronous=True``).
+
+    It also warns (dask's ``PerformanceWarning``) when a worker process was
+    started without :data:`WORKER_CONFIG`'s environment where it matters: a
+    nanny's worker (glibc's mmap threshold fixed), on a kernel with
+    transparent huge pages.
 
     Returns the count each worker chose, by worker address, e.g.
     ``{"tcp://127.0.0.1:40123": 1, "tcp://127.0.0.1:40125": 1}`` for two

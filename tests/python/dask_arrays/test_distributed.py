@@ -19,6 +19,7 @@ import threading
 import time
 from collections.abc import Iterator
 
+import dask
 import dask.array as da
 import numpy as np
 import pytest
@@ -36,16 +37,17 @@ CLUSTERS = {
 }
 
 
-#: What distributed's nannies put into this process's environment before spawning workers.
-THREAD_VARIABLES = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS")
+#: What distributed's nannies put into this process's environment before spawning workers (the last from
+#: tbd.WORKER_CONFIG).
+NANNY_VARIABLES = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS", "THP_MEM_ALLOC_ENABLE")
 
 
 @pytest.fixture(scope="module", autouse=True)
 def _restore_threads() -> Iterator[None]:
     """configure on an in-process cluster changes this process's libtorch, and the nannies set
-    OMP_NUM_THREADS=1 (and MKL/OpenBLAS) in this process's environment: put both back."""
+    OMP_NUM_THREADS=1 (and MKL/OpenBLAS, THP_MEM_ALLOC_ENABLE) in this process's environment: put both back."""
     before = tb.info()["torch_threads"]
-    environ = {name: os.environ.get(name) for name in THREAD_VARIABLES}
+    environ = {name: os.environ.get(name) for name in NANNY_VARIABLES}
     yield
     tb.set_num_threads(int(before))
     for name, value in environ.items():
@@ -56,7 +58,8 @@ def _restore_threads() -> Iterator[None]:
 
 
 def _start(kind: str) -> tuple[LocalCluster, Client]:
-    cluster = LocalCluster(**CLUSTERS[kind], dashboard_address=":0")
+    with dask.config.set(tbd.WORKER_CONFIG):  # as the README starts worker processes
+        cluster = LocalCluster(**CLUSTERS[kind], dashboard_address=":0")
     return cluster, Client(cluster, set_as_default=False)
 
 
@@ -313,6 +316,41 @@ def test_a_worker_joining_later_shrinks_the_share_on_its_host():
             time.sleep(0.05)
         assert len(settings) == cores + 1 and set(settings.values()) == {1}, settings
         assert all({n for n, _ in seen} == {1} for seen in _task_threads(client, 4).values())
+
+
+# --------------------------------------------------------------------------- WORKER_CONFIG
+
+
+def _allocator_state(_: int = 0) -> tuple[str | None, bool, bool]:
+    """In a worker: THP_MEM_ALLOC_ENABLE, whether libtorch page-aligns its blocks of 2 MiB or more (its
+    allocator's huge-page mode: it then also advises huge pages for them), and _fresh_pages()."""
+    import torch
+
+    aligned = all(torch.empty(n, dtype=torch.float64).data_ptr() % 4096 == 0 for n in (300_000, 1_562_500, 4_000_000))
+    return os.environ.get("THP_MEM_ALLOC_ENABLE"), aligned, _workers._fresh_pages()
+
+
+def test_worker_config_reaches_libtorchs_allocator_in_the_workers(clusters):
+    states = clusters["subprocess"].run(_allocator_state)
+    assert len(states) == 2 and set(states.values()) == {("1", True, False)}, states
+
+
+def test_configure_warns_when_a_worker_process_started_without_it(monkeypatch):
+    from dask.array.core import PerformanceWarning
+
+    monkeypatch.delenv("THP_MEM_ALLOC_ENABLE", raising=False)  # left here by the module's clusters' nannies
+    with (
+        LocalCluster(processes=True, n_workers=1, threads_per_worker=1, dashboard_address=":0") as cluster,
+        Client(cluster, set_as_default=False) as client,
+    ):
+        ((thp, aligned, fresh),) = client.run(_allocator_state).values()
+        assert thp is None and not aligned  # a nanny's worker: glibc's 64-byte-aligned blocks, 4 KiB pages
+        assert fresh == _workers.huge_pages_available()
+        if fresh:
+            with pytest.warns(PerformanceWarning, match=r"THP_MEM_ALLOC_ENABLE=1 \(`with dask.config.set"):
+                tbd.configure(client)
+        else:  # a kernel without transparent huge pages: nothing to gain, nothing said
+            tbd.configure(client)
 
 
 def test_share_rule():
