@@ -289,6 +289,8 @@ def test_terminal_rendering_never_cuts_a_cell(synthetic):
 DASK_CLUSTERS = ["1 worker x 1 thread, libtorch 1 thread (baseline)",
                  "2 workers x 1 thread, `configure(client)`: libtorch 1 thread each",
                  "1 worker x 1 thread, `configure(client)`: libtorch 2 threads",
+                 "1 worker x 1 thread, libtorch 1 thread, started **without** `WORKER_CONFIG`",
+                 "2 workers x 1 thread, libtorch 1 thread each, started **without** `WORKER_CONFIG`",
                  "1 in-process worker x 1 thread (`processes=False`), libtorch 1 thread",
                  "2 in-process workers x 1 thread (`processes=False`; GIL released in the kernel), libtorch 1 thread"]
 
@@ -338,6 +340,7 @@ def test_dask_suite_report_section(dask_smoke):
     assert done.stdout == report
     assert report.index("## Machine") < report.index("## dask") and "## Per routine" not in report
     assert "bit-identical to the eager call" in report and "Scaling, 2 workers over 1: **" in report
+    assert "Without `WORKER_CONFIG` (libtorch's allocator" in report
     clusters, references, per_task = tables_under(report, "## dask")
     assert clusters[0] == ["cluster", "time", "elements/s", "vs baseline"]
     assert references[0] == ["routine", "1 worker", "2 workers", "scaling"]
@@ -369,7 +372,14 @@ def test_dask_suite_results_json(dask_smoke):
     assert sorted(d["configure"]["two"].values()) == [max(1, cores // 2)] * 2
     assert list(d["configure"]["one"].values()) == [1] and list(d["configure"]["one, share"].values()) == [cores]
     assert set(d["timings"]) == {"one worker", "two workers", "one worker, 2 libtorch threads",
-                                 "one in-process worker", "two in-process workers"}
+                                 "one in-process worker", "two in-process workers",
+                                 "one worker, plain", "two workers, plain"}
+    assert list(d["configure"]["one, plain"].values()) == [1]
+    assert sorted(d["configure"]["two, plain"].values()) == [max(1, cores // 2)] * 2
+    assert d["scaling_plain"] == pytest.approx(
+        d["timings"]["one worker, plain"]["median"] / d["timings"]["two workers, plain"]["median"])
+    assert set(d["faults_per_chunk"]) == {"WORKER_CONFIG", "plain"}
+    assert all(isinstance(f, int) and f >= 0 for f in d["faults_per_chunk"].values())
     assert d["scaling_in_process"] == pytest.approx(
         d["timings"]["one in-process worker"]["median"] / d["timings"]["two in-process workers"]["median"])
     assert list(d["configure"]["in-process one"].values()) == [1]
