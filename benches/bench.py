@@ -26,7 +26,9 @@ faster than SciPy) and the largest relative error against native.
 With the fft suite: SciPy's fftconvolve and welch with torchbridge.fft set
 as scipy.fft's backend and unset, side by side (fft_backend()).
 
-Also measured: per-call overhead on a 1-element array, that conversion is O(1)
+Also measured: per-call overhead on a 1-element array, the same call from each
+container (numpy, torch, jax, array-api-strict, tb.apply, tb.torch) beside its
+reference with issue 19's floors (container_overhead()), that conversion is O(1)
 in the array size, two Python threads against one (GIL released, libtorch at
 one intra-op thread), and import times. Writes report.md, results.json and
 speedup.png to --out.
@@ -1110,6 +1112,61 @@ def overhead(rounds: int) -> dict:
     )
 
 
+#: Issue 19's per-call floors, on a 1-element float64 array: path -> (its reference path, the most time it may
+#: take as a multiple of the reference's). Paths of libraries that are not installed are left out.
+CONTAINER_FLOORS = {
+    "numpy in: tb.special.erf(x)": ("torch.special.erf(t) on a torch tensor", 1.2),
+    "torch in: tb.special.erf(t)": ("torch.special.erf(t) on a torch tensor", 1.2),
+    "jax in: tb.special.erf(j)": ("jax.scipy.special.erf(j)", 1.2),
+    "array-api-strict in: tb.special.erf(a)": ("numpy in: tb.special.erf(x)", 2.0),
+    "tb.apply(lambda t: t, x), numpy": ("manual: np.from_dlpack(torch.from_dlpack(x))", 0.5),
+    "tb.torch.special.erf(x), numpy": ("numpy in: tb.special.erf(x)", 1.5),
+}
+
+
+def container_overhead(rounds: int) -> dict:
+    """Per-call time of a 1-element ``special.erf`` from each container, beside its reference, interleaved:
+    the timings and, per floor of :data:`CONTAINER_FLOORS`, the ratio and whether it holds."""
+    import torch
+
+    import torchbridge as tb
+
+    x = np.array([0.5])
+    t = torch.from_numpy(x.copy())
+    paths = {
+        "torch.special.erf(t) on a torch tensor": lambda: torch.special.erf(t),
+        "numpy in: tb.special.erf(x)": lambda: tb.special.erf(x),
+        "torch in: tb.special.erf(t)": lambda: tb.special.erf(t),
+        "manual: np.from_dlpack(torch.from_dlpack(x))": lambda: np.from_dlpack(torch.from_dlpack(x)),
+        "tb.apply(lambda t: t, x), numpy": lambda: tb.apply(lambda v: v, x),
+        "tb.torch.special.erf(x), numpy": lambda: tb.torch.special.erf(x),
+    }
+    try:
+        import jax
+        import jax.scipy.special as jsp
+
+        jax.config.update("jax_enable_x64", True)
+        j = jax.numpy.asarray(x)
+        paths["jax.scipy.special.erf(j)"] = lambda: jsp.erf(j)
+        paths["jax in: tb.special.erf(j)"] = lambda: tb.special.erf(j)
+    except ImportError:
+        pass
+    try:
+        import array_api_strict
+
+        a = array_api_strict.asarray(x)
+        paths["array-api-strict in: tb.special.erf(a)"] = lambda: tb.special.erf(a)
+    except ImportError:
+        pass
+    timings = time_interleaved(paths, rounds)
+    floors = {}
+    for path, (reference, most) in CONTAINER_FLOORS.items():
+        if path in timings and reference in timings:
+            ratio = timings[path]["median"] / timings[reference]["median"]
+            floors[path] = {"reference": reference, "most": most, "ratio": ratio, "holds": ratio <= most}
+    return {"timings": timings, "floors": floors}
+
+
 def conversion(sizes: list[int], rounds: int) -> dict:
     import torchbridge as tb
 
@@ -1609,6 +1666,17 @@ def extras_markdown(results: dict, m: dict, env: dict) -> list[str]:
     manual_over = over[manual_key]["median"] - op
     lines += ["", f"Overhead beyond the libtorch op itself: torchbridge {fmt_time(tb_over)}, manual path "
               f"{fmt_time(manual_over)}; ratio {tb_over / manual_over:.2f}."]
+    if results.get("containers"):
+        c = results["containers"]
+        lines += ["", "## Per-call time by container, 1-element float64 `special.erf`", "",
+                  "Median per call, interleaved rounds; ratio: the path's time over its reference's; floor: the "
+                  "most the ratio may be (issue 19).", "",
+                  "| path | median | reference | ratio | floor | holds |", "|---|---:|---|---:|---:|---|"]
+        for path, timing in c["timings"].items():
+            f = c["floors"].get(path)
+            cells = (f"{f['reference']} | {f['ratio']:.2f} | {f['most']:g} | {'yes' if f['holds'] else '**no**'}"
+                     if f else " |  |  | ")
+            lines.append(f"| {path} | {fmt_time(timing['median'])} | {cells} |")
     lines += ["", "## Conversion is O(1)", "", "| elements | `tb.apply(lambda t: t, x)` |", "|---:|---:|"]
     lines += [f"| {int(k):.0e} | {fmt_time(v['median'])} |" for k, v in results["conversion"].items()]
     ts = results["threads"]
@@ -2004,7 +2072,7 @@ def main(argv=None) -> int:
     backend_extra = args.suite in ("fft", "all")
     crossover_extra = args.suite in ("signal", "all")
     # each cell in process and in the array-API subprocess; the extras
-    total = 2 * cells + 5 + backend_extra + crossover_extra
+    total = 2 * cells + 6 + backend_extra + crossover_extra
     config = (f"suite {args.suite}, {'smoke' if args.smoke else 'quick' if args.quick else 'full'}, "
               f"{rounds} rounds, device {args.device}" + (f", load {args.load}" if loads else ""))
     if args.suite == "dask":
@@ -2049,6 +2117,10 @@ def main(argv=None) -> int:
         progress.begin("overhead, 1 element")
         over = overhead(rounds)
         progress.end(f"tb.special.erf {fmt_time(over['tb.special.erf']['median'])}")
+        progress.begin("per-call time by container, 1 element")
+        containers = container_overhead(rounds)
+        progress.end(", ".join(f"{path.split(':')[0].split(',')[0]} {f['ratio']:.2f}x (floor {f['most']:g})"
+                               for path, f in containers["floors"].items()))
         progress.begin("conversion round trip")
         conv_sizes = [10, 100_000] if args.smoke else [10, 10_000_000 if args.quick else 100_000_000]
         conv = conversion(conv_sizes, rounds)
@@ -2065,7 +2137,8 @@ def main(argv=None) -> int:
             imports[f"import {module}"] = import_time(module, int(imports["runs"]))
             progress.end(f"median of {imports['runs']}: {imports[f'import {module}']:.2f} s")
     results = {"environment": environment_facts, "machine": machine(load.finish(args.load_threshold)),
-               "config": config, "rows": rows, "overhead": over, "conversion": conv, "threads": threads,
+               "config": config, "rows": rows, "overhead": over, "containers": containers, "conversion": conv,
+               "threads": threads,
                "imports": imports, "fft_backend": backend_rows, "iir_crossover": crossover_rows}
     return finish(results, args, fancy_report)
 

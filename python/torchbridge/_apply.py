@@ -29,10 +29,9 @@ def apply(fn: Callable[..., Any], *arrays: Any, device: DeviceLike = None, **kwa
     pass a keyword named ``device`` to ``fn`` itself, bind it with
     ``functools.partial``.
     """
-    import torch
+    import torch  # the views are torch tensors: torch must be imported first
 
-    views, container = _core.torch_views(list(arrays), device)
-    tensors = [v if isinstance(v, torch.Tensor) else torch.from_dlpack(v) for v in views]
+    tensors, container = _core.torch_views(list(arrays), device)
     result = fn(*tensors, **kwargs)
     if container.is_torch:
         return result
@@ -51,7 +50,7 @@ def convert_results(value: Any, container: Any, torch: Any, originals: dict | No
         original = originals.get(id(value)) if originals else None
         if original is not None:
             return original
-        return container.wrap(value.detach().resolve_conj().resolve_neg())
+        return container.wrap(value)  # detached, any lazy conjugate or negation applied
     if isinstance(value, tuple):
         items = [convert_results(v, container, torch, originals) for v in value]
         if hasattr(value, "_fields"):  # a named tuple such as torch.linalg.eigh's

@@ -55,8 +55,7 @@ def value_and_grad(fun: Callable[..., Any], argnums: int | Sequence[int] = 0) ->
         chosen = _argnums(argnums, len(args))
         views, container = _core.torch_views([args[i] for i in chosen])
         inputs = []
-        for view in views:
-            tensor = view if isinstance(view, torch.Tensor) else torch.from_dlpack(view)
+        for tensor in views:
             if not (tensor.is_floating_point() or tensor.is_complex()):
                 raise TypeError(
                     f"gradients are defined for floating-point arguments; argument of dtype {tensor.dtype} "
@@ -70,8 +69,7 @@ def value_and_grad(fun: Callable[..., Any], argnums: int | Sequence[int] = 0) ->
         for i, arg in enumerate(args):
             if i not in chosen and hasattr(arg, "__dlpack__") and not isinstance(arg, torch.Tensor):
                 # the other arrays (data, weights) as torch views too, each of its own library
-                (view,), _ = _core.torch_views([arg])
-                call_args[i] = torch.from_dlpack(view)
+                (call_args[i],), _ = _core.torch_views([arg])
         with torch.enable_grad():
             value = fun(*call_args, **kwargs)
             if not isinstance(value, torch.Tensor) or value.numel() != 1 or value.is_complex():

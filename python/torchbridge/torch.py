@@ -167,8 +167,7 @@ def _call(fn, qualname, name, args, kwargs):
         return fn(*args, **kwargs)
     arrays = list(found.values())
     _check_writable(qualname, name, args, kwargs, torch)
-    views, container = _tb_core.torch_views(arrays)
-    tensors = [v if isinstance(v, torch.Tensor) else torch.from_dlpack(v) for v in views]
+    tensors, container = _tb_core.torch_views(arrays)
     by_id = {id(a): t for a, t in zip(arrays, tensors)}
     result = fn(*_substitute(args, by_id, torch), **_substitute(kwargs, by_id, torch))
     if container.is_torch:

@@ -3,8 +3,7 @@
 
 use pyo3::prelude::*;
 
-use super::container::{classify, common_library, import, wrap, Library};
-use super::exported::DlpackTensor;
+use super::container::{classify, common_library, import, torch_tensor, wrap, Library};
 use super::placement;
 use crate::{ops, Device};
 
@@ -32,10 +31,17 @@ impl Container {
     }
 
     /// Converts a torch tensor (or any DLPack producer) into this library's
-    /// array type, on the caller's device.
+    /// array type, on the caller's device: detached from autograd, with a lazy
+    /// conjugate or negation applied (the memory the caller gets is plain).
     fn wrap(&self, py: Python<'_>, tensor: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         let arg = classify(tensor)?;
-        let mut tensor = import(&arg)?.tensor;
+        let mut tensor = import(&arg)?.tensor.f_detach().map_err(crate::Error::from)?;
+        if tensor.f_is_conj().map_err(crate::Error::from)? {
+            tensor = tensor.f_resolve_conj().map_err(crate::Error::from)?;
+        }
+        if tensor.f_is_neg().map_err(crate::Error::from)? {
+            tensor = tensor.f_resolve_neg().map_err(crate::Error::from)?;
+        }
         if let Some(home) = self.home {
             tensor = placement::move_to(tensor, home)?;
         }
@@ -47,8 +53,9 @@ impl Container {
     }
 }
 
-/// Classifies `arrays` (all from one library) and returns, for each, an object
-/// `torch.from_dlpack` views zero-copy, plus the library to return results in.
+/// Classifies `arrays` (all from one library) and returns, for each, a
+/// zero-copy `torch.Tensor` view (torch tensors themselves), plus the library
+/// to return results in; torch must be imported.
 ///
 /// Torch tensors are returned as they are. Read-only memory (numpy arrays with
 /// `writeable=False`, JAX arrays) is copied first: the function `apply` runs is
@@ -74,7 +81,7 @@ pub(crate) fn torch_views(
             }
             let imported = import(arg)?;
             let tensor = if imported.read_only { ops::deep_copy(&imported.tensor)? } else { imported.tensor };
-            views.push(Py::new(py, DlpackTensor::new(tensor)?)?.into_any());
+            views.push(torch_tensor(py, &tensor)?);
         }
         Ok((views, Container { library, home: placement::home() }))
     })

@@ -242,10 +242,8 @@ pub(crate) fn classify<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Arg<'py>> {
     if CUPY.matches(obj)? {
         return strong(obj.clone(), Library::CuPy);
     }
-    if let Ok(namespace_fn) = obj.getattr("__array_namespace__") {
-        let namespace = namespace_fn.call0()?;
-        let name = namespace.getattr("__name__").map(|n| n.to_string()).unwrap_or_else(|_| type_name(obj));
-        return strong(obj.clone(), Library::Namespace { name, namespace: Arc::new(namespace.unbind()) });
+    if let Some(library) = namespace_library(obj)? {
+        return strong(obj.clone(), library);
     }
     if obj.hasattr("__dlpack__")? {
         // A bare DLPack producer: results come back as numpy arrays.
@@ -262,6 +260,37 @@ pub(crate) fn classify<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Arg<'py>> {
          scalar, list or tuple; got {}",
         type_name(obj)
     )))
+}
+
+/// The [`Library::Namespace`] of an array-API array (`__array_namespace__()`),
+/// looked up once per type: the namespace is its library's, and asking costs
+/// some libraries tens of microseconds a call (array-api-strict checks its
+/// flags and parses NumPy's version on every call).
+fn namespace_library(obj: &Bound<'_, PyAny>) -> PyResult<Option<Library>> {
+    type Namespaces = std::sync::Mutex<Vec<(Py<PyType>, String, Arc<Py<PyAny>>)>>;
+    static BY_TYPE: PyOnceLock<Namespaces> = PyOnceLock::new();
+    let py = obj.py();
+    let by_type = BY_TYPE.get_or_init(py, Default::default);
+    let kind = obj.get_type();
+    let known = |found: &Namespaces| {
+        let found = found.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        found
+            .iter()
+            .find(|(t, ..)| t.bind(py).is(&kind))
+            .map(|(_, name, namespace)| Library::Namespace { name: name.clone(), namespace: namespace.clone() })
+    };
+    if let Some(library) = known(by_type) {
+        return Ok(Some(library));
+    }
+    let Ok(namespace_fn) = obj.getattr(intern!(py, "__array_namespace__")) else {
+        return Ok(None);
+    };
+    let namespace = namespace_fn.call0()?;
+    let name = namespace.getattr("__name__").map(|n| n.to_string()).unwrap_or_else(|_| type_name(obj));
+    let namespace = Arc::new(namespace.unbind());
+    let mut found = by_type.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    found.push((kind.unbind(), name.clone(), namespace.clone()));
+    Ok(Some(Library::Namespace { name, namespace }))
 }
 
 /// What `np.asarray` takes besides arrays and Python values: the array
@@ -705,6 +734,13 @@ fn check_gradients(py: Python<'_>, outputs: &[&Tensor], inputs: &[Py<PyAny>]) ->
         }
     }
     Ok(())
+}
+
+/// `tensor` as a Python `torch.Tensor` (the same `at::Tensor`: no copy, no
+/// DLPack capsule), for callers that hand torch views to the user's own torch
+/// code (`tb.apply`, `tb.torch`); torch must be imported.
+pub(crate) fn torch_tensor(py: Python<'_>, tensor: &Tensor) -> PyResult<Py<PyAny>> {
+    Ok(tensor_impl::to_python(py, &constructor(py, &TORCH)?, tensor)?.unbind())
 }
 
 /// `library`'s constructor (see [`Optional`]).

@@ -98,8 +98,9 @@ def test_progress_lines_one_per_routine_and_path_with_elapsed_time(smoke):
         assert len(array_api) == 1, f"special.{routine} array-API: {array_api}"
     # 8 cells in process, 8 in the array-API subprocess, 5 extras; counted up to the total, in order
     counts = [tuple(map(int, re.match(r"^\[\s*(\d+)/(\d+)", line).groups())) for line in progress]
-    assert counts == [(k, 21) for k in range(1, 22)]
-    for extra in ("overhead, 1 element", "conversion round trip", "two threads against one",
+    assert counts == [(k, 22) for k in range(1, 23)]
+    for extra in ("overhead, 1 element", "per-call time by container, 1 element", "conversion round trip",
+                  "two threads against one",
                   "import torchbridge, fresh process", "import torch, fresh process"):
         assert sum(f"] {extra}: " in line for line in progress) == 1, extra
     elapsed = [float(re.match(r"^\[[^\]]* (\d+\.\d) s\]", line).group(1)) for line in progress]
@@ -124,9 +125,15 @@ def test_stdout_is_the_markdown_report_at_full_width(smoke):
         assert r[0] == "special" and r[2] == "16"
         assert all(cell for cell in r), f"an empty cell in {r}"
     assert max(len(line) for line in report.splitlines() if line.startswith("| special")) > 120
-    for heading in ("## Per-call overhead, 1-element float64", "## Conversion is O(1)"):
+    for heading in ("## Per-call overhead, 1-element float64", "## Conversion is O(1)",
+                    "## Per-call time by container, 1-element float64 `special.erf`"):
         table = markdown_rows(report, heading)
         assert all(len(r) == len(table[0]) for r in table)
+    containers = markdown_rows(report, "## Per-call time by container, 1-element float64 `special.erf`")
+    assert containers[0] == ["path", "median", "reference", "ratio", "floor", "holds"]
+    floors = {r[0]: r for r in containers[1:] if r[4]}
+    assert set(floors) == set(bench.CONTAINER_FLOORS)  # jax and array-api-strict are in the dev requirements
+    assert all(r[5] in ("yes", "**no**") and float(r[3]) > 0 for r in floors.values())
 
 
 def test_the_machine_is_recorded_with_load_averages_and_the_warning(smoke):

@@ -141,8 +141,7 @@ def _as_tensor(value: Any, device: Any, where: Any, torch: Any) -> Any:
     """A derivative's result (any array library) as a torch tensor on ``where``."""
     if isinstance(value, torch.Tensor):
         return value.to(where)
-    (view,), _ = _core.torch_views([value], device)
-    tensor = view if isinstance(view, torch.Tensor) else torch.from_dlpack(view)
+    (tensor,), _ = _core.torch_views([value], device)
     return tensor.to(where)
 
 
@@ -180,8 +179,7 @@ def _derivative_sum(
 
     if extra_keywords is None:
         extra_keywords = {}
-    (view,), container = _core.torch_views([input], device)
-    x = view if isinstance(view, torch.Tensor) else torch.from_dlpack(view)
+    (x,), container = _core.torch_views([input], device)
     try:
         input_dtype = np.dtype(str(x.dtype).removeprefix("torch."))
     except TypeError:
