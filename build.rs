@@ -1,8 +1,9 @@
 //! Build script: compiles the C++ shim (`csrc/dlpack.cpp`: DLPack and
 //! streams; `csrc/aten.cpp`: operators by name; `csrc/autograd.cpp`: values
 //! with given derivatives; `csrc/iir.cpp`: SciPy's recurrent filter loops;
-//! `csrc/incbet.cpp`: the incomplete beta function; `csrc/ndtr.cpp`: ndtr's
-//! last pass; `csrc/ni_filters.cpp`: ndimage's line filters;
+//! `csrc/gammaln.cpp`: gammaln (Cephes' lgam); `csrc/incbet.cpp`: the incomplete
+//! beta function; `csrc/ndtr.cpp`: ndtr's last pass and log_ndtr;
+//! `csrc/ni_filters.cpp`: ndimage's line filters;
 //! `csrc/ni_interpolation.cpp`: ndimage's interpolation point loop;
 //! `csrc/rankdata.cpp`: `rankdata`; `csrc/tensor_impl.cpp`: torch tensors as
 //! the `at::Tensor`s they are; `csrc/threads.cpp`: the calling thread's
@@ -65,6 +66,7 @@ fn main() {
         .file("csrc/aten.cpp")
         .file("csrc/autograd.cpp")
         .file("csrc/iir.cpp")
+        .file("csrc/gammaln.cpp")
         .file("csrc/incbet.cpp")
         .file("csrc/ndtr.cpp")
         .file("csrc/ni_filters.cpp")

@@ -23,6 +23,10 @@ after the native path to let those threads settle. Each cell: median time per
 call with its spread (min-max over rounds), the speedup over native (above 1:
 faster than SciPy) and the largest relative error against native.
 
+With the linalg suite: a small-matrix table (2x2, 8x8, 64x64, single and a
+batch of 16; solve, det, inv, cholesky, eigh, svd, lu_factor, lu_solve,
+cho_solve, lstsq), torchbridge's time over SciPy's (small_linalg()).
+
 With the fft suite: SciPy's fftconvolve and welch with torchbridge.fft set
 as scipy.fft's backend and unset, side by side (fft_backend()).
 
@@ -1320,6 +1324,80 @@ def fft_backend(sizes: list[int], rounds: int) -> list[dict]:
     return rows
 
 
+#: The small-matrix table: orders, the batch of the batched rows, and the routines (SciPy's name, args builder).
+SMALL_LINALG_SIZES = (2, 8, 64)
+SMALL_LINALG_BATCH = 16
+
+
+def _small_linalg_cases(n: int, batch: int | None, rng) -> dict:
+    """SciPy's routine and its arguments for each routine of the small-matrix table (float64 numpy input)."""
+    import scipy.linalg as sl
+
+    lead = () if batch is None else (batch,)
+    a = rng.standard_normal(lead + (n, n)) + n * np.eye(n)
+    spd = a @ np.swapaxes(a, -1, -2) + n * np.eye(n)
+    b = rng.standard_normal(lead + (n, 1))
+    cases = {
+        "solve": ("solve", (a, b)), "det": ("det", (a,)), "inv": ("inv", (a,)), "cholesky": ("cholesky", (spd,)),
+        "eigh": ("eigh", (spd,)), "svd": ("svd", (a,)), "lu_factor": ("lu_factor", (a,)),
+        "lstsq": ("lstsq", (a, b)),
+    }
+    if batch is None:  # lu_solve and cho_solve take one factorization
+        lu = sl.lu_factor(a[..., :, :])
+        cases["lu_solve"] = ("lu_solve", (lu, b))
+        cases["cho_solve"] = ("cho_solve", (sl.cho_factor(spd), b))
+    return cases
+
+
+def small_linalg(rounds: int, sizes=SMALL_LINALG_SIZES) -> list[dict]:
+    """SciPy against torchbridge (numpy float64 in) on small matrices, single and batched, interleaved."""
+    import scipy.linalg as sl
+
+    import torchbridge as tb
+
+    rows = []
+    rng = np.random.default_rng(0)
+    for batch in (None, SMALL_LINALG_BATCH):
+        for n in sizes:
+            for routine, (name, args) in _small_linalg_cases(n, batch, rng).items():
+                native, bridged = getattr(sl, name), getattr(tb.linalg, name)
+                try:
+                    native(*args)
+                    bridged(*args)
+                except Exception as exc:  # a batch SciPy does not take
+                    rows.append({"routine": routine, "n": n, "batch": batch, "error": f"{type(exc).__name__}"})
+                    continue
+                t = time_interleaved({"native": lambda f=native, a=args: f(*a),
+                                      "tb(numpy)": lambda f=bridged, a=args: f(*a)}, rounds)
+                rows.append({"routine": routine, "n": n, "batch": batch, "timings": t,
+                             "ratio": t["tb(numpy)"]["median"] / t["native"]["median"]})
+    return rows
+
+
+def small_linalg_markdown(rows: list[dict]) -> list[str]:
+    sizes = sorted({r["n"] for r in rows})
+    lines = ["", "## Small matrices (linalg, float64 numpy in)", "",
+             f"torchbridge's time over SciPy's (median of interleaved rounds; below 1: faster; the floor for solve, "
+             f"det, inv, cholesky, eigh and svd at 8 and 64 is <= 1.2); batched: {SMALL_LINALG_BATCH} matrices in "
+             "one call.", "",
+             "| routine | " + " | ".join(f"{n}x{n}" for n in sizes) + " | "
+             + " | ".join(f"batch {n}x{n}" for n in sizes) + " |",
+             "|---|" + "---:|" * (2 * len(sizes))]
+    for routine in dict.fromkeys(r["routine"] for r in rows):
+        cells = []
+        for batch in (None, SMALL_LINALG_BATCH):
+            for n in sizes:
+                r = next((r for r in rows if r["routine"] == routine and r["n"] == n and r["batch"] == batch), None)
+                if r is None:
+                    cells.append("-")
+                elif "error" in r:
+                    cells.append(r["error"])
+                else:
+                    cells.append(f"{r['ratio']:.2f} ({fmt_time(r['timings']['tb(numpy)']['median'])})")
+        lines.append(f"| {routine} | " + " | ".join(cells) + " |")
+    return lines
+
+
 def import_time(module: str, runs: int = 3) -> float:
     """Median seconds of `import module` in a fresh interpreter."""
     code = f"import time; s = time.perf_counter(); import {module}; print(time.perf_counter() - s)"
@@ -1716,6 +1794,8 @@ def extras_markdown(results: dict, m: dict, env: dict) -> list[str]:
                          f"{unset / t['set']['median']:.2f} | {r['served']['set']} | "
                          f"{fmt_time(t['forced']['median'])} | {unset / t['forced']['median']:.2f} | "
                          f"{r['served']['forced']} | {err:.1e} |")
+    if results.get("small_linalg"):
+        lines += small_linalg_markdown(results["small_linalg"])
     imports = results["imports"]
     lines += ["", f"## Import time (fresh process, median of {imports.get('runs', 3)})", ""]
     lines += [f"- `{k}`: {v:.3f} s" for k, v in imports.items() if k != "runs"]
@@ -2071,8 +2151,9 @@ def main(argv=None) -> int:
     cells = sum(len(sizes_for(c)) for c in selected)
     backend_extra = args.suite in ("fft", "all")
     crossover_extra = args.suite in ("signal", "all")
+    small_linalg_extra = args.suite in ("linalg", "all")
     # each cell in process and in the array-API subprocess; the extras
-    total = 2 * cells + 6 + backend_extra + crossover_extra
+    total = 2 * cells + 6 + backend_extra + crossover_extra + small_linalg_extra
     config = (f"suite {args.suite}, {'smoke' if args.smoke else 'quick' if args.quick else 'full'}, "
               f"{rounds} rounds, device {args.device}" + (f", load {args.load}" if loads else ""))
     if args.suite == "dask":
@@ -2108,6 +2189,12 @@ def main(argv=None) -> int:
             progress.end(", ".join(f"{r['routine']} {r['size']:g}: "
                                    f"{r['timings']['unset']['median'] / r['timings']['set']['median']:.2f}x"
                                    for r in backend_rows))
+        small_rows = None
+        if small_linalg_extra:
+            progress.begin("small matrices: linalg at " + ", ".join(f"{n}x{n}" for n in SMALL_LINALG_SIZES))
+            small_rows = small_linalg(rounds, (8,) if args.smoke else SMALL_LINALG_SIZES)
+            progress.end(", ".join(f"{r['routine']} {r['n']}: {r['ratio']:.2f}" for r in small_rows
+                                   if r["batch"] is None and r["n"] == 8 and "ratio" in r))
         crossover_rows = None
         if crossover_extra:
             progress.begin("IIR filters: the length from which torchbridge wins")
@@ -2138,8 +2225,8 @@ def main(argv=None) -> int:
             progress.end(f"median of {imports['runs']}: {imports[f'import {module}']:.2f} s")
     results = {"environment": environment_facts, "machine": machine(load.finish(args.load_threshold)),
                "config": config, "rows": rows, "overhead": over, "containers": containers, "conversion": conv,
-               "threads": threads,
-               "imports": imports, "fft_backend": backend_rows, "iir_crossover": crossover_rows}
+               "threads": threads, "imports": imports, "fft_backend": backend_rows, "iir_crossover": crossover_rows,
+               "small_linalg": small_rows}
     return finish(results, args, fancy_report)
 
 

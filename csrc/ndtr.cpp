@@ -16,6 +16,7 @@
 #include "parallel.h"
 
 #include <ATen/ATen.h>
+#include <ATen/native/Math.h>
 
 #include <cmath>
 #include <cstdint>
@@ -77,6 +78,55 @@ char* tb_ndtr_finish_cpu(const at::Tensor* x, at::Tensor* out, double below, dou
         }
         const double step = d * std::exp(-(t * t)) * rsqrt_pi;
         po[i] = v + step;
+      }
+    });
+    return nullptr;
+  } catch (...) {
+    return describe_current_exception();
+  }
+}
+
+// `scipy.special.log_ndtr` of the contiguous float64 CPU `x` into `out` (a
+// fresh contiguous float64 CPU tensor of x's shape the caller owns), in one
+// pass: erf.rs's composite formulas in the same order, each element taking
+// only its own branch. Below -1: `log(erfcx(-x / sqrt 2) / 2) - x (x / 2)`;
+// above: `log1p(-ndtr(-x))` with ndtr's tail correction where `-x < -1`.
+char* tb_log_ndtr_cpu(const at::Tensor* x, at::Tensor* out, double c_err) noexcept {
+  try {
+    for (const at::Tensor* t : {x, static_cast<const at::Tensor*>(out)}) {
+      TORCH_CHECK(t->device().is_cpu() && t->scalar_type() == at::kDouble && t->is_contiguous(),
+                  "log_ndtr: x and out must be contiguous float64 CPU tensors");
+    }
+    TORCH_CHECK(x->sizes() == out->sizes(), "log_ndtr: x and out must have one shape");
+    const double* px = x->const_data_ptr<double>();
+    double* po = out->mutable_data_ptr<double>();
+    const int64_t n = x->numel();
+    const double rsqrt_pi = 1.0 / std::sqrt(M_PI);
+    const double tiny = std::ldexp(1.0, -54);
+    const int64_t threads = tb_shim::threads_for(n, n, kWorkPerThread / 4);
+    tb_shim::split_over_threads(n, threads, 1, [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i) {
+        const double xi = px[i];
+        if (xi < -1.0) {
+          const double t = xi * kFrac1Sqrt2;
+          po[i] = std::log(calc_erfcx(-t) * 0.5) - xi * (xi * 0.5);
+          continue;
+        }
+        // ndtr(y), y = -x, as tb_ndtr_finish_cpu completes it
+        const double y = -xi;
+        double v = std::erfc(y * -kFrac1Sqrt2) * 0.5;
+        if (y < -1.0) {
+          double t;
+          double d;
+          two_product(y, kFrac1Sqrt2, &t, &d);
+          d = d + y * c_err;
+          if (!(std::abs(y) < 1e290)) {
+            d = 0.0;
+          }
+          v = v + d * std::exp(-(t * t)) * rsqrt_pi;
+        }
+        const double w = -v;
+        po[i] = std::abs(w) < tiny ? w : std::log1p(w);
       }
     });
     return nullptr;

@@ -12,10 +12,15 @@
 //!   as CPU kernels) and wraps it in safe functions for `crate::ops::signal`.
 //! - [`ni_filters`] declares `csrc/ni_filters.cpp` (the line loops of
 //!   SciPy's `ni_filters.c`) and wraps it for `crate::ops::ndimage`.
+//! - [`gammaln`] declares `csrc/gammaln.cpp` (`gammaln` in one pass on
+//!   float64 CPU tensors) and wraps it for `crate::ops::special`.
 //! - [`incbet`] declares `csrc/incbet.cpp` (the regularized incomplete beta
 //!   function as a scalar loop) and wraps it for `crate::ops::special`.
-//! - [`ndtr`] declares `csrc/ndtr.cpp` (the last pass of `ndtr` on float64
-//!   CPU tensors) and wraps it for `crate::ops::special`.
+//! - [`lapack`] declares LAPACK's `dgetrf_`/`dgetrs_`/`dpotrf_`/`dpotrs_`
+//!   (exported by libtorch_cpu) and wraps them for `crate::ops::linalg`'s
+//!   small-matrix path.
+//! - [`ndtr`] declares `csrc/ndtr.cpp` (the last pass of `ndtr` and all of
+//!   `log_ndtr` on float64 CPU tensors) and wraps it for `crate::ops::special`.
 //! - [`ni_interpolation`] declares `csrc/ni_interpolation.cpp` (the point
 //!   loop of SciPy's `NI_GeometricTransform`) and wraps it for
 //!   `crate::ops::ndimage::interpolation`.
@@ -32,8 +37,10 @@
 pub(crate) mod aten;
 pub(crate) mod autograd;
 pub(crate) mod dlpack;
+pub(crate) mod gammaln;
 pub(crate) mod iir;
 pub(crate) mod incbet;
+pub(crate) mod lapack;
 pub(crate) mod ndtr;
 pub(crate) mod ni_filters;
 pub(crate) mod ni_interpolation;

@@ -17,6 +17,7 @@ use super::decomp_svd::{amax_or_zero, svd_reduced};
 use super::dtypes::*;
 use super::lapack::rcond_estimate;
 use super::shapes::*;
+use super::small;
 use super::{invalid, not_implemented, CheckFinite, Trans};
 use crate::ops::dtype;
 use crate::ops::numpy::{self, broadcast_shapes, check_finite_all};
@@ -197,7 +198,16 @@ pub fn solve(a: &Tensor, b: &Tensor, options: &SolveOptions) -> Result<Solved> {
     let b = atleast_1d(b)?;
     let kind = cdsz_kind(&[dtype(&a)?, dtype(&b)?]);
     let (a, b) = (cast(&a, kind)?, cast(&b, kind)?);
-    check_finite_all(check, &[&a, &b])?;
+    let order = a.size()[a.dim() - 1];
+    let host = matches!(structure, Structure::Auto | Structure::General)
+        && small::eligible(&a, order)
+        && small::eligible(&b, order);
+    if host && check {
+        small::check_finite(true, &small::data(&a)?)?;
+        small::check_finite(true, &small::data(&b)?)?;
+    } else {
+        check_finite_all(check, &[&a, &b])?;
+    }
     let n = square("solve", &a)?;
     if is_complex_kind(kind) && transposed {
         return Err(not_implemented(
@@ -226,6 +236,10 @@ pub fn solve(a: &Tensor, b: &Tensor, options: &SolveOptions) -> Result<Solved> {
         }
         let rcond = Tensor::f_ones(batch.as_slice(), (rkind, a.device()))?;
         return Ok(Solved { x: finish(b.f_div(&a)?)?, rcond });
+    }
+    if host {
+        let (x, rcond) = small::solve_general(&a, &b, transposed)?;
+        return Ok(Solved { x: finish(x)?, rcond });
     }
     let (factor, used) = Factor::new(&a, structure, lower)?;
     let x = factor.solve(&b, transposed)?;
@@ -317,9 +331,14 @@ pub fn inv(a: &Tensor, options: &InvOptions) -> Result<Solved> {
     }
     let kind = lapack_kind(&[dtype(a)?]);
     let a = cast(a, kind)?;
+    let n = s[s.len() - 1];
+    if matches!(structure, Structure::Auto | Structure::General) && small::eligible(&a, n) {
+        small::check_finite(check, &small::data(&a)?)?;
+        let (x, rcond) = small::inv_general(&a)?;
+        return Ok(Solved { x, rcond });
+    }
     check_finite_all(check, &[&a])?;
     let batch = batch_of(&a, 2);
-    let n = s[s.len() - 1];
     let ones = || Tensor::f_ones(batch.as_slice(), (real_kind(kind), a.device()));
     if a.numel() == 0 {
         return Ok(Solved { x: a.f_zeros_like()?, rcond: ones()? });
@@ -367,6 +386,10 @@ pub fn det(a: &Tensor, check_finite: CheckFinite) -> Result<Tensor> {
         return Err(invalid(format!("Last 2 dimensions of the array must be square but received shape {s:?}.")));
     }
     let d = dtype(a)?;
+    if small::eligible(a, s[s.len() - 1]) {
+        small::check_finite(check, &small::data(a)?)?;
+        return small::det(a);
+    }
     check_finite_all(check, &[a])?;
     let kind = lapack_kind(&[d]);
     let out_kind = if is_complex_kind(kind) { Kind::ComplexDouble } else { Kind::Double };

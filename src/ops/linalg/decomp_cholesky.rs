@@ -5,6 +5,7 @@ use tch::Tensor;
 
 use super::dtypes::*;
 use super::shapes::*;
+use super::small;
 use super::{invalid, CheckFinite};
 use crate::ops::dtype;
 use crate::ops::numpy::check_finite_all;
@@ -47,6 +48,11 @@ fn factor(a: &Tensor, lower: bool, clean: bool, check: bool) -> Result<Tensor> {
         .map_err(|_| invalid(format!("Input array is expected to be square but has the shape: {:?}.", a.size())))?;
     let kind = lapack_kind(&[dtype(a)?]);
     let a = cast(a, kind)?;
+    if small::eligible(&a, a.size()[a.dim() - 1]) {
+        small::check_finite(check, &small::data(&a)?)?;
+        return small::cholesky(&a, !lower, clean)?
+            .map_err(|order| Error::LinAlg(format!("{order}-th leading minor of the array is not positive definite")));
+    }
     check_finite_all(check, &[&a])?;
     if a.numel() == 0 {
         return Ok(a.f_zeros_like()?);
@@ -75,6 +81,14 @@ pub fn cho_solve(c_and_lower: &ChoFactor, b: &Tensor, check_finite: CheckFinite)
     }
     let kind = lapack_kind(&[dtype(c)?, dtype(&b)?]);
     let (c, b) = (cast(c, kind)?, cast(&b, kind)?);
+    let n = c.size()[c.dim() - 1];
+    if c.dim() == 2 && b.dim() <= 2 && b.numel() > 0 && small::eligible(&c, n) && small::eligible(&b, n) {
+        small::check_finite(check, &small::data(&b)?)?;
+        small::check_finite(check, &small::data(&c)?)?;
+        let (cols, vector) = as_columns(&b)?;
+        let x = small::cho_solve(&c, !lower, &cols)?;
+        return Ok(if vector { x.f_squeeze_dim(-1)? } else { x });
+    }
     check_finite_all(check, &[&b, &c])?;
     if b.numel() == 0 {
         return Ok(b.f_zeros_like()?);

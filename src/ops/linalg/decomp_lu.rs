@@ -4,6 +4,7 @@ use tch::{Kind, Tensor};
 
 use super::dtypes::*;
 use super::shapes::*;
+use super::small;
 use super::{invalid, CheckFinite, Trans};
 use crate::ops::dtype;
 use crate::ops::numpy::check_finite_all;
@@ -124,6 +125,12 @@ fn lu_parts(a: &Tensor, permute_l: bool, p_indices: bool, check: bool) -> Result
 /// `LinAlgWarning` when it is positive.
 pub fn lu_factor(a: &Tensor, check_finite: CheckFinite) -> Result<LuFactor> {
     let check = check_finite.enabled();
+    let s = a.size();
+    if s.len() >= 2 && s[s.len() - 1] == s[s.len() - 2] && small::eligible(a, s[s.len() - 1]) {
+        small::check_finite(check, &small::data(a)?)?;
+        let (lu, piv, info) = small::lu_factor(a)?;
+        return Ok(LuFactor { lu, piv, info });
+    }
     check_finite_all(check, &[a])?;
     if a.numel() == 0 {
         let piv = Tensor::f_zeros([0i64].as_slice(), (Kind::Int, a.device()))?;
@@ -137,11 +144,44 @@ pub fn lu_factor(a: &Tensor, check_finite: CheckFinite) -> Result<LuFactor> {
     Ok(LuFactor { lu, piv: pivots.f_sub_scalar(1)?, info })
 }
 
+/// [`lu_solve`] on the host for one small float64 CPU factorization with
+/// valid pivots (`None`: the tensor path takes it).
+fn lu_solve_small(lu: &Tensor, piv: &Tensor, b: &Tensor, trans: i64, check: bool) -> Result<Option<Tensor>> {
+    let n = lu.size().last().copied().unwrap_or(0);
+    let fits = lu.dim() == 2
+        && lu.size()[0] == n
+        && b.dim() <= 2
+        && b.numel() > 0
+        && rows_of(b) == n
+        && piv.dim() == 1
+        && piv.size()[0] == n
+        && (0..=2).contains(&trans)
+        && small::eligible(lu, n)
+        && small::eligible(b, n)
+        && matches!(piv.kind(), Kind::Int | Kind::Int64);
+    if !fits {
+        return Ok(None);
+    }
+    let p = piv.f_to_kind(Kind::Int64)?.f_contiguous()?;
+    let mut pv = vec![0i64; n as usize];
+    p.f_copy_data(&mut pv, n as usize)?;
+    if pv.iter().any(|&v| v < 0 || v >= n) {
+        return Ok(None);
+    }
+    small::check_finite(check, &small::data(b)?)?;
+    let (cols, vector) = as_columns(b)?;
+    let x = small::lu_solve(lu, &pv, &cols, trans != 0)?;
+    Ok(Some(if vector { x.f_squeeze_dim(-1)? } else { x }))
+}
+
 /// `scipy.linalg.lu_solve`: solves `A x = b` (`trans` 0), `A^T x = b` (1) or
 /// `A^H x = b` (2) from `lu_factor`'s `(lu, piv)` (0-based pivots).
 pub fn lu_solve(lu: &Tensor, piv: &Tensor, b: &Tensor, options: &LuSolveOptions) -> Result<Tensor> {
     let (trans, check) = (options.trans as i64, options.check_finite.enabled());
     let b = atleast_1d(b)?;
+    if let Some(x) = lu_solve_small(lu, piv, &b, trans, check)? {
+        return Ok(x);
+    }
     check_finite_all(check, &[&b])?;
     square("lu_solve", lu)?;
     if lu.size()[lu.dim() - 2] != rows_of(&b) {

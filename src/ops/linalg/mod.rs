@@ -46,6 +46,7 @@ pub mod misc;
 pub mod procrustes;
 mod shapes;
 pub mod sketches;
+mod small;
 pub mod solvers;
 pub mod special_matrices;
 

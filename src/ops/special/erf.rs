@@ -115,7 +115,18 @@ pub(super) fn ndtri(p: &Tensor) -> Result<Tensor> {
 /// below -1 (with `x^2/2` as `x (0.5 x)`, one rounding, and no overflow of `x^2`), and
 /// `log1p(-ndtr(-x))` above, with the corrected tail of [`ndtr`] (libtorch's
 /// `log_ndtr` loses 1e-13 relative from x = 5 on).
+///
+/// Float64 CPU input that carries no gradient takes `csrc/ndtr.cpp`'s
+/// one-pass kernel: the same formulas, each element on its own branch only,
+/// with the C library's `erfc`, `log` and `log1p` (libtorch's vectorized
+/// ones in the composite: a few ulp apart).
 pub(super) fn log_ndtr(x: &Tensor) -> Result<Tensor> {
+    if x.f_kind()? == Kind::Double && x.device() == Device::Cpu && !records_grad(x) {
+        let x = x.f_contiguous()?;
+        let mut out = x.f_empty_like()?;
+        crate::ffi::ndtr::log_ndtr_cpu(&x, &mut out, FRAC_1_SQRT_2_ERR)?;
+        return Ok(out);
+    }
     let below = x.f_lt(-1.0)?;
     // Each branch sees a harmless stand-in where the other is picked: an
     // infinite value there (log1p(-1) far left, erfcx overflow far right)

@@ -11,7 +11,7 @@ use super::helpers::*;
 use super::loops::{complex_not_implemented, finish, is_integer};
 use super::ufuncs::Ufunc;
 use super::zeta::hurwitz_zeta_f64;
-use crate::ops::autograd::with_derivatives;
+use crate::ops::autograd::{records_grad, with_derivatives};
 use crate::ops::numpy::{broadcast, cast, same_device};
 use crate::ops::scipy_float_input;
 use crate::{dlpack, DType, Error, Result};
@@ -88,9 +88,20 @@ pub(super) fn gamma(x: &Tensor) -> Result<Tensor> {
 /// `log|Gamma(x)|`, `scipy.special.gammaln`.
 ///
 /// libtorch's `lgamma(-inf)` is `+inf`; SciPy returns `-inf` (the limit of
-/// `log|Gamma|` between the poles), and so does this.
+/// `log|Gamma|` between the poles), and so does this. Float64 CPU input that
+/// carries no gradient takes SciPy's own algorithm (Cephes' `lgam`,
+/// `csrc/gammaln.cpp`) in one pass, except beside the zeros at 1 and 2 and
+/// below 1e-300 (the C library's `lgamma`, libtorch's, more accurate there);
+/// the rest libtorch's `lgamma`.
 pub(super) fn gammaln(u: &'static Ufunc, x: &Tensor) -> Result<Tensor> {
     let x = scipy_float_input(u.qualified, x, false)?;
+    if x.f_kind()? == Kind::Double && x.device() == tch::Device::Cpu && !records_grad(&x) {
+        // SciPy's Cephes lgam in one pass (csrc/gammaln.cpp)
+        let x = x.f_contiguous()?;
+        let mut out = x.f_empty_like()?;
+        crate::ffi::gammaln::gammaln_cpu(&x, &mut out)?;
+        return Ok(out);
+    }
     let at_minus_inf = x.f_eq(f64::NEG_INFINITY)?;
     Ok(x.f_lgamma()?.f_masked_fill(&at_minus_inf, f64::NEG_INFINITY)?)
 }
