@@ -49,7 +49,12 @@ Reporter = tuple[list[Any], Callable[[str, tuple[Any, ...], dict[str, Any], Any]
 
 
 def routine(
-    func: F, module: str, family: str, routed_first: bool = False, reporter: Reporter | None = None
+    func: F,
+    module: str,
+    family: str,
+    routed_first: bool = False,
+    reporter: Reporter | None = None,
+    ufunc: bool = False,
 ) -> F:
     """``func`` as the public routine ``{module}.{func.__name__}``.
 
@@ -57,12 +62,14 @@ def routine(
     (``inspect.signature`` follows ``__wrapped__``) and pickles by reference
     as ``{module}.{name}``. ``routed_first``: see :data:`ROUTED_FIRST`.
     ``reporter``: see :data:`Reporter`; the default path pays one test of
-    the gate's item.
+    the gate's item. ``ufunc`` (with a reporter: ``special``'s ufuncs): once
+    pandas is imported, pandas arguments get pandas results as SciPy's NumPy
+    ufuncs give them (:mod:`torchbridge._pandas`).
     """
     name = func.__name__
     qualified = f"{family}.{name}"
     if reporter is not None and not routed_first:
-        return _reporting(func, module, name, qualified, reporter)
+        return _reporting(func, module, name, qualified, reporter, ufunc)
 
     if routed_first:
 
@@ -97,10 +104,11 @@ def routine(
     return _public(call, module, name)
 
 
-def _reporting(func: F, module: str, name: str, qualified: str, reporter: Reporter) -> F:
+def _reporting(func: F, module: str, name: str, qualified: str, reporter: Reporter, ufunc: bool = False) -> F:
     """:func:`routine`'s face with a report after the call (see :data:`Reporter`)."""
     cells, report = reporter
     reporting = bool(cells and cells[0].cell_contents)
+    modules = sys.modules
 
     @functools.wraps(func)
     def call(*args: Any, **kwargs: Any) -> Any:
@@ -113,6 +121,10 @@ def _reporting(func: F, module: str, name: str, qualified: str, reporter: Report
         else:
             if reporting:
                 report(name, args, kwargs, result)
+            if ufunc and "pandas" in modules:
+                from ._pandas import like
+
+                return like(result, args)
             return result
         from .dask import _route
 
@@ -147,15 +159,17 @@ def expose(
     family: str,
     routed_first: tuple[str, ...] = (),
     reporter: Reporter | None = None,
+    ufuncs: frozenset[str] = frozenset(),
 ) -> None:
     """Replaces each routine ``names`` lists in ``namespace`` (a module's
     globals) by its public face, as a routine of ``torchbridge.{family}``;
-    ``routed_first``: see :data:`ROUTED_FIRST`; ``reporter``: see :data:`Reporter`."""
+    ``routed_first``: see :data:`ROUTED_FIRST`; ``reporter``: see :data:`Reporter`;
+    ``ufuncs``: the names that are NumPy ufuncs in SciPy (see :func:`routine`)."""
     module = f"torchbridge.{family}"
     ROUTED_FIRST[family] = routed_first
     for name in names:
         value = namespace[name]
         if callable(value) and not isinstance(value, type) and not getattr(value, "_torchbridge_face", False):
             namespace[name] = routine(
-                value, module, family, routed_first=name in routed_first, reporter=reporter
+                value, module, family, routed_first=name in routed_first, reporter=reporter, ufunc=name in ufuncs
             )

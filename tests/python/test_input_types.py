@@ -250,11 +250,6 @@ def test_pandas_input_gives_what_scipy_gives(name):
         np.testing.assert_allclose(np.asarray(g), np.asarray(w), rtol=1e-9, atol=1e-12)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="SciPy's ufuncs hand pandas input back as pandas (NumPy's __array_ufunc__ dispatch) and "
-    "scipy.spatial.distance.euclidean returns a Python float; torchbridge returns ndarrays / numpy scalars",
-)
 @pytest.mark.parametrize(
     "family, call",
     [
@@ -265,5 +260,27 @@ def test_pandas_input_gives_what_scipy_gives(name):
     ids=["special.erf", "special.gammaln", "spatial.distance.euclidean"],
 )
 def test_pandas_results_scipy_keeps_as_pandas(family, call):
+    # SciPy's ufuncs hand pandas input back as pandas (NumPy's __array_ufunc__ dispatch);
+    # scipy.spatial.distance.euclidean returns a Python float (BLAS nrm2)
     got, want = _pandas_call(family, call)
     assert type(got) is type(want)
+    if isinstance(want, (pd.Series, pd.DataFrame)):
+        pd.testing.assert_index_equal(got.index, want.index)
+        if isinstance(want, pd.Series):
+            assert got.name == want.name
+        else:
+            pd.testing.assert_index_equal(got.columns, want.columns)
+        np.testing.assert_allclose(got.to_numpy(), want.to_numpy(), rtol=1e-12)
+    else:
+        assert got == pytest.approx(want, rel=1e-12)
+
+
+def test_pandas_ufunc_results_keep_labels():
+    import scipy.special as ss
+
+    import torchbridge.special as ts
+
+    s = pd.Series([0.5, 1.0, 2.0], index=["a", "b", "c"], name="x")
+    for got, want in [(ts.erf(s), ss.erf(s)), (ts.beta(s, 2.0), ss.beta(s, 2.0)), (ts.gammaln(s), ss.gammaln(s))]:
+        for g, w in zip(got if isinstance(got, tuple) else [got], want if isinstance(want, tuple) else [want]):
+            pd.testing.assert_series_equal(g, w, rtol=1e-12)

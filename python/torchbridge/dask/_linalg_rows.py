@@ -432,6 +432,8 @@ ROWS: dict[str, Chunking] = {
     "hessenberg": Gufunc(("a",), _hessenberg),
     "schur": Gufunc(("a",), _schur),
     "rsf2csf": Gufunc(("T", "Z"), _fixed("(m,m),(m,m)->(m,m),(m,m)")),
+    "qz": Gufunc(("A", "B"), _fixed("(m,m),(m,m)->(m,m),(m,m),(m,m),(m,m)")),
+    "ordqz": Gufunc(("A", "B"), _fixed("(m,m),(m,m)->(m,m),(m,m),(m),(m),(m,m),(m,m)")),
     "cdf2rdf": Gufunc(("w", "v"), _fixed("(m),(m,m)->(m,m),(m,m)")),
     **{name: Unsupported(_DATA_DTYPE) for name in ("sqrtm", "logm", "signm", "fractional_matrix_power")},
     "funm": Unsupported(_DATA_DTYPE + "; and func is called once per matrix"),

@@ -64,6 +64,7 @@ from ._decomp_ldl import ldl
 from ._decomp_lu import lu, lu_factor, lu_solve
 from ._decomp_polar import polar
 from ._decomp_qr import qr, qr_multiply, rq
+from ._decomp_qz import ordqz, qz
 from ._decomp_schur import rsf2csf, schur
 from ._decomp_svd import diagsvd, null_space, orth, subspace_angles, svd, svdvals
 from ._decomp_update import qr_delete, qr_insert, qr_update
@@ -184,6 +185,8 @@ __all__ = [
     "hessenberg",
     "schur",
     "rsf2csf",
+    "qz",
+    "ordqz",
     "cdf2rdf",
     "sqrtm",
     "logm",

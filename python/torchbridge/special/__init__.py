@@ -70,6 +70,7 @@ _dispatch.expose(
     [name for name in __all__ if name not in _NOT_ROUTINES],
     "special",
     reporter=(_errstate.CELLS, _errstate.report),
+    ufuncs=frozenset(_special.UFUNCS),
 )
 psi = digamma  # noqa: F405 (SciPy's psi is the digamma ufunc itself)
 

@@ -33,6 +33,7 @@ pub mod decomp_ldl;
 pub mod decomp_lu;
 pub mod decomp_polar;
 pub mod decomp_qr;
+pub mod decomp_qz;
 pub mod decomp_schur;
 pub mod decomp_svd;
 pub mod decomp_update;
@@ -71,6 +72,7 @@ pub use decomp_polar::{polar, Polar, Side};
 pub use decomp_qr::{
     qr, qr_multiply, rq, Qr, QrMode, QrMultiply, QrMultiplyMode, QrMultiplyOptions, QrOptions, QrRaw, Rq,
 };
+pub use decomp_qz::{eig_generalized, ordqz, qz, Qz, QzOptions, QzOutput, QzSort};
 pub use decomp_schur::{rsf2csf, schur, Schur, SchurOptions, SchurOutput, SchurSort};
 pub use decomp_svd::{diagsvd, null_space, orth, subspace_angles, svd, NullSpaceOptions, Svd, SvdOptions};
 pub use decomp_update::{qr_delete, qr_insert, qr_update, Which};

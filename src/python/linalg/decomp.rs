@@ -213,8 +213,8 @@ fn eigvalsh(
     hermitian(py, "eigvalsh", (a, b), options, device)
 }
 
-/// `eig`/`eigvals` of the standard problem (the generalized one, `b` given,
-/// is not implemented: libtorch has no `?ggev`).
+/// `eig`/`eigvals` of the standard problem, or of the generalized one (`b`
+/// given: the host QZ port, `ops::eig_generalized`).
 fn general(
     py: Python<'_>,
     name: &str,
@@ -222,16 +222,15 @@ fn general(
     options: EigOptions,
     device: Device<'_, '_>,
 ) -> PyResult<Py<PyAny>> {
-    if b.is_some() {
-        return Err(Error::NotImplemented(format!(
-            "linalg.{name}: b='<array> (generalized eigenproblem)' is not supported"
-        ))
-        .into());
-    }
+    let b = b.filter(|b| !b.is_none());
     on_device(device, || {
-        let (a, library) = import1(a)?;
-        let list = batched(name, &[(Some(&a), 2)])?;
-        let Eig { w, vl, vr } = compute(py, a.numel(), move || ops::eig(&a, &options))?;
+        let (a, b, library) = import_optional(a, b)?;
+        let list = batched(name, &[(Some(&a), 2), (b.as_ref(), 2)])?;
+        let elements = a.numel() + b.as_ref().map_or(0, |b| b.numel());
+        let Eig { w, vl, vr } = compute(py, elements, move || match &b {
+            Some(b) => ops::eig_generalized(&a, b, &options),
+            None => ops::eig(&a, &options),
+        })?;
         let mut out = vec![wrap(py, &library, w, false)?];
         for v in vl.into_iter().chain(vr) {
             out.push(wrap(py, &library, v, false)?);
@@ -252,8 +251,16 @@ fn general(
 /// eigenvectors are real, as SciPy returns them. Left eigenvectors come from
 /// the inverse of the right ones (not for defective matrices). Returns ``w``
 /// alone, or ``(w, vl, vr)`` without what was not asked for (a list for a
-/// batch). The generalized problem (``b`` given) is not implemented:
-/// libtorch has no ``?ggev``.
+/// batch). The generalized problem (``b`` given, ``a v = w b v``) runs on
+/// the host (an explicit copy for CUDA input): libtorch has no ``?ggev``, so
+/// the pencil is reduced by a port of LAPACK's complex QZ (see ``qz``) and
+/// the eigenvectors computed from that form (``ztgevc``), each of unit
+/// 2-norm as SciPy normalizes them (their phases may differ from LAPACK's);
+/// ``w`` is ``inf`` where ``b`` is singular as SciPy's ``_make_eigvals``
+/// gives it. For real input the eigenvalues are computed in complex
+/// arithmetic: those with a rounding-level imaginary part are made real
+/// (with real eigenvectors), and their order may differ from ``?ggev``'s.
+/// Not differentiable with ``b``.
 ///
 #[doc = linalg_note!()]
 #[pyfunction]

@@ -45,6 +45,7 @@ mod decomp_ldl;
 mod decomp_lu;
 mod decomp_polar;
 mod decomp_qr;
+mod decomp_qz;
 mod decomp_schur;
 mod decomp_svd;
 mod decomp_update;
@@ -255,6 +256,7 @@ pub(crate) fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     decomp_polar::register(&module)?;
     decomp_qr::register(&module)?;
     decomp_schur::register(&module)?;
+    decomp_qz::register(&module)?;
     decomp_svd::register(&module)?;
     decomp_update::register(&module)?;
     matfuncs::register(&module)?;

@@ -336,9 +336,16 @@ fn pair(
         let m = if m.is_some() { tensors.pop() } else { None };
         let w = if w.is_some() { tensors.pop() } else { None };
         let (a, b) = (tensors.remove(0), tensors.remove(0));
+        // SciPy's euclidean (and minkowski with p = 2) take BLAS's nrm2: a Python float
+        let nrm2 = matches!(metric, Metric::Euclidean) || (matches!(metric, Metric::Minkowski) && p == 2.0);
         let params = PairParams { p, w, m, centered };
         let result = compute(py, a.numel() + b.numel(), move || ops::pair(&a, &b, metric, &params))?;
-        wrap(py, &library, result, true)
+        let out = wrap(py, &library, result, true)?;
+        let bound = out.bind(py);
+        if nrm2 && bound.is_instance(&py.import("numpy")?.getattr("floating")?)? {
+            return Ok(pyo3::types::PyFloat::new(py, bound.extract::<f64>()?).into_any().unbind());
+        }
+        Ok(out)
     })
 }
 

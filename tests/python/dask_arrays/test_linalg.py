@@ -116,6 +116,8 @@ EXAMPLES: dict[str, list[tuple[tuple, dict]]] = {
     "hessenberg": [ex(GENERAL), ex(GENERAL, calc_q=True)],
     "schur": [ex(GENERAL), ex(GENERAL[0], output="complex")],
     "rsf2csf": [ex(np.triu(GENERAL), np.broadcast_to(np.eye(N), GENERAL.shape).copy())],
+    "qz": [ex(GENERAL, SPD, output="complex")],
+    "ordqz": [ex(GENERAL, SPD, output="complex", sort="ouc")],
     "cdf2rdf": [ex(VECTOR, GENERAL)],
     "solve_sylvester": [ex(SPD, SPD, GENERAL)],
     "solve_continuous_lyapunov": [ex(-SPD, GENERAL)],

@@ -179,6 +179,42 @@ def check_eig(got, want, a, rtol):
     close(a @ v, v * w[..., None, :], rtol * 100, rtol * 100)
 
 
+def check_qz(got, want, a, b, rtol):
+    """What a generalized Schur form pins down (``qz``'s ``(AA, BB, Q, Z)``, ``ordqz``'s ``(AA, BB, alpha,
+    beta, Q, Z)``): ``Q AA Z^H = A``, ``Q BB Z^H = B``, ``Q``, ``Z`` unitary, ``AA``, ``BB`` upper triangular
+    with ``BB``'s diagonal real non-negative, the same eigenvalues as SciPy's, the same dtypes; for
+    ``ordqz`` the same eigenvalues in the leading (selected) block."""
+    got, want = [to_numpy(x) for x in got], [np.asarray(x) for x in want]
+    assert [x.dtype for x in got] == [x.dtype for x in want]
+    assert [x.shape for x in got] == [x.shape for x in want]
+    aa, bb, q, z = (got[0], got[1], got[-2], got[-1])
+    a, b = (np.broadcast_to(np.asarray(x, dtype=aa.dtype), aa.shape) for x in (a, b))
+    n = a.shape[-1]
+    tol = max(rtol, 1e-13) * 10 * n
+    h = lambda m: np.conj(np.swapaxes(m, -1, -2))  # noqa: E731
+    for x, xx in ((a, aa), (b, bb)):
+        np.testing.assert_allclose(q @ xx @ h(z), x, atol=tol * max(1.0, np.abs(x).max()), rtol=0)
+        assert not np.tril(xx, -1).any()
+    for u in (q, z):
+        np.testing.assert_allclose(h(u) @ u, np.broadcast_to(np.eye(n), u.shape), atol=tol, rtol=0)
+    d = np.diagonal(bb, 0, -2, -1)
+    assert (d.imag == 0).all() and (d.real >= 0).all()
+
+    def eigenvalues(aa, bb):
+        """The finite eigenvalues (``beta`` above rounding level), sorted, and how many are infinite."""
+        alpha, beta = np.diagonal(aa, 0, -2, -1).reshape(-1, n), np.diagonal(bb, 0, -2, -1).reshape(-1, n)
+        big = np.abs(beta) > 1e-8 * np.maximum(np.abs(alpha), 1e-300)
+        return [np.sort_complex(np.round(al[f] / be[f], 6)) for al, be, f in zip(alpha, beta, big)], (~big).sum(-1)
+
+    (ours, inf_ours), (theirs, inf_theirs) = eigenvalues(aa, bb), eigenvalues(*want[:2])
+    np.testing.assert_array_equal(inf_ours, inf_theirs)
+    for g, w in zip(ours, theirs):
+        np.testing.assert_allclose(g, w, rtol=tol * 1000, atol=tol * 1000)
+    if len(got) == 6:
+        np.testing.assert_allclose(got[2], np.diagonal(aa, 0, -2, -1), rtol=0, atol=0)
+        np.testing.assert_allclose(got[3], d, rtol=0, atol=0)
+
+
 def check_schur(got, want, a, rtol):
     """What a Schur form pins down: ``Z T Z^H = A``, ``Z`` unitary, ``T`` (quasi-)upper triangular as
     SciPy's, the same eigenvalues, the same dtypes."""
@@ -298,6 +334,9 @@ ROUTINES = {
     "hessenberg": (lambda rng, dt: ((general(rng, dt),), {"calc_q": True}), None),
     "schur": (lambda rng, dt: ((general(rng, dt),), {}), "schur"),
     "rsf2csf": (lambda rng, dt: (sl.schur(general(rng, dt)), {}), None),
+    "qz": (lambda rng, dt: ((general(rng, dt), general(rng, dt)), {"output": "complex"}), "qz"),
+    "ordqz": (lambda rng, dt: ((general(rng, dt) - (3 * np.eye(N, dtype=dt) if np.dtype(dt).kind in "fc" else 0),
+                                general(rng, dt)), {"output": "complex", "sort": "lhp"}), "qz"),
     "cdf2rdf": (lambda rng, dt: (_eig_pairs(rng, dt), {}), None),
     "sqrtm": (lambda rng, dt: ((general(rng, dt),), {}), None),
     "logm": (lambda rng, dt: ((general(rng, dt),), {}), None),
@@ -468,6 +507,8 @@ def compare_result(name, got, want, args, rtol):
         check_rq(got, want, args[0], rtol)
     elif compare == "schur":
         check_schur(got, want, args[0], rtol)
+    elif compare == "qz":
+        check_qz(got, want, args[0], args[1], rtol)
     elif compare == "eig_banded":
         check_eigh(got, want, upper_band_matrix(args[0]), rtol)
     else:
@@ -544,6 +585,9 @@ def _batched_cases():
         "matmul_toeplitz": lambda r: (((vec(r, f, batch=B), vec(r, f, 4)), vec(r, f, 4)), {}),
         "hessenberg": lambda r: ((general(r, f, batch=B),), {"calc_q": True}),
         "schur": lambda r: ((general(r, f, batch=B),), {"output": "complex"}),
+        "qz": lambda r: ((general(r, f, batch=B), general(r, f)), {"output": "complex"}),
+        "ordqz": lambda r: ((general(r, f, batch=B) - 3 * np.eye(N), general(r, f, batch=B)),
+                            {"output": "complex", "sort": "iuc"}),
         "rsf2csf": lambda r: (tuple(np.stack(x) for x in zip(*[sl.schur(r.standard_normal((N, N))) for _ in B * 3])),
                               {}),
         "cdf2rdf": lambda r: (tuple(np.stack(x) for x in zip(*[_eig_pairs(r, f) for _ in range(3)])), {}),

@@ -10,7 +10,6 @@ import pytest
 import scipy.linalg as sl
 
 import torchbridge.linalg as tl
-from torchbridge.errors import UnsupportedParameterError
 
 from .cases import (
     assert_same_on_cpu_device,
@@ -189,12 +188,7 @@ def test_select_unhashable_is_invalid():
         tl.eigh_tridiagonal(_d(), _e(), select=["a"])
 
 
-@pytest.mark.parametrize("name", ["eig", "eigvals"])
-def test_generalized_eig_is_unsupported(name):
-    with pytest.raises(UnsupportedParameterError) as info:
-        getattr(tl, name)(_general(), np.eye(N))
-    assert str(info.value) == f"linalg.{name}: b='<array> (generalized eigenproblem)' is not supported"
-
+# the generalized problem (b given): tests/python/linalg/test_decomp_qz.py
 
 
 # (routine, args(batch shape), kwargs)
@@ -324,7 +318,6 @@ def test_eig_options(rng):
     sym = a + a.T
     got, want = both("eig", sym, left=True)
     assert_same_structure(got, want)  # real eigenvalues: real eigenvectors
-    with pytest.raises(NotImplementedError, match="b"):
-        tl.eig(a, a)
-    with pytest.raises(NotImplementedError, match="b"):
-        tl.eigvals(a, a)
+    # the generalized problem (b given): test_decomp_qz.py
+    got, want = (np.sort_complex(np.round(w, 8)) for w in (tl.eigvals(a, np.eye(6)), sl.eigvals(a)))
+    np.testing.assert_allclose(got, want, rtol=1e-10, atol=1e-10)

@@ -1,0 +1,41 @@
+"""pandas results of ``special``'s ufuncs, as SciPy's: its ufuncs are NumPy
+ufuncs, so a pandas ``Series``/``DataFrame`` argument takes them through
+pandas' ``__array_ufunc__``, which hands the result back as the argument's
+type with its index (and name, or columns). torchbridge computes on the
+values (``np.asarray`` semantics, as for every array-like) and rebuilds that
+container here, the one step of the ufunc faces that knows about pandas
+(:func:`torchbridge._dispatch.routine` calls it only once pandas is imported).
+
+Unlike pandas, two Series with different indexes are not aligned first: the
+values are combined by position (pandas would align on the union of labels).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+import numpy as np
+
+
+def like(result: Any, args: tuple[Any, ...]) -> Any:
+    """``result`` (an array, or a tuple of them for multi-output ufuncs) as the
+    pandas container of the first pandas argument, where its shape matches."""
+    pd: Any = importlib.import_module("pandas")  # (no pandas stubs needed)
+
+    frames = [x for x in args if isinstance(x, (pd.Series, pd.DataFrame))]
+    if not frames:
+        return result
+    first = frames[0]
+    series = [x for x in frames if isinstance(x, pd.Series)]
+    # pandas keeps a Series' name where every Series argument has it
+    name = series[0].name if series and all(s.name == series[0].name for s in series) else None
+
+    def one(r: Any) -> Any:
+        if not isinstance(r, np.ndarray) or r.shape != first.shape:
+            return r
+        if isinstance(first, pd.Series):
+            return pd.Series(r, index=first.index, name=name, copy=False)
+        return pd.DataFrame(r, index=first.index, columns=first.columns, copy=False)
+
+    return tuple(one(r) for r in result) if isinstance(result, tuple) else one(result)
