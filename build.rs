@@ -1,7 +1,7 @@
 //! Build script: compiles the C++ shim (`csrc/dlpack.cpp`: DLPack and
 //! streams; `csrc/aten.cpp`: operators by name; `csrc/autograd.cpp`: values
 //! with given derivatives; `csrc/iir.cpp`: SciPy's recurrent filter loops;
-//! `csrc/incbet.cpp`: the incomplete beta function; `csrc/ndtr.cpp`: ndtr's
+//! `csrc/bessel.cpp`: Bessel functions of real order; `csrc/incbet.cpp`: the incomplete beta function; `csrc/ndtr.cpp`: ndtr's
 //! last pass; `csrc/ni_filters.cpp`: ndimage's line filters;
 //! `csrc/ni_interpolation.cpp`: ndimage's interpolation point loop;
 //! `csrc/rankdata.cpp`: `rankdata`; `csrc/tensor_impl.cpp`: torch tensors as
@@ -65,6 +65,7 @@ fn main() {
         .file("csrc/aten.cpp")
         .file("csrc/autograd.cpp")
         .file("csrc/iir.cpp")
+        .file("csrc/bessel.cpp")
         .file("csrc/incbet.cpp")
         .file("csrc/ndtr.cpp")
         .file("csrc/ni_filters.cpp")

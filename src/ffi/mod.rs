@@ -12,6 +12,8 @@
 //!   as CPU kernels) and wraps it in safe functions for `crate::ops::signal`.
 //! - [`ni_filters`] declares `csrc/ni_filters.cpp` (the line loops of
 //!   SciPy's `ni_filters.c`) and wraps it for `crate::ops::ndimage`.
+//! - [`bessel`] declares `csrc/bessel.cpp` (Bessel functions of real order
+//!   and real argument as a scalar loop) and wraps it for `crate::ops::special`.
 //! - [`incbet`] declares `csrc/incbet.cpp` (the regularized incomplete beta
 //!   function as a scalar loop) and wraps it for `crate::ops::special`.
 //! - [`ndtr`] declares `csrc/ndtr.cpp` (the last pass of `ndtr` on float64
@@ -31,6 +33,7 @@
 
 pub(crate) mod aten;
 pub(crate) mod autograd;
+pub(crate) mod bessel;
 pub(crate) mod dlpack;
 pub(crate) mod iir;
 pub(crate) mod incbet;
