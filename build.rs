@@ -1,8 +1,9 @@
 //! Build script: compiles the C++ shim (`csrc/dlpack.cpp`: DLPack and
 //! streams; `csrc/aten.cpp`: operators by name; `csrc/autograd.cpp`: values
 //! with given derivatives; `csrc/iir.cpp`: SciPy's recurrent filter loops;
-//! `csrc/gammaln.cpp`: gammaln (Cephes' lgam); `csrc/incbet.cpp`: the incomplete
-//! beta function; `csrc/ndtr.cpp`: ndtr's last pass and log_ndtr;
+//! `csrc/bessel.cpp`: Bessel functions of real order; `csrc/gammaln.cpp`:
+//! gammaln (Cephes' lgam); `csrc/incbet.cpp`: the incomplete beta function;
+//! `csrc/ndtr.cpp`: ndtr's last pass and log_ndtr;
 //! `csrc/ni_filters.cpp`: ndimage's line filters;
 //! `csrc/ni_interpolation.cpp`: ndimage's interpolation point loop;
 //! `csrc/rankdata.cpp`: `rankdata`; `csrc/tensor_impl.cpp`: torch tensors as
@@ -67,6 +68,7 @@ fn main() {
         .file("csrc/autograd.cpp")
         .file("csrc/iir.cpp")
         .file("csrc/gammaln.cpp")
+        .file("csrc/bessel.cpp")
         .file("csrc/incbet.cpp")
         .file("csrc/ndtr.cpp")
         .file("csrc/ni_filters.cpp")

@@ -14,6 +14,8 @@
 //!   SciPy's `ni_filters.c`) and wraps it for `crate::ops::ndimage`.
 //! - [`gammaln`] declares `csrc/gammaln.cpp` (`gammaln` in one pass on
 //!   float64 CPU tensors) and wraps it for `crate::ops::special`.
+//! - [`bessel`] declares `csrc/bessel.cpp` (Bessel functions of real order
+//!   and real argument as a scalar loop) and wraps it for `crate::ops::special`.
 //! - [`incbet`] declares `csrc/incbet.cpp` (the regularized incomplete beta
 //!   function as a scalar loop) and wraps it for `crate::ops::special`.
 //! - [`lapack`] declares LAPACK's `dgetrf_`/`dgetrs_`/`dpotrf_`/`dpotrs_`
@@ -36,6 +38,7 @@
 
 pub(crate) mod aten;
 pub(crate) mod autograd;
+pub(crate) mod bessel;
 pub(crate) mod dlpack;
 pub(crate) mod gammaln;
 pub(crate) mod iir;

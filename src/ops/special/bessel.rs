@@ -1,12 +1,22 @@
 //! Bessel functions of integer order 0 and 1 (Cephes' `i0.c`, `j0.c`, `k0.c`, ...):
-//! i0, i0e, i1, i1e, j0, j1, y0, y1, k0, k0e, k1, k1e.
+//! i0, i0e, i1, i1e, j0, j1, y0, y1, k0, k0e, k1, k1e; and of real order and
+//! real argument: jv (jn), yv, iv, kv, jve, yve, ive, kve, yn, whose scalar
+//! kernels are `csrc/bessel_kernels.h` (methods there: Hankel's expansions,
+//! Temme's method with Steed's continued fractions, power series).
+//!
+//! The real-order kernels are scalar C++ loops on float64 CPU tensors; input
+//! on another device goes to the CPU and back (there is no libtorch composite
+//! of them). They are differentiable in `x` (DLMF 10.6.1, 10.29.1:
+//! `J'_v = (J_v-1 - J_v+1) / 2`, `I'_v = (I_v-1 + I_v+1) / 2`,
+//! `K'_v = -(K_v-1 + K_v+1) / 2`, the same for Y as for J), not in the order.
 
 use std::f64::consts::{FRAC_1_SQRT_2, PI};
 
-use tch::Tensor;
+use tch::{Device, Kind, Tensor};
 
 use super::constants::EULER;
 use super::helpers::*;
+use crate::ffi::bessel::{bessel_cpu, BesselKind};
 use crate::ops::autograd::with_derivatives;
 use crate::Result;
 
@@ -199,4 +209,89 @@ pub(super) fn y0(x: &Tensor) -> Result<Tensor> {
 /// The Bessel function of the second kind of order 1, `scipy.special.y1`.
 pub(super) fn y1(x: &Tensor) -> Result<Tensor> {
     fill(&bessel_jy(&x.f_abs()?)?.swap_remove(3), &x.f_lt(0.0)?, f64::NAN)
+}
+
+/// The real-order kernel `kind` of `v` and `x` (broadcast float64), on the
+/// CPU: inputs elsewhere go there and the result comes back.
+fn real_order(v: &Tensor, x: &Tensor, kind: BesselKind) -> Result<Tensor> {
+    let device = x.device();
+    let host = |t: &Tensor| -> Result<Tensor> {
+        Ok(t.f_detach()?.f_to_device(Device::Cpu)?.f_to_kind(Kind::Double)?.f_contiguous()?)
+    };
+    let out = bessel_cpu(&host(v)?, &host(x)?, kind)?;
+    if device == Device::Cpu {
+        return Ok(out);
+    }
+    Ok(out.f_to_device(device)?)
+}
+
+/// `(f(v - 1, x) + sign f(v + 1, x)) / 2`, the derivative in `x` of the
+/// cylinder functions (`sign` -1 for J and Y, +1 for I; K negates it).
+fn neighbours(f: fn(&Tensor, &Tensor) -> Result<Tensor>, v: &Tensor, x: &Tensor, sign: f64) -> Result<Tensor> {
+    let below = f(&v.f_sub_scalar(1.0)?, x)?;
+    let above = f(&v.f_add_scalar(1.0)?, x)?;
+    Ok(below.f_add(&above.f_mul_scalar(sign)?)?.f_mul_scalar(0.5)?)
+}
+
+/// The Bessel function of the first kind of real order, `scipy.special.jv`
+/// (and `jn`): real `x`, nan for x < 0 unless `v` is an integer.
+pub(super) fn jv(v: &Tensor, x: &Tensor) -> Result<Tensor> {
+    with_derivatives(|| real_order(v, x, BesselKind::Jv), &[(x, &|_| neighbours(jv, v, x, -1.0))])
+}
+
+/// The Bessel function of the second kind of real order, `scipy.special.yv`.
+pub(super) fn yv(v: &Tensor, x: &Tensor) -> Result<Tensor> {
+    with_derivatives(|| real_order(v, x, BesselKind::Yv), &[(x, &|_| neighbours(yv, v, x, -1.0))])
+}
+
+/// The modified Bessel function of the first kind, `scipy.special.iv`.
+pub(super) fn iv(v: &Tensor, x: &Tensor) -> Result<Tensor> {
+    with_derivatives(|| real_order(v, x, BesselKind::Iv), &[(x, &|_| neighbours(iv, v, x, 1.0))])
+}
+
+/// The modified Bessel function of the second kind, `scipy.special.kv`.
+pub(super) fn kv(v: &Tensor, x: &Tensor) -> Result<Tensor> {
+    with_derivatives(|| real_order(v, x, BesselKind::Kv), &[(x, &|_| Ok(neighbours(kv, v, x, 1.0)?.f_neg()?))])
+}
+
+/// `jv(v, x) exp(-|imag x|)`, `scipy.special.jve`: jv itself for real `x`
+/// but for SciPy's (Amos') special values (nan at x = 0 for negative
+/// non-integer v and for infinite v).
+pub(super) fn jve(v: &Tensor, x: &Tensor) -> Result<Tensor> {
+    with_derivatives(|| real_order(v, x, BesselKind::Jve), &[(x, &|_| neighbours(jv, v, x, -1.0))])
+}
+
+/// `yv(v, x) exp(-|imag x|)`, `scipy.special.yve`: yv for real `x` but nan
+/// at x = 0, as SciPy.
+pub(super) fn yve(v: &Tensor, x: &Tensor) -> Result<Tensor> {
+    with_derivatives(|| real_order(v, x, BesselKind::Yve), &[(x, &|_| neighbours(yv, v, x, -1.0))])
+}
+
+/// `iv(v, x) exp(-|x|)`, `scipy.special.ive`; derivative
+/// `(ive(v-1) + ive(v+1)) / 2 - sign(x) ive(v)`.
+pub(super) fn ive(v: &Tensor, x: &Tensor) -> Result<Tensor> {
+    with_derivatives(
+        || real_order(v, x, BesselKind::Ive),
+        &[(x, &|value| Ok(neighbours(ive, v, x, 1.0)?.f_sub(&value.f_mul(&x.f_sign()?)?)?))],
+    )
+}
+
+/// `kv(v, x) exp(x)`, `scipy.special.kve`; derivative
+/// `kve(v) - (kve(v-1) + kve(v+1)) / 2`.
+pub(super) fn kve(v: &Tensor, x: &Tensor) -> Result<Tensor> {
+    with_derivatives(
+        || real_order(v, x, BesselKind::Kve),
+        &[(x, &|value| Ok(value.f_sub(&neighbours(kve, v, x, 1.0)?)?))],
+    )
+}
+
+/// The Bessel function of the second kind of integer order, `scipy.special.yn`
+/// (a real `n` truncated to an integer, as SciPy's loops cast it).
+pub(super) fn yn(n: &Tensor, x: &Tensor) -> Result<Tensor> {
+    with_derivatives(|| real_order(n, x, BesselKind::Yn), &[(x, &|_| neighbours(yn_exact, n, x, -1.0))])
+}
+
+/// yv at the truncated order (yn's derivative: `trunc(n) +- 1`, not `trunc(n +- 1)`).
+fn yn_exact(n: &Tensor, x: &Tensor) -> Result<Tensor> {
+    yv(&n.f_trunc()?, x)
 }

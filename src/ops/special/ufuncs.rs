@@ -236,6 +236,26 @@ macro_rules! special_ufuncs {
                 "Evaluate shifted Chebyshev polynomial of the first kind at a point.\n\nThe shifted Chebyshev polynomial T_n(2x - 1) (`scipy.special.eval_sh_chebyt`).";
             eval_sh_chebyu: ["ld->d", "ff->f", "fF->F", "dd->d", "dD->D"] POLY direct super::orthogonal::eval_sh_chebyu,
                 "Evaluate shifted Chebyshev polynomial of the second kind at a point.\n\nThe shifted Chebyshev polynomial U_n(2x - 1) (`scipy.special.eval_sh_chebyu`).";
+            jv: ["ff->f", "dd->d", "fF->F", "dD->D"] REAL2 float64 super::bessel::jv,
+                "Bessel function of the first kind of real order and complex argument.\n\nThe Bessel function of the first kind J_v(x), real order and real argument: nan for x < 0 unless v is an integer (`scipy.special.jv`).";
+            jn: ["ff->f", "dd->d", "fF->F", "dD->D"] REAL2 float64 super::bessel::jv,
+                "Bessel function of the first kind of real order and complex argument.\n\nThe Bessel function of the first kind, jv under SciPy's other name (`scipy.special.jn` is `jv`).";
+            yv: ["ff->f", "dd->d", "fF->F", "dD->D"] REAL2 float64 super::bessel::yv,
+                "Bessel function of the second kind of real order and complex argument.\n\nThe Bessel function of the second kind Y_v(x), real order and real argument: nan for x < 0 (`scipy.special.yv`).";
+            iv: ["ff->f", "dd->d", "fF->F", "dD->D"] REAL2 float64 super::bessel::iv,
+                "Modified Bessel function of the first kind of real order.\n\nThe modified Bessel function of the first kind I_v(x), real argument: nan for x < 0 unless v is an integer (`scipy.special.iv`).";
+            kv: ["ff->f", "dd->d", "fF->F", "dD->D"] REAL2 float64 super::bessel::kv,
+                "Modified Bessel function of the second kind of real order `v`\n\nThe modified Bessel function of the second kind K_v(x), real argument: nan for x < 0 (`scipy.special.kv`).";
+            jve: ["ff->f", "dd->d", "fF->F", "dD->D"] REAL2 float64 super::bessel::jve,
+                "Exponentially scaled Bessel function of the first kind of order `v`.\n\njv(v, x) exp(-|imag x|), real argument: jv itself with SciPy's special values (`scipy.special.jve`).";
+            yve: ["ff->f", "dd->d", "fF->F", "dD->D"] REAL2 float64 super::bessel::yve,
+                "Exponentially scaled Bessel function of the second kind of real order.\n\nyv(v, x) exp(-|imag x|), real argument: yv itself with SciPy's special values (`scipy.special.yve`).";
+            ive: ["ff->f", "dd->d", "fF->F", "dD->D"] REAL2 float64 super::bessel::ive,
+                "Exponentially scaled modified Bessel function of the first kind.\n\niv(v, x) exp(-|x|), real argument, finite where iv overflows (`scipy.special.ive`).";
+            kve: ["ff->f", "dd->d", "fF->F", "dD->D"] REAL2 float64 super::bessel::kve,
+                "Exponentially scaled modified Bessel function of the second kind.\n\nkv(v, x) exp(x), real argument, finite where kv underflows (`scipy.special.kve`).";
+            yn: ["ld->d", "ff->f", "dd->d"] REAL2 float64 super::bessel::yn,
+                "Bessel function of the second kind of integer order and real argument.\n\nY_n(x), the order truncated to an integer as SciPy's loops cast it (`scipy.special.yn`).";
         }
         ternary {
             betainc: ["fff->f", "ddd->d"] REAL3 float64 super::incbet::betainc,

@@ -33,7 +33,7 @@ EXTRAS = """eval_chebyu boxcox1p inv_boxcox1p cosm1 exprel sindg cosdg chdtr chd
 pdtrc exp1 expi expn erfi dawsn spence zetac ellipk ellipkm1 ellipe ellipkinc ellipeinc
 elliprc elliprf elliprd elliprg elliprj kolmogorov kolmogi rgamma gammasgn poch ndtri_exp
 eval_sh_legendre eval_sh_chebyt eval_sh_chebyu eval_genlaguerre eval_gegenbauer
-eval_jacobi""".split()
+eval_jacobi jv jn yv iv kv jve yve ive kve yn""".split()
 FUNCTIONS = ["polygamma", "multigammaln", "factorial", "sinc", "zeta", "logsumexp", "softmax",
              "log_softmax"]
 
@@ -229,6 +229,29 @@ CASES: dict[str, Case] = {
                            f32_atol=1e-6),
     "eval_sh_chebyu": Case((integers(-5, 40), uniform(-0.5, 1.5)), 1e-10, 1e-13, "U_n(2x - 1)",
                            f32_atol=1e-6),
+    # Bessel functions of real order (csrc/bessel_kernels.h; test_bessel_real_order.py checks
+    # them against mpmath, where SciPy is up to 1e-12 off and torchbridge ~5e-15 of the modulus)
+    "jv": Case((mix(uniform(-50, 50), integers(-50, 50)), mix(uniform(0, 100), log_uniform(-1, 3.5))),
+               5e-12, 1e-13, "SciPy's Cephes jv loses up to 1e-12 relative for x in the hundreds; "
+               "absolute slack near the zeros", f32_atol=1e-7),
+    "jn": Case((mix(uniform(-50, 50), integers(-50, 50)), mix(uniform(0, 100), log_uniform(-1, 3.5))),
+               5e-12, 1e-13, "jv's other name", f32_atol=1e-7),
+    "yv": Case((uniform(-50, 50), mix(uniform(0, 100), log_uniform(-1, 3.5))), 5e-12, 1e-13,
+               "as jv", f32_atol=1e-7),
+    "iv": Case((uniform(-50, 50), mix(uniform(0, 100), log_uniform(-1, 2.8))), 5e-12, 1e-300,
+               "SciPy's Cephes iv and Amos' ive are up to 3e-12 off for negative orders"),
+    "kv": Case((uniform(-50, 50), mix(uniform(0, 100), log_uniform(-1, 2.8))), 2e-13, 0,
+               "Amos' kv is up to 8e-14 off near x = 2 (kv(0.86, 1.97): torchbridge 8e-16); "
+               "x >= 0.1 here, where neither overflows (tiny x: test_bessel_real_order.py)"),
+    "jve": Case((mix(uniform(-50, 50), integers(-50, 50)), mix(uniform(0, 100), log_uniform(-1, 3.5))),
+                5e-12, 1e-13, "as jv", f32_atol=1e-7),
+    "yve": Case((uniform(-50, 50), mix(uniform(0, 100), log_uniform(-1, 3.5))), 5e-12, 1e-13,
+                "as jv", f32_atol=1e-7),
+    "ive": Case((uniform(-50, 50), mix(uniform(0, 100), log_uniform(-1, 2.8))), 5e-11, 1e-300,
+                "Amos' ive loses up to 2e-11 for negative orders (reflection through K)"),
+    "kve": Case((uniform(-50, 50), mix(uniform(0, 100), log_uniform(-1, 2.8))), 2e-13, 0, "as kv"),
+    "yn": Case((integers(-50, 50), mix(uniform(0, 100), log_uniform(-1, 3.5))), 5e-12, 1e-13,
+               "as jv", f32_atol=1e-7),
 }
 UNARY = [n for n, c in CASES.items() if len(c.args) == 1]
 BINARY = [n for n, c in CASES.items() if len(c.args) == 2]

@@ -93,7 +93,7 @@ def test_float32_stays_float32(name, rng):
     want = scipy_call(name, *args)
     assert got.dtype == want.dtype
     if want.dtype != np.float32:
-        assert name.startswith("eval_hermite") or name == "expn"  # integer n: the ld loop
+        assert name.startswith("eval_hermite") or name in ("expn", "yn")  # integer n: the ld loop
     if name == "eval_laguerre":
         # SciPy's real-degree Laguerre goes through hyp1f1 and loses up to 3e-4
         # in float32 here; its integer loop is the reference
@@ -175,7 +175,13 @@ BINARY_EDGE_EXCEPTIONS: dict[tuple[str, float, float], tuple[float, str]] = {
 }
 
 
-@pytest.mark.parametrize("name", [n for n in BINARY if n not in POLYNOMIALS])
+# Checked in test_bessel_real_order.py instead (its SPECIAL_VALUES are SciPy's): on this grid
+# SciPy's Amos and Cephes give nan where a result overflows or underflows at huge orders
+# (kv(1e300, 1) is inf, jve(1e300, 2) is 0), lose the phase at x = 1e300 and flush subnormals.
+BESSEL_REAL_ORDER = {"jv", "jn", "yv", "iv", "kv", "jve", "yve", "ive", "kve", "yn"}
+
+
+@pytest.mark.parametrize("name", [n for n in BINARY if n not in POLYNOMIALS and n not in BESSEL_REAL_ORDER])
 def test_binary_edge_values(name):
     a, b = (m.ravel() for m in np.meshgrid(BINARY_EDGES, BINARY_EDGES))
     want = scipy_call(name, a, b)
