@@ -103,6 +103,7 @@ DIFFERENTIABLE = MappingProxyType(
         "special.ndtr": ("x",),
         "special.ndtri": ("x",),
         "special.ndtri_exp": ("x",),
+        "special.owens_t": ("x1", "x2"),
         "special.pdtr": ("x2",),
         "special.pdtrc": ("x2",),
         "special.pdtri": ("x2",),

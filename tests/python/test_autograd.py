@@ -146,6 +146,7 @@ DIFFERENTIABLE = {
     "special.k1": (tb.special.k1, [_uniform(5, lo=0.3, hi=8)], (0,)),
     "special.k1e": (tb.special.k1e, [_uniform(5, lo=0.3, hi=8)], (0,)),
     "special.kolmogorov": (tb.special.kolmogorov, [_uniform(5, lo=0.4, hi=2)], (0,)),
+    "special.owens_t": (tb.special.owens_t, [_uniform(4, lo=-2, hi=3), _uniform(4, lo=-3, hi=3, seed=1)], (0, 1)),
     "special.kolmogi": (tb.special.kolmogi, [_uniform(5, lo=0.1, hi=0.9)], (0,)),
     "special.ndtri_exp": (tb.special.ndtri_exp, [_uniform(5, lo=-5, hi=-0.1)], (0,)),
     "special.ellipk": (tb.special.ellipk, [_uniform(5, lo=-2, hi=0.9)], (0,)),

@@ -25,6 +25,10 @@ _SPECIAL: dict[str, Chunking] = {name: Elementwise(_ufunc_arrays(name)) for name
     "polygamma": Elementwise(("n", "x")),
     "multigammaln": Elementwise(("a",), probe=1e3),  # its domain is a > (d - 1) / 2
     "factorial": Elementwise(("n",)),
+    "comb": Elementwise(("N", "k")),
+    "perm": Elementwise(("N", "k")),
+    "bernoulli": NoArrays(),
+    "euler": NoArrays(),
     "sinc": Elementwise(("x",)),
     "zeta": Elementwise(("x", "q")),
     "logsumexp": Reduction(_reductions.logsumexp),

@@ -41,7 +41,7 @@ from .._core.special import (
     zeta,
 )
 from . import _errstate
-from ._basic import factorial
+from ._basic import bernoulli, comb, euler, factorial, perm
 from ._errstate import errstate, geterr, seterr
 
 __all__ = list(_special.UFUNCS) + [
@@ -49,6 +49,10 @@ __all__ = list(_special.UFUNCS) + [
     "polygamma",
     "multigammaln",
     "factorial",
+    "comb",
+    "perm",
+    "bernoulli",
+    "euler",
     "sinc",
     "zeta",
     "logsumexp",

@@ -1,4 +1,5 @@
-"""``factorial``, the one routine of this family written in Python.
+"""``factorial``, ``comb``, ``perm``, ``bernoulli`` and ``euler``: the routines of
+SciPy's ``_basic.py`` written in Python here.
 
 Why Python: with ``exact=True`` SciPy returns Python integers of any size
 (``factorial(25, exact=True)`` is 15511210043330985984000000), which only
@@ -11,12 +12,13 @@ from __future__ import annotations
 
 import math
 import numbers
+from typing import Any
 
 import numpy as np
 
 from .._core import special as _special
 
-__all__ = ["factorial"]
+__all__ = ["factorial", "comb", "perm", "bernoulli", "euler"]
 
 _NEEDS_COMPLEX = (
     "In order to use non-integer arguments, you must opt into this by passing "
@@ -97,3 +99,166 @@ def factorial(n, exact=False, extend="zero", *, device=None):
 def _is_scalar(n) -> bool:
     """A Python or NumPy scalar (or None), as SciPy's scalar branch sees it."""
     return n is None or isinstance(n, (numbers.Number, np.generic))
+
+
+def comb(N, k, *, exact=False, repetition=False, device=None):
+    """The number of combinations of N things taken k at a time.
+
+    torchbridge: "N choose k" (``scipy.special.comb``) with SciPy's rules: 0 for
+    ``N < 0``, ``k < 0`` or ``k > N``; with ``repetition=True`` the number of
+    combinations with repetition, ``binom(N + k - 1, k)``. ``exact=False``
+    computes ``binom`` by libtorch on arrays of any type (float64, float32 for
+    two float32 arrays, as SciPy's ``asarray`` then ``binom``); ``exact=True``
+    takes integral scalars and returns a Python int of any size, as SciPy.
+    ``device=None`` (keyword-only): ``"cpu"``, ``"cuda"``, ``"cuda:N"`` or a
+    ``torch.device`` computes there (``exact=False``), copying the inputs there
+    and the result back; by default the computation runs where the arrays live.
+    """
+    if repetition:
+        if exact:
+            if k == 0 and int(N) == N and N >= 0:
+                return 1
+            return comb(N + k - 1, k, exact=True)
+        return _special._comb_float(N, k, True, device=device)
+    if exact:
+        if int(N) == N and int(k) == k:
+            return _comb_int(int(N), int(k))
+        raise ValueError("Non-integer `N` and `k` with `exact=True` is not supported.")
+    return _special._comb_float(N, k, False, device=device)
+
+
+def _comb_int(n: int, k: int) -> int:
+    """SciPy's ``_comb_int``: 0 outside ``0 <= k <= n``, else ``math.comb``."""
+    if n < 0 or k < 0 or k > n:
+        return 0
+    if min(k, n - k) > _EXACT_LIMIT:
+        raise MemoryError(
+            f"comb({n}, {k}, exact=True) is a Python integer of more than {_EXACT_LIMIT} bits: "
+            f"too large to compute (torchbridge computes exact combinations up to min(k, N - k) = {_EXACT_LIMIT})"
+        )
+    return math.comb(n, k)
+
+
+def perm(N, k, exact=False, *, device=None):
+    """Permutations of N things taken k at a time, i.e., k-permutations of N.
+
+    torchbridge: the number of k-permutations of N (``scipy.special.perm``), 0
+    for ``k > N``, ``N < 0`` or ``k < 0``. ``exact=False`` computes
+    ``poch(N - k + 1, k)`` by libtorch on arrays of any type (SciPy's dtypes);
+    ``exact=True`` takes integral scalars (or size-1 arrays) and returns a
+    Python int of any size, as SciPy.
+    ``device=None`` (keyword-only): ``"cpu"``, ``"cuda"``, ``"cuda:N"`` or a
+    ``torch.device`` computes there (``exact=False``), copying the inputs there
+    and the result back; by default the computation runs where the arrays live.
+    """
+    if exact:
+        N = np.squeeze(N)[()]
+        k = np.squeeze(k)[()]
+        if not (np.isscalar(N) and np.isscalar(k)):
+            raise ValueError("`N` and `k` must be scalar integers with `exact=True`.")
+        floor_n, floor_k = int(N), int(k)
+        if not (floor_n == N and floor_k == k):
+            raise ValueError("Non-integer `N` and `k` with `exact=True` is not supported.")
+        if (k > N) or (N < 0) or (k < 0):
+            return 0
+        if floor_k > _EXACT_LIMIT:
+            raise MemoryError(
+                f"perm({floor_n}, {floor_k}, exact=True) is too large to compute "
+                f"(torchbridge computes exact permutations up to k = {_EXACT_LIMIT})"
+            )
+        return math.perm(floor_n, floor_k)
+    return _special._perm_float(N, k, device=device)
+
+
+def _check_count(n: Any) -> int:
+    """SciPy's check of ``bernoulli``'s and ``euler``'s ``n``."""
+    if not np.isscalar(n) or (n < 0):
+        raise ValueError("n must be a non-negative integer.")
+    return int(n)
+
+
+def _to_float(numerator: int, denominator: int = 1) -> float:
+    """``numerator / denominator`` correctly rounded, +-inf beyond the float range."""
+    try:
+        return numerator / denominator
+    except OverflowError:
+        return math.inf if (numerator > 0) == (denominator > 0) else -math.inf
+
+
+def _tangent_numbers(m: int) -> list[int]:
+    """The tangent numbers T_1..T_m (``tan x = sum T_k x^(2k-1) / (2k-1)!``),
+    Brent and Harvey's integer recurrence."""
+    t = [0] * (m + 1)
+    if m >= 1:
+        t[1] = 1
+    for k in range(2, m + 1):
+        t[k] = (k - 1) * t[k - 1]
+    for k in range(2, m + 1):
+        for j in range(k, m + 1):
+            t[j] = (j - k) * t[j - 1] + (j - k + 2) * t[j]
+    return t[1:]
+
+
+def _secant_numbers(m: int) -> list[int]:
+    """The secant numbers S_0..S_m (``sec x = sum S_k x^(2k) / (2k)!``),
+    Brent and Harvey's integer recurrence."""
+    s = [0] * (m + 1)
+    s[0] = 1
+    for k in range(1, m + 1):
+        s[k] = k * s[k - 1]
+    for k in range(1, m + 1):
+        for j in range(k + 1, m + 1):
+            s[j] = (j - k) * s[j - 1] + (j - k + 1) * s[j]
+    return s
+
+
+#: Beyond these indices the Bernoulli and Euler numbers exceed the float64 range
+#: (the last finite ones are B(258) and E(186)).
+_BERNOULLI_FINITE = 270
+_EULER_FINITE = 200
+
+
+def bernoulli(n, *, device=None):
+    """Bernoulli numbers B0..Bn (inclusive).
+
+    torchbridge: ``[B(0), ..., B(n)]`` (``scipy.special.bernoulli``, B(1) =
+    -1/2) as a float64 numpy array, each value correctly rounded: the even
+    ones from the exact tangent numbers in Python integers,
+    ``B(2k) = (-1)^(k-1) 2k T_k / (4^k (4^k - 1))``, +-inf beyond the float64
+    range (SciPy's Zhang-Jin series is up to 2e-12 off, at B(4)). At least 3
+    values for ``n < 2``, as SciPy. ``device=None`` (keyword-only) is accepted
+    as by every torchbridge routine; the numbers are computed on the host.
+    """
+    n = _check_count(n)
+    size = max(n, 2) + 1
+    out = np.zeros(size)
+    out[0], out[1] = 1.0, -0.5
+    half = size // 2 if size % 2 else (size - 1) // 2
+    finite = min(half, _BERNOULLI_FINITE // 2)
+    for k, t in enumerate(_tangent_numbers(finite), start=1):
+        out[2 * k] = _to_float((-1) ** (k - 1) * 2 * k * t, 4**k * (4**k - 1))
+    even = np.arange(2 * finite + 2, size, 2)
+    out[even] = np.where((even // 2) % 2 == 1, np.inf, -np.inf)
+    return out[: n + 1]
+
+
+def euler(n, *, device=None):
+    """Euler numbers E(0), E(1), ..., E(n).
+
+    torchbridge: ``[E(0), ..., E(n)]`` (``scipy.special.euler``) as a float64
+    numpy array, each value the correctly rounded exact integer (from the
+    secant numbers in Python integers, ``E(2k) = (-1)^k S_k``), +-inf beyond
+    the float64 range; the odd ones are 0. At least 3 values for ``n < 2``, as
+    SciPy. ``device=None`` (keyword-only) is accepted as by every torchbridge
+    routine; the numbers are computed on the host.
+    """
+    n = _check_count(n)
+    size = max(n, 2) + 1
+    out = np.zeros(size)
+    half = (size - 1) // 2
+    finite = min(half, _EULER_FINITE // 2)
+    for k, s in enumerate(_secant_numbers(finite)):
+        out[2 * k] = _to_float((-1) ** k * s)
+    even = np.arange(2 * finite + 2, size, 2)
+    out[even] = np.where((even // 2) % 2 == 1, -np.inf, np.inf)
+    return out[: n + 1]

@@ -185,3 +185,48 @@ pub(super) fn binom(n: &Tensor, k: &Tensor) -> Result<Tensor> {
     })?;
     fill(&out, &and(&n.f_lt(0.0)?, &n_int)?, f64::NAN)
 }
+
+/// The floating-point `comb(N, k, exact=False, repetition=...)` of SciPy's
+/// `_basic.py`: `binom(N, k)` where `0 <= k <= N`, 0 elsewhere; with
+/// `repetition`, `binom(N + k - 1, k)`, 1 where `k == 0` and `N >= 0`. The
+/// loop is `binom`'s for the two arrays (SciPy passes `asarray`s: Python
+/// literals are not weak here), `N + k - 1` formed in the loop's dtype.
+pub fn comb(n: &Tensor, k: &Tensor, repetition: bool) -> Result<Tensor> {
+    guarded(|| {
+        let (n, k) = loop_inputs(&super::ufuncs::table::binom, n, k)?;
+        if repetition {
+            let value = super::ufuncs::binom(&n.f_add(&k)?.f_sub_scalar(1.0)?, &k)?;
+            let one = and(&k.f_eq(0.0)?, &n.f_ge(0.0)?)?;
+            Ok(value.f_masked_fill(&one, 1.0)?)
+        } else {
+            let value = super::ufuncs::binom(&n, &k)?;
+            let valid = and(&and(&k.f_le_tensor(&n)?, &n.f_ge(0.0)?)?, &k.f_ge(0.0)?)?;
+            Ok(value.f_masked_fill(&not(&valid)?, 0.0)?)
+        }
+    })
+}
+
+/// The floating-point `perm(N, k, exact=False)` of SciPy's `_basic.py`:
+/// `poch(N - k + 1, k)` where `0 <= k <= N`, 0 elsewhere (`poch`'s loop).
+pub fn perm(n: &Tensor, k: &Tensor) -> Result<Tensor> {
+    guarded(|| {
+        let (n, k) = loop_inputs(&super::ufuncs::table::poch, n, k)?;
+        let value = super::ufuncs::poch(&n.f_sub(&k)?.f_add_scalar(1.0)?, &k)?;
+        let valid = and(&and(&k.f_le_tensor(&n)?, &n.f_ge(0.0)?)?, &k.f_ge(0.0)?)?;
+        Ok(value.f_masked_fill(&not(&valid)?, 0.0)?)
+    })
+}
+
+/// `n` and `k` cast to the loop `ufunc` runs for the two arrays, broadcast on one device.
+fn loop_inputs(ufunc: &super::ufuncs::Ufunc, n: &Tensor, k: &Tensor) -> Result<(Tensor, Tensor)> {
+    use super::loops::Operand;
+    use crate::ops::numpy::{broadcast, cast, same_device};
+    let operands = [Operand::Array(crate::dlpack::dtype_of(n)?), Operand::Array(crate::dlpack::dtype_of(k)?)];
+    let chosen = ufunc.loop_for(&operands)?;
+    let cast_n = cast(n, chosen.inputs[0])?;
+    let cast_k = cast(k, chosen.inputs[1])?;
+    let mut both = broadcast(same_device(vec![cast_n, cast_k])?)?;
+    let k = both.pop().expect("two tensors");
+    let n = both.pop().expect("two tensors");
+    Ok((n, k))
+}

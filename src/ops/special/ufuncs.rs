@@ -230,6 +230,10 @@ macro_rules! special_ufuncs {
                 "Degenerate symmetric elliptic integral.\n\nCarlson's R_C(x, y), real arguments, Cauchy's principal value for y < 0 (`scipy.special.elliprc`).";
             poch: ["ff->f", "dd->d"] REAL2 float64 super::gamma::poch,
                 "Pochhammer symbol.\n\nThe rising factorial Gamma(z + m) / Gamma(z) (`scipy.special.poch`).";
+            owens_t: ["ff->f", "dd->d"] REAL2 float64 super::owens_t::owens_t,
+                "Owen's T Function.\n\nOwen's T(h, a) by Gauss-Legendre quadrature of its integral, Owen's identity for |a| > 1 (`scipy.special.owens_t`).";
+            tklmbda: ["ff->f", "dd->d"] REAL2 float64 super::tukey::tklmbda,
+                "Cumulative distribution function of the Tukey lambda distribution.\n\nThe Tukey lambda CDF, its quantile inverted in log space on the smaller tail (`scipy.special.tklmbda(x, lmbda)`).";
             eval_sh_legendre: ["ld->d", "ff->f", "fF->F", "dd->d", "dD->D"] POLY direct super::orthogonal::eval_sh_legendre,
                 "Evaluate shifted Legendre polynomial at a point.\n\nThe shifted Legendre polynomial P_n(2x - 1) (`scipy.special.eval_sh_legendre`).";
             eval_sh_chebyt: ["ld->d", "ff->f", "fF->F", "dd->d", "dD->D"] POLY direct super::orthogonal::eval_sh_chebyt,

@@ -174,6 +174,42 @@ fn factorial_complex(n: &Tensor) -> Result<Tensor> {
     Ok(value.f_masked_fill(&at_minus_one, f64::NAN)?)
 }
 
+/// The floating-point part of `comb` (`exact=False`; `exact=True` is
+/// Python's, see `torchbridge/special/_basic.py`).
+#[pyfunction]
+#[pyo3(signature = (n, k, repetition, *, device = None))]
+fn _comb_float(
+    py: Python<'_>,
+    n: &Bound<'_, PyAny>,
+    k: &Bound<'_, PyAny>,
+    repetition: bool,
+    device: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    on_device(device, || {
+        let (tensors, library) = import_all(&[n, k])?;
+        let elements = tensors.iter().map(|t| t.numel()).max().unwrap_or(0);
+        let result = compute(py, elements, move || sp::comb(&tensors[0], &tensors[1], repetition))?;
+        wrap(py, &library, result, true)
+    })
+}
+
+/// The floating-point part of `perm` (`exact=False`).
+#[pyfunction]
+#[pyo3(signature = (n, k, *, device = None))]
+fn _perm_float(
+    py: Python<'_>,
+    n: &Bound<'_, PyAny>,
+    k: &Bound<'_, PyAny>,
+    device: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    on_device(device, || {
+        let (tensors, library) = import_all(&[n, k])?;
+        let elements = tensors.iter().map(|t| t.numel()).max().unwrap_or(0);
+        let result = compute(py, elements, move || sp::perm(&tensors[0], &tensors[1]))?;
+        wrap(py, &library, result, true)
+    })
+}
+
 /// Return the normalized sinc function.
 ///
 /// The normalized sinc `sin(pi x) / (pi x)` with `numpy.sinc`'s semantics
@@ -198,5 +234,7 @@ pub(super) fn add(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(multigammaln, module)?)?;
     module.add_function(wrap_pyfunction!(_factorial_array, module)?)?;
     module.add_function(wrap_pyfunction!(sinc, module)?)?;
+    module.add_function(wrap_pyfunction!(_comb_float, module)?)?;
+    module.add_function(wrap_pyfunction!(_perm_float, module)?)?;
     Ok(())
 }

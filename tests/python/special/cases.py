@@ -33,9 +33,9 @@ EXTRAS = """eval_chebyu boxcox1p inv_boxcox1p cosm1 exprel sindg cosdg chdtr chd
 pdtrc exp1 expi expn erfi dawsn spence zetac ellipk ellipkm1 ellipe ellipkinc ellipeinc
 elliprc elliprf elliprd elliprg elliprj kolmogorov kolmogi rgamma gammasgn poch ndtri_exp
 eval_sh_legendre eval_sh_chebyt eval_sh_chebyu eval_genlaguerre eval_gegenbauer
-eval_jacobi jv jn yv iv kv jve yve ive kve yn""".split()
-FUNCTIONS = ["polygamma", "multigammaln", "factorial", "sinc", "zeta", "logsumexp", "softmax",
-             "log_softmax"]
+eval_jacobi jv jn yv iv kv jve yve ive kve yn owens_t tklmbda""".split()
+FUNCTIONS = ["polygamma", "multigammaln", "factorial", "comb", "perm", "bernoulli", "euler", "sinc", "zeta",
+             "logsumexp", "softmax", "log_softmax"]
 
 
 def uniform(lo, hi):
@@ -224,6 +224,14 @@ CASES: dict[str, Case] = {
                  "Gamma quotient with a + m's rounding corrected; SciPy is up to 2e-12 off next "
                  "to the poles of Gamma(a + m) (test_poch_near_poles) and loses eps*lgamma for "
                  "large a (test_poch_large_arguments)"),
+    "owens_t": Case((mix(uniform(-6, 6), log_uniform(-3, 1.5, negative=True)),
+                     mix(uniform(-2, 2), log_uniform(-4, 4, negative=True))), 3e-12, 1e-300,
+                    "quadrature and Owen's identity: 3e-14 against mpmath; SciPy's Patefield-Tandy "
+                    "code is up to 5e-13 off (test_owens_t_against_mpmath)"),
+    "tklmbda": Case((uniform(-6, 6), mix(uniform(-2, -0.01), uniform(0.01, 2))), 1e-11, 1e-13,
+                    "SciPy bisects p to an absolute 1e-14: relative 1e-11 in the tails; torchbridge "
+                    "keeps relative accuracy, and takes no logistic shortcut for |lmbda| < 1e-4 "
+                    "(test_tklmbda_against_mpmath)"),
     "eval_sh_legendre": Case((integers(-5, 40), uniform(-0.5, 1.5)), 1e-10, 1e-13, "P_n(2x - 1)"),
     "eval_sh_chebyt": Case((integers(-5, 40), uniform(-0.5, 1.5)), 1e-10, 1e-13, "T_n(2x - 1)",
                            f32_atol=1e-6),

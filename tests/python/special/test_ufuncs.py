@@ -159,6 +159,7 @@ BINARY_EDGE_RTOL = {
     "betaln": 3e-13,  # betaln(1e300, 1e300): both lose digits in lgamma differences
     "binom": 2e-13,  # binom(170, 1e-300): true value 1; SciPy 1 - 1.4e-13, ours 1 - 2.5e-14
     "chdtrc": 3e-13,
+    "owens_t": 2e-13,  # owens_t(25, 1): SciPy 1.1e-13 off (test_owens_t_against_mpmath)
 }
 # (name, a, b) -> (value torchbridge gives, why SciPy's value is not followed)
 BINARY_EDGE_EXCEPTIONS: dict[tuple[str, float, float], tuple[float, str]] = {
@@ -172,6 +173,17 @@ BINARY_EDGE_EXCEPTIONS: dict[tuple[str, float, float], tuple[float, str]] = {
     ("poch", -1e300, 3.0): (-np.inf, "(a)_3 = a (a+1) (a+2) overflows; SciPy's loop gives nan"),
     ("poch", -1e300, 25.0): (-np.inf, "as above"),
     ("poch", -1e300, -3.0): (-0.0, "1 / ((a-1)(a-2)(a-3)) underflows; SciPy gives nan"),
+    # SciPy's tklmbda bisects p to an absolute 1e-14 (test_tklmbda_against_mpmath)
+    **{("tklmbda", x, lmbda): (0.0, "the CDF is 0 at -inf (SciPy 7.1e-15, its bisection's floor)")
+       for x in (-np.inf, -1e300) for lmbda in (-0.5,)},
+    **{("tklmbda", x, -1.0): (v, "the lower tail -1/x; SciPy 7.1e-15") for x, v in ((-np.inf, 0.0), (-1e300, 1e-300))},
+    **{("tklmbda", -np.inf, lmbda): (0.0, "as above") for lmbda in (-1.5, -2.0, -3.0)},
+    **{("tklmbda", -1e300, lmbda): ((-lmbda * 1e300) ** (1 / lmbda), "the lower tail (-l x)^(1/l); SciPy 7.1e-15")
+       for lmbda in (-1.5, -2.0, -3.0)},
+    ("tklmbda", -1.5, 0.5): (0.05039079468943254, "SciPy is 1e-12 off"),
+    **{("tklmbda", x, lmbda): (0.5 if np.isfinite(x) else float(x > 0), "for l < -1000 every finite x is "
+                               "the quantile of p = 1/2 within an ulp; SciPy's bisection gives 1 - 7e-15")
+       for x in BINARY_EDGES if not np.isnan(x) for lmbda in (-np.inf, -1e300)},
 }
 
 
