@@ -1,6 +1,7 @@
 //! Build script: compiles the C++ shim (`csrc/dlpack.cpp`: DLPack and
 //! streams; `csrc/aten.cpp`: operators by name; `csrc/autograd.cpp`: values
-//! with given derivatives; `csrc/iir.cpp`: SciPy's recurrent filter loops;
+//! with given derivatives; `csrc/faddeeva.cpp`: the Faddeeva function and
+//! the complex erf family; `csrc/iir.cpp`: SciPy's recurrent filter loops;
 //! `csrc/incbet.cpp`: the incomplete beta function; `csrc/ndtr.cpp`: ndtr's
 //! last pass; `csrc/ni_filters.cpp`: ndimage's line filters;
 //! `csrc/ni_interpolation.cpp`: ndimage's interpolation point loop;
@@ -62,6 +63,7 @@ fn main() {
         .include(&include)
         .include(include.join("torch/csrc/api/include"))
         .file("csrc/dlpack.cpp")
+        .file("csrc/faddeeva.cpp")
         .file("csrc/aten.cpp")
         .file("csrc/autograd.cpp")
         .file("csrc/iir.cpp")

@@ -14,6 +14,9 @@
 //!   SciPy's `ni_filters.c`) and wraps it for `crate::ops::ndimage`.
 //! - [`incbet`] declares `csrc/incbet.cpp` (the regularized incomplete beta
 //!   function as a scalar loop) and wraps it for `crate::ops::special`.
+//! - [`faddeeva`] declares `csrc/faddeeva.cpp` (the Faddeeva function and
+//!   the complex erf family on complex128 CPU tensors, `voigt_profile`) and
+//!   wraps it for `crate::ops::special`.
 //! - [`ndtr`] declares `csrc/ndtr.cpp` (the last pass of `ndtr` on float64
 //!   CPU tensors) and wraps it for `crate::ops::special`.
 //! - [`ni_interpolation`] declares `csrc/ni_interpolation.cpp` (the point
@@ -32,6 +35,7 @@
 pub(crate) mod aten;
 pub(crate) mod autograd;
 pub(crate) mod dlpack;
+pub(crate) mod faddeeva;
 pub(crate) mod iir;
 pub(crate) mod incbet;
 pub(crate) mod ndtr;
