@@ -1,6 +1,7 @@
 //! Build script: compiles the C++ shim (`csrc/dlpack.cpp`: DLPack and
 //! streams; `csrc/aten.cpp`: operators by name; `csrc/autograd.cpp`: values
-//! with given derivatives; `csrc/iir.cpp`: SciPy's recurrent filter loops;
+//! with given derivatives; `csrc/faddeeva.cpp`: the Faddeeva function and
+//! the complex erf family; `csrc/iir.cpp`: SciPy's recurrent filter loops;
 //! `csrc/bessel.cpp`: Bessel functions of real order; `csrc/gammaln.cpp`:
 //! gammaln (Cephes' lgam); `csrc/incbet.cpp`: the incomplete beta function;
 //! `csrc/ndtr.cpp`: ndtr's last pass and log_ndtr;
@@ -64,6 +65,7 @@ fn main() {
         .include(&include)
         .include(include.join("torch/csrc/api/include"))
         .file("csrc/dlpack.cpp")
+        .file("csrc/faddeeva.cpp")
         .file("csrc/aten.cpp")
         .file("csrc/autograd.cpp")
         .file("csrc/iir.cpp")

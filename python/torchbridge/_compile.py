@@ -53,8 +53,6 @@ _SAFE = {
     "complex64": "FD",
     "complex128": "D",
 }
-#: NumPy's order of a ufunc's loops: narrowest first
-_ORDER = "?lefdgFDG"
 
 
 def _ufunc_dtype(name: str, types: list[str], dtypes: list[Any]) -> Any:
@@ -63,8 +61,13 @@ def _ufunc_dtype(name: str, types: list[str], dtypes: list[Any]) -> Any:
     import torch
 
     names = [str(d).removeprefix("torch.") for d in dtypes]
-    # NumPy tries a ufunc's loops from the narrowest type up
-    for loop in sorted(types, key=lambda loop: [_ORDER.find(c) for c in loop.split("->")[0]]):
+    # an exact match first, then the first loop in SciPy's order that every input casts
+    # to safely (as NumPy, and src/ops/special/loops.rs: float32 takes wofz's D->D)
+    for loop in types:
+        ins, out = loop.split("->")
+        if len(ins) == len(names) and all(_CHARS.get(c) == n for c, n in zip(ins, names)) and out[0] in _CHARS:
+            return getattr(torch, _CHARS[out[0]])
+    for loop in types:
         ins, out = loop.split("->")
         fits = len(ins) == len(names) and all(c in _SAFE.get(n, "") for c, n in zip(ins, names))
         if fits and out[0] in _CHARS:
@@ -97,6 +100,7 @@ def _derivatives() -> dict[str, Any]:
         "erf": lambda t, x, out: [2 / sqrt_pi * t.exp(-x[0] * x[0])],
         "erfc": lambda t, x, out: [-2 / sqrt_pi * t.exp(-x[0] * x[0])],
         "erfcx": lambda t, x, out: [2 * x[0] * out - 2 / sqrt_pi],
+        "wofz": lambda t, x, out: [-2 * x[0] * out + 2j / sqrt_pi],
         "ndtr": lambda t, x, out: [t.exp(-x[0] * x[0] / 2) / sqrt_2pi],
         "log_ndtr": lambda t, x, out: [t.exp(-x[0] * x[0] / 2 - out) / sqrt_2pi],
         "expit": lambda t, x, out: [out * (1 - out)],
@@ -116,6 +120,15 @@ def _derivatives() -> dict[str, Any]:
     }
 
 
+def _chain(grad: Any, d: Any, x: Any) -> Any:
+    """``grad * d`` in PyTorch's convention for a holomorphic ``d(out)/dx``:
+    its conjugate, and the real part for a real input."""
+    if not d.is_complex():
+        return grad * d
+    product = grad * d.conj()
+    return product if x.is_complex() else product.real
+
+
 def _register_derivative(torch: Any, op: Any, derivative: Any) -> None:
     """``op``'s autograd formula: the chain rule over ``derivative``'s partials,
     each gradient summed back to its input's (broadcast) shape."""
@@ -127,7 +140,7 @@ def _register_derivative(torch: Any, op: Any, derivative: Any) -> None:
         *xs, out = ctx.saved_tensors
         partials = derivative(torch, xs, out)
         grads = tuple(
-            (grad * d).sum_to_size(x.shape) if needed else None
+            _chain(grad, d, x).sum_to_size(x.shape) if needed else None
             for x, d, needed in zip(xs, partials, ctx.needs_input_grad)
         )
         return grads[0] if len(grads) == 1 else grads

@@ -18,6 +18,9 @@
 //!   and real argument as a scalar loop) and wraps it for `crate::ops::special`.
 //! - [`incbet`] declares `csrc/incbet.cpp` (the regularized incomplete beta
 //!   function as a scalar loop) and wraps it for `crate::ops::special`.
+//! - [`faddeeva`] declares `csrc/faddeeva.cpp` (the Faddeeva function and
+//!   the complex erf family on complex128 CPU tensors, `voigt_profile`) and
+//!   wraps it for `crate::ops::special`.
 //! - [`lapack`] declares LAPACK's `dgetrf_`/`dgetrs_`/`dpotrf_`/`dpotrs_`
 //!   (exported by libtorch_cpu) and wraps them for `crate::ops::linalg`'s
 //!   small-matrix path.
@@ -40,6 +43,7 @@ pub(crate) mod aten;
 pub(crate) mod autograd;
 pub(crate) mod bessel;
 pub(crate) mod dlpack;
+pub(crate) mod faddeeva;
 pub(crate) mod gammaln;
 pub(crate) mod iir;
 pub(crate) mod incbet;

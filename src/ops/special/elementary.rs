@@ -6,13 +6,69 @@ use std::f64::consts::PI;
 
 use tch::Tensor;
 
+use super::faddeeva::{is_complex, two_square};
 use super::helpers::*;
 use crate::ops::numpy::cast;
 use crate::{dlpack, DType, Result};
 
-/// `exp(x) - 1`, `scipy.special.expm1` (real input).
+/// `exp(x) - 1`, `scipy.special.expm1`.
 pub(super) fn expm1(x: &Tensor) -> Result<Tensor> {
+    if is_complex(x)? {
+        return expm1_complex(x);
+    }
     Ok(x.f_expm1()?)
+}
+
+/// `exp(z) - 1` of complex argument, as SciPy's `cexpm1`: real part
+/// `expm1(x) cos(y) + cosm1(y)` (no cancellation next to 0), -1 from x = -40
+/// down; imaginary part `exp(x) sin(y)`; `exp(z) - 1` where a part is not finite.
+fn expm1_complex(z: &Tensor) -> Result<Tensor> {
+    let x = z.f_real()?;
+    let y = z.f_imag()?;
+    let ezr = x.f_expm1()?;
+    let re = ezr.f_mul(&y.f_cos()?)?.f_add(&cosm1(&y)?)?;
+    let re = fill(&re, &x.f_le(-40.0)?, -1.0)?;
+    let scale = pick(&x.f_gt(-1.0)?, &ezr.f_add_scalar(1.0)?, &x.f_exp()?)?;
+    let im = scale.f_mul(&y.f_sin()?)?;
+    let out = Tensor::f_complex(&re, &im)?;
+    let finite = and(&x.f_isfinite()?, &y.f_isfinite()?)?;
+    pick(&finite, &out, &z.f_exp()?.f_sub_scalar(1.0)?)
+}
+
+/// `a + b = s + e` exactly (Knuth's two-sum).
+fn two_sum(a: &Tensor, b: &Tensor) -> Result<(Tensor, Tensor)> {
+    let s = a.f_add(b)?;
+    let bb = s.f_sub(a)?;
+    let e = a.f_sub(&s.f_sub(&bb)?)?.f_add(&b.f_sub(&bb)?)?;
+    Ok((s, e))
+}
+
+/// `log(1 + z)` of complex argument, as SciPy's `clog1p`: `log1p(x)` on the
+/// real axis from -1 on; for |z| < 0.707 the real part `log1p(|z| (|z| + 2x / |z|)) / 2`,
+/// or, where `2x + x^2 + y^2` cancels (SciPy's double-double branch), that sum
+/// exactly (Dekker's squares, Knuth's sums) before `log1p`, and the imaginary
+/// part `atan2(y, 1 + x)`; `log(1 + z)` elsewhere.
+fn log1p_complex(z: &Tensor) -> Result<Tensor> {
+    let x = z.f_real()?;
+    let y = z.f_imag()?;
+    let general = z.f_add_scalar(1.0)?.f_log()?;
+    let az = x.f_hypot(&y)?;
+    let im = y.f_atan2(&x.f_add_scalar(1.0)?)?;
+    let plain = az.f_mul(&az.f_add(&x.f_mul_scalar(2.0)?.f_div(&az)?)?)?.f_log1p()?.f_mul_scalar(0.5)?;
+    let (x2, x2_lo) = two_square(&x)?;
+    let (y2, y2_lo) = two_square(&y)?;
+    let (s1, e1) = two_sum(&x.f_mul_scalar(2.0)?, &x2)?;
+    let (s2, e2) = two_sum(&s1, &y2)?;
+    let exact = s2.f_add(&e1.f_add(&e2)?.f_add(&x2_lo)?.f_add(&y2_lo)?)?.f_log1p()?.f_mul_scalar(0.5)?;
+    let minus_x = x.f_neg()?;
+    let cancels = minus_x.f_sub(&y2.f_mul_scalar(0.5)?)?.f_abs()?.f_div(&minus_x)?.f_lt(0.5)?;
+    let cancels = and(&x.f_lt(0.0)?, &cancels)?;
+    let small = Tensor::f_complex(&pick(&cancels, &exact, &plain)?, &im)?;
+    let out = pick(&az.f_lt(0.707)?, &small, &general)?;
+    let axis = and(&y.f_eq(0.0)?, &x.f_ge(-1.0)?)?;
+    let on_axis = Tensor::f_complex(&log1p_f64(&x)?, &x.f_zeros_like()?)?;
+    let out = pick(&axis, &on_axis, &out)?;
+    pick(&and(&x.f_isfinite()?, &y.f_isfinite()?)?, &out, &general)
 }
 
 /// `2**x`, `scipy.special.exp2`.
@@ -25,8 +81,11 @@ pub(super) fn exp10(x: &Tensor) -> Result<Tensor> {
     Ok(Tensor::f_pow_scalar(10.0, x)?)
 }
 
-/// `log(1 + x)`, `scipy.special.log1p` (real input).
+/// `log(1 + x)`, `scipy.special.log1p`.
 pub(super) fn log1p(x: &Tensor) -> Result<Tensor> {
+    if is_complex(x)? {
+        return log1p_complex(x);
+    }
     log1p_f64(x)
 }
 

@@ -6,25 +6,37 @@ use std::f64::consts::{FRAC_1_SQRT_2, PI};
 use tch::{Device, Kind, Tensor};
 
 use super::constants::FRAC_1_SQRT_2_ERR;
+use super::faddeeva::{erf_complex, erfc_complex, erfcx_complex, is_complex};
 use super::helpers::*;
+use super::loops;
 use super::ufuncs::Ufunc;
 use crate::ops::autograd::records_grad;
 use crate::ops::scipy_float_input;
 use crate::Result;
 
-/// The error function, `scipy.special.erf` (real input; float32 in float32).
+/// The error function, `scipy.special.erf` (float32 in float32; complex input
+/// by the Faddeeva kernel).
 pub(super) fn erf(u: &'static Ufunc, x: &Tensor) -> Result<Tensor> {
+    if is_complex(x)? {
+        return loops::unary(u, x, erf_complex);
+    }
     Ok(scipy_float_input(u.qualified, x, true)?.f_erf()?)
 }
 
 /// The complementary error function `1 - erf(x)`, accurate in the upper tail.
 pub(super) fn erfc(u: &'static Ufunc, x: &Tensor) -> Result<Tensor> {
+    if is_complex(x)? {
+        return loops::unary(u, x, erfc_complex);
+    }
     Ok(scipy_float_input(u.qualified, x, true)?.f_erfc()?)
 }
 
 /// The scaled complementary error function `exp(x^2) erfc(x)`, `scipy.special.erfcx`
 /// (libtorch's kernel, which matches SciPy's to the last bit on our tests).
 pub(super) fn erfcx(x: &Tensor) -> Result<Tensor> {
+    if is_complex(x)? {
+        return erfcx_complex(x);
+    }
     Ok(x.f_special_erfcx()?)
 }
 

@@ -1,12 +1,78 @@
-//! Dawson's integral and the imaginary error function, real argument (SciPy's
-//! `Faddeeva` package behind `dawsn` and `erfi`; libtorch has neither).
+//! The Faddeeva function `w(z)` (`wofz`), the erf family of complex
+//! argument and `voigt_profile` (SciPy's `Faddeeva` package behind them; the
+//! C++ kernel of `csrc/faddeeva.cpp`, CPU only), and Dawson's integral and the
+//! imaginary error function of real argument (libtorch ops, any device).
 
 use std::f64::consts::PI;
 
-use tch::Tensor;
+use tch::{Device, Kind, Tensor};
 
 use super::helpers::*;
-use crate::Result;
+use crate::ffi::faddeeva::{faddeeva_cpu, voigt_profile_cpu, Faddeeva};
+use crate::{Error, Result};
+
+/// Refuses a tensor that is not on the CPU: the Faddeeva kernel has no CUDA
+/// version.
+fn cpu_only(routine: &str, what: &str, x: &Tensor) -> Result<()> {
+    if x.device() == Device::Cpu {
+        return Ok(());
+    }
+    Err(Error::NotImplemented(format!(
+        "special.{routine} on {what} runs on the CPU only (torchbridge's Faddeeva-function kernel has no CUDA \
+         version): pass CPU arrays or device='cpu'"
+    )))
+}
+
+/// `which` of the Faddeeva kernel on a complex tensor (the loop's complex128).
+/// The result carries no gradient: the Python layer refuses an input that
+/// requires grad (`NotDifferentiableError`).
+pub(super) fn faddeeva(routine: &str, which: Faddeeva, z: &Tensor) -> Result<Tensor> {
+    cpu_only(routine, "complex input", z)?;
+    let z = z.f_to_kind(Kind::ComplexDouble)?.f_contiguous()?;
+    let mut out = z.f_empty_like()?;
+    faddeeva_cpu(&z, &mut out, which)?;
+    Ok(out)
+}
+
+/// Whether `x` holds complex numbers (through DLPack's dtype: `tch::Kind`
+/// cannot name uint16/32/64).
+pub(super) fn is_complex(x: &Tensor) -> Result<bool> {
+    Ok(crate::dlpack::dtype_of(x)?.is_complex())
+}
+
+/// The Faddeeva function `w(z) = exp(-z^2) erfc(-iz)`, `scipy.special.wofz`.
+pub(super) fn wofz(z: &Tensor) -> Result<Tensor> {
+    faddeeva("wofz", Faddeeva::W, z)
+}
+
+/// `erf(z)` of complex argument.
+pub(super) fn erf_complex(z: &Tensor) -> Result<Tensor> {
+    faddeeva("erf", Faddeeva::Erf, z)
+}
+
+/// `erfc(z)` of complex argument.
+pub(super) fn erfc_complex(z: &Tensor) -> Result<Tensor> {
+    faddeeva("erfc", Faddeeva::Erfc, z)
+}
+
+/// `erfcx(z) = w(iz)` of complex argument.
+pub(super) fn erfcx_complex(z: &Tensor) -> Result<Tensor> {
+    faddeeva("erfcx", Faddeeva::Erfcx, z)
+}
+
+/// The Voigt profile, `scipy.special.voigt_profile(x, sigma, gamma)`:
+/// `Re w((x + i gamma) / (sqrt 2 sigma)) / (sigma sqrt(2 pi))`, with SciPy's
+/// Cauchy (`sigma = 0`) and normal (`gamma = 0`) limits.
+pub(super) fn voigt_profile(x: &Tensor, sigma: &Tensor, gamma: &Tensor) -> Result<Tensor> {
+    for t in [x, sigma, gamma] {
+        cpu_only("voigt_profile", "this device", t)?;
+    }
+    let [x, sigma, gamma] = [x, sigma, gamma].map(|t| t.f_to_kind(Kind::Double).and_then(|t| t.f_contiguous()));
+    let (x, sigma, gamma) = (x?, sigma?, gamma?);
+    let mut out = x.f_empty_like()?;
+    voigt_profile_cpu(&x, &sigma, &gamma, &mut out)?;
+    Ok(out)
+}
 
 /// Rybicki's step h and the number of odd terms on each side (error of the
 /// sampling `exp(-(pi / 2h)^2)` = 6e-18; the Gaussian weights beyond the last
@@ -66,8 +132,11 @@ pub(super) fn dawsn_f64(x: &Tensor) -> Result<Tensor> {
     Ok(out.f_copysign(x)?)
 }
 
-/// Dawson's integral, `scipy.special.dawsn` (real input).
+/// Dawson's integral, `scipy.special.dawsn`.
 pub(super) fn dawsn(x: &Tensor) -> Result<Tensor> {
+    if is_complex(x)? {
+        return faddeeva("dawsn", Faddeeva::Dawsn, x);
+    }
     dawsn_f64(x)
 }
 
@@ -76,6 +145,9 @@ pub(super) fn dawsn(x: &Tensor) -> Result<Tensor> {
 /// `x^2 = hi + lo` exactly (a plain `exp(x * x)`, as SciPy's, is off by up to
 /// `x^2` ulps near the overflow); `±inf` beyond |x| = 26.64.
 pub(super) fn erfi(x: &Tensor) -> Result<Tensor> {
+    if is_complex(x)? {
+        return faddeeva("erfi", Faddeeva::Erfi, x);
+    }
     let (hi, lo) = two_square(x)?;
     let scale = hi.f_exp()?.f_mul(&lo.f_add_scalar(1.0)?)?;
     let out = scale.f_mul(&dawsn_f64(x)?)?.f_mul_scalar(2.0 / PI.sqrt())?;
@@ -87,7 +159,7 @@ pub(super) fn erfi(x: &Tensor) -> Result<Tensor> {
 }
 
 /// `x^2 = hi + lo` exactly (Dekker's product; `lo` is 0 where |x| >= 1e150).
-fn two_square(x: &Tensor) -> Result<(Tensor, Tensor)> {
+pub(super) fn two_square(x: &Tensor) -> Result<(Tensor, Tensor)> {
     const SPLIT: f64 = 134_217_729.0; // 2^27 + 1
     let hi = x.f_square()?;
     let t = x.f_mul_scalar(SPLIT)?;

@@ -159,8 +159,8 @@ pub fn loop_for(routine: &str, operands: &[Operand]) -> Result<Loop> {
 impl Ufunc {
     /// The loop this ufunc runs for `operands`, or the error SciPy's refusal
     /// maps to: [`Error::DtypeNotAccepted`] when no loop fits,
-    /// [`Error::NotImplemented`] for a complex loop (libtorch has no complex
-    /// kernel for these routines).
+    /// [`Error::NotImplemented`] for a complex loop torchbridge does not
+    /// compute (see `COMPLEX_KERNELS`).
     pub fn loop_for(&self, operands: &[Operand]) -> Result<Loop> {
         let has_complex_loops = self.types.iter().any(|t| t.contains(['D', 'F']));
         let Some(chosen) = resolve_loop(self.types, operands) else {
@@ -177,7 +177,7 @@ impl Ufunc {
                 .map_or_else(|| dtypes.first().copied().unwrap_or(DType::Float64), |i| dtypes[i]);
             return Err(Error::DtypeNotAccepted { routine: self.qualified, dtype: offending, accepted: self.accepts });
         };
-        if chosen.is_complex() {
+        if chosen.is_complex() && !COMPLEX_KERNELS.contains(&self.name) {
             let dtype = chosen.inputs.iter().copied().find(|d| d.is_complex()).unwrap_or(chosen.output);
             return Err(complex_not_implemented(self.qualified, dtype));
         }
@@ -193,6 +193,11 @@ impl Ufunc {
     }
 }
 
+/// The ufuncs whose complex loops torchbridge computes (the Faddeeva-function
+/// kernel of `csrc/faddeeva.cpp`; `expm1` and `log1p` from libtorch's complex
+/// ops); the others' complex loops are refused.
+const COMPLEX_KERNELS: &[&str] = &["wofz", "erf", "erfc", "erfcx", "erfi", "dawsn", "expm1", "log1p"];
+
 /// "not implemented" for a complex input SciPy accepts.
 pub(super) fn complex_not_implemented(routine: &str, dtype: DType) -> Error {
     Error::NotImplemented(format!(
@@ -201,7 +206,8 @@ pub(super) fn complex_not_implemented(routine: &str, dtype: DType) -> Error {
 }
 
 /// Arguments of one ufunc call, ready to compute on: cast to the loop's input
-/// dtypes (floating inputs to float64), on one device, broadcast to one shape.
+/// dtypes (floating inputs to float64, complex to complex128), on one device,
+/// broadcast to one shape.
 pub(super) struct Args {
     pub(super) tensors: Vec<Tensor>,
     pub(super) output: DType,
@@ -215,7 +221,16 @@ pub(super) fn prepare(ufunc: &Ufunc, inputs: &[&Tensor]) -> Result<Args> {
     let tensors = inputs
         .iter()
         .zip(&chosen.inputs)
-        .map(|(t, &dtype)| cast(t, if dtype.is_float() { DType::Float64 } else { dtype }))
+        .map(|(t, &dtype)| {
+            let wide = if dtype.is_float() {
+                DType::Float64
+            } else if dtype.is_complex() {
+                DType::Complex128
+            } else {
+                dtype
+            };
+            cast(t, wide)
+        })
         .collect::<Result<Vec<_>>>()?;
     let tensors = broadcast(same_device(tensors)?)?;
     Ok(Args { tensors, output: chosen.output })

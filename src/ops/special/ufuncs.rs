@@ -43,6 +43,7 @@ pub struct Ufunc {
 }
 
 const REAL: &str = "bool, integer and real floating-point input";
+const COMPLEX: &str = "bool, integer, floating-point and complex input";
 const REAL2: &str = "bool, integer and real floating-point inputs";
 const REAL3: &str = REAL2;
 const DEGREE: &str = "an integer degree n (bool or integer up to int64) and real x";
@@ -55,11 +56,13 @@ macro_rules! special_ufuncs {
         $then! {
         unary {
             erf: ["d->d", "f->f", "D->D", "F->F"] REAL direct super::erf::erf,
-                "Returns the error function of complex argument.\n\nThe error function, computed by libtorch (`scipy.special.erf`).";
+                "Returns the error function of complex argument.\n\nThe error function, computed by libtorch for real input; complex input by the Faddeeva-function kernel, CPU only (`scipy.special.erf`).";
             erfc: ["d->d", "f->f", "D->D", "F->F"] REAL direct super::erf::erfc,
-                "Complementary error function, ``1 - erf(x)``.\n\nThe complementary error function `1 - erf(x)` (`scipy.special.erfc`).";
+                "Complementary error function, ``1 - erf(x)``.\n\nThe complementary error function `1 - erf(x)`; complex input by the Faddeeva-function kernel, CPU only (`scipy.special.erfc`).";
             erfcx: ["d->d", "f->f", "D->D", "F->F"] REAL float64 super::erf::erfcx,
-                "Scaled complementary error function, ``exp(x**2) * erfc(x)``.\n\nThe scaled complementary error function `exp(x**2) * erfc(x)` (`scipy.special.erfcx`).";
+                "Scaled complementary error function, ``exp(x**2) * erfc(x)``.\n\nThe scaled complementary error function `exp(x**2) * erfc(x)` ; complex input `w(iz)`, CPU only (`scipy.special.erfcx`).";
+            wofz: ["D->D", "F->F"] COMPLEX float64 super::faddeeva::wofz,
+                "Faddeeva function\n\nThe Faddeeva function `w(z) = exp(-z**2) erfc(-iz)` (`scipy.special.wofz`): continued fraction for large |z|, Zaghloul and Ali's sums elsewhere; a C++ kernel, CPU only.";
             erfinv: ["f->f", "d->d"] REAL float64 super::erf::erfinv,
                 "Inverse of the error function.\n\nThe inverse of the error function on [-1, 1] (`scipy.special.erfinv`).";
             erfcinv: ["f->f", "d->d"] REAL float64 super::erf::erfcinv,
@@ -111,13 +114,13 @@ macro_rules! special_ufuncs {
             entr: ["f->f", "d->d"] REAL float64 super::convex_analysis::entr,
                 "Elementwise function for computing entropy.\n\nElementwise entropy `-x log(x)` (`scipy.special.entr`).";
             expm1: ["d->d", "f->f", "D->D", "F->F"] REAL float64 super::elementary::expm1,
-                "Compute ``exp(x) - 1``.\n\n`exp(x) - 1`, real input (`scipy.special.expm1`).";
+                "Compute ``exp(x) - 1``.\n\n`exp(x) - 1`; complex input as SciPy's `cexpm1`, accurate next to 0 (`scipy.special.expm1`).";
             exp2: ["d->d", "f->f"] REAL float64 super::elementary::exp2,
                 "Compute ``2**x`` element-wise.\n\n`2**x` (`scipy.special.exp2`).";
             exp10: ["d->d", "f->f"] REAL float64 super::elementary::exp10,
                 "Compute ``10**x`` element-wise.\n\n`10**x` (`scipy.special.exp10`).";
             log1p: ["d->d", "f->f", "D->D", "F->F"] REAL float64 super::elementary::log1p,
-                "Calculates log(1 + x) for use when `x` is near zero.\n\n`log(1 + x)`, real input (`scipy.special.log1p`).";
+                "Calculates log(1 + x) for use when `x` is near zero.\n\n`log(1 + x)`; complex input as SciPy's `clog1p`, accurate where `|1 + z|` is near 1 (`scipy.special.log1p`).";
             cbrt: ["d->d", "f->f"] REAL float64 super::elementary::cbrt,
                 "Element-wise cube root of `x`.\n\nThe real cube root (`scipy.special.cbrt`).";
             sindg: ["d->d", "f->f"] REAL float64 super::elementary::sindg,
@@ -133,9 +136,9 @@ macro_rules! special_ufuncs {
             expi: ["f->f", "d->d", "F->F", "D->D"] REAL float64 super::expint::expi,
                 "Exponential integral Ei.\n\nThe exponential integral Ei(x), real input, accurate about its zero at 0.3725 (`scipy.special.expi`).";
             erfi: ["d->d", "f->f", "D->D", "F->F"] REAL float64 super::faddeeva::erfi,
-                "Imaginary error function, ``-i erf(i z)``.\n\nThe imaginary error function, real input (`scipy.special.erfi`).";
+                "Imaginary error function, ``-i erf(i z)``.\n\nThe imaginary error function; complex input by the Faddeeva-function kernel, CPU only (`scipy.special.erfi`).";
             dawsn: ["d->d", "f->f", "D->D", "F->F"] REAL float64 super::faddeeva::dawsn,
-                "Dawson's integral.\n\nDawson's integral, real input: series, Rybicki's sampling sum, asymptotic series (`scipy.special.dawsn`).";
+                "Dawson's integral.\n\nDawson's integral: real input by series, Rybicki's sampling sum, asymptotic series; complex input by the Faddeeva-function kernel, CPU only (`scipy.special.dawsn`).";
             spence: ["f->f", "d->d", "F->F", "D->D"] REAL float64 super::spence::spence,
                 "Spence's function, also known as the dilogarithm.\n\nSpence's function Li2(1 - x), real input (`scipy.special.spence`).";
             zetac: ["d->d", "f->f"] REAL float64 super::zeta::zetac,
@@ -262,6 +265,8 @@ macro_rules! special_ufuncs {
                 "Bessel function of the second kind of integer order and real argument.\n\nY_n(x), the order truncated to an integer as SciPy's loops cast it (`scipy.special.yn`).";
         }
         ternary {
+            voigt_profile: ["ddd->d", "fff->f"] REAL3 float64 super::faddeeva::voigt_profile,
+                "Voigt profile.\n\nThe Voigt profile `Re w((x + i gamma) / (sqrt(2) sigma)) / (sigma sqrt(2 pi))` (`scipy.special.voigt_profile(x, sigma, gamma)`): a C++ kernel, CPU only.";
             betainc: ["fff->f", "ddd->d"] REAL3 float64 super::incbet::betainc,
                 "Regularized incomplete beta function.\n\nThe regularized incomplete beta function I_x(a, b) (`scipy.special.betainc(a, b, x)`).";
             betaincc: ["fff->f", "ddd->d"] REAL3 float64 super::incbet::betaincc,

@@ -33,7 +33,7 @@ EXTRAS = """eval_chebyu boxcox1p inv_boxcox1p cosm1 exprel sindg cosdg chdtr chd
 pdtrc exp1 expi expn erfi dawsn spence zetac ellipk ellipkm1 ellipe ellipkinc ellipeinc
 elliprc elliprf elliprd elliprg elliprj kolmogorov kolmogi rgamma gammasgn poch ndtri_exp
 eval_sh_legendre eval_sh_chebyt eval_sh_chebyu eval_genlaguerre eval_gegenbauer
-eval_jacobi jv jn yv iv kv jve yve ive kve yn owens_t tklmbda""".split()
+eval_jacobi jv jn yv iv kv jve yve ive kve yn owens_t tklmbda wofz voigt_profile""".split()
 FUNCTIONS = ["polygamma", "multigammaln", "factorial", "comb", "perm", "bernoulli", "euler", "sinc", "zeta",
              "logsumexp", "softmax", "log_softmax"]
 
