@@ -43,6 +43,23 @@ from .._core.special import (
 from . import _errstate
 from ._basic import bernoulli, comb, euler, factorial, perm
 from ._errstate import errstate, geterr, seterr
+from ._orthogonal import (
+    roots_chebyc,
+    roots_chebys,
+    roots_chebyt,
+    roots_chebyu,
+    roots_gegenbauer,
+    roots_genlaguerre,
+    roots_hermite,
+    roots_hermitenorm,
+    roots_jacobi,
+    roots_laguerre,
+    roots_legendre,
+    roots_sh_chebyt,
+    roots_sh_chebyu,
+    roots_sh_jacobi,
+    roots_sh_legendre,
+)
 
 __all__ = list(_special.UFUNCS) + [
     "psi",
@@ -53,6 +70,21 @@ __all__ = list(_special.UFUNCS) + [
     "perm",
     "bernoulli",
     "euler",
+    "roots_legendre",
+    "roots_chebyt",
+    "roots_chebyu",
+    "roots_chebyc",
+    "roots_chebys",
+    "roots_hermite",
+    "roots_hermitenorm",
+    "roots_laguerre",
+    "roots_genlaguerre",
+    "roots_jacobi",
+    "roots_sh_jacobi",
+    "roots_gegenbauer",
+    "roots_sh_legendre",
+    "roots_sh_chebyt",
+    "roots_sh_chebyu",
     "sinc",
     "zeta",
     "logsumexp",
