@@ -40,7 +40,7 @@ from .._core.special import (
     softmax,
     zeta,
 )
-from . import _errstate
+from . import _errstate, _orthogonal
 from ._basic import bernoulli, comb, euler, factorial, perm
 from ._errstate import errstate, geterr, seterr
 from ._orthogonal import (
@@ -105,6 +105,8 @@ _dispatch.expose(
     globals(),
     [name for name in __all__ if name not in _NOT_ROUTINES],
     "special",
+    # the routines of sizes only (no array arguments): a dask scalar is routed before the call
+    routed_first=("bernoulli", "euler", *_orthogonal.__all__),
     reporter=(_errstate.CELLS, _errstate.report),
     ufuncs=frozenset(_special.UFUNCS),
 )
