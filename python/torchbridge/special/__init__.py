@@ -40,9 +40,26 @@ from .._core.special import (
     softmax,
     zeta,
 )
-from . import _errstate
+from . import _errstate, _orthogonal
 from ._basic import bernoulli, comb, euler, factorial, perm
 from ._errstate import errstate, geterr, seterr
+from ._orthogonal import (
+    roots_chebyc,
+    roots_chebys,
+    roots_chebyt,
+    roots_chebyu,
+    roots_gegenbauer,
+    roots_genlaguerre,
+    roots_hermite,
+    roots_hermitenorm,
+    roots_jacobi,
+    roots_laguerre,
+    roots_legendre,
+    roots_sh_chebyt,
+    roots_sh_chebyu,
+    roots_sh_jacobi,
+    roots_sh_legendre,
+)
 
 __all__ = list(_special.UFUNCS) + [
     "psi",
@@ -53,6 +70,21 @@ __all__ = list(_special.UFUNCS) + [
     "perm",
     "bernoulli",
     "euler",
+    "roots_legendre",
+    "roots_chebyt",
+    "roots_chebyu",
+    "roots_chebyc",
+    "roots_chebys",
+    "roots_hermite",
+    "roots_hermitenorm",
+    "roots_laguerre",
+    "roots_genlaguerre",
+    "roots_jacobi",
+    "roots_sh_jacobi",
+    "roots_gegenbauer",
+    "roots_sh_legendre",
+    "roots_sh_chebyt",
+    "roots_sh_chebyu",
     "sinc",
     "zeta",
     "logsumexp",
@@ -73,6 +105,8 @@ _dispatch.expose(
     globals(),
     [name for name in __all__ if name not in _NOT_ROUTINES],
     "special",
+    # the routines of sizes only (no array arguments): a dask scalar is routed before the call
+    routed_first=("bernoulli", "euler", *_orthogonal.__all__),
     reporter=(_errstate.CELLS, _errstate.report),
     ufuncs=frozenset(_special.UFUNCS),
 )

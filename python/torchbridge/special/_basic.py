@@ -172,7 +172,8 @@ def perm(N, k, exact=False, *, device=None):
 
 def _check_count(n: Any) -> int:
     """SciPy's check of ``bernoulli``'s and ``euler``'s ``n``."""
-    if not np.isscalar(n) or (n < 0):
+    scalar = bool(np.isscalar(n))  # (not a TypeGuard: mypy would narrow ``n`` to NumPy's scalar union)
+    if not scalar or n < 0:
         raise ValueError("n must be a non-negative integer.")
     return int(n)
 
