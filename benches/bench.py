@@ -1019,12 +1019,6 @@ def dask_stencil_markdown(d: dict) -> list[str]:
               f"(the 1-worker graph costs {one / e:.2f}x that). Load average (1 / 5 / 15 min) before the part "
               f"{' / '.join(f'{x:.2f}' for x in d['loadavg_before'] or [])}, after "
               f"{' / '.join(f'{x:.2f}' for x in d['loadavg_after'] or [])}."]
-    if "scaling_plain" in d:
-        f = d["faults_per_chunk"]
-        lines += ["", f"Without `WORKER_CONFIG` (libtorch's allocator in its default mode under a nanny's fixed "
-                  f"glibc mmap threshold): scaling {d['scaling_plain']:.2f}x; writing one chunk's result costs a "
-                  f"worker {f['plain']} page faults, against {f['WORKER_CONFIG']} with it; 1 worker with it is "
-                  f"{t['one worker, plain']['median'] / one:.2f}x as fast as without."]
     p = d["per_task"]
     lines += ["", f"Per-task overhead: {p['chunks']} chunks of {p['chunk_side']}x{p['chunk_side']} on the 2 workers "
               "(wall time / chunks; graph tasks: the tasks dask ran for them):", "",

@@ -43,23 +43,7 @@ from .._core.special import (
 from . import _errstate, _orthogonal
 from ._basic import bernoulli, comb, euler, factorial, perm
 from ._errstate import errstate, geterr, seterr
-from ._orthogonal import (
-    roots_chebyc,
-    roots_chebys,
-    roots_chebyt,
-    roots_chebyu,
-    roots_gegenbauer,
-    roots_genlaguerre,
-    roots_hermite,
-    roots_hermitenorm,
-    roots_jacobi,
-    roots_laguerre,
-    roots_legendre,
-    roots_sh_chebyt,
-    roots_sh_chebyu,
-    roots_sh_jacobi,
-    roots_sh_legendre,
-)
+from ._orthogonal import *  # noqa: F403 (the Gauss quadrature roots_*: its __all__)
 
 __all__ = list(_special.UFUNCS) + [
     "psi",
@@ -70,21 +54,7 @@ __all__ = list(_special.UFUNCS) + [
     "perm",
     "bernoulli",
     "euler",
-    "roots_legendre",
-    "roots_chebyt",
-    "roots_chebyu",
-    "roots_chebyc",
-    "roots_chebys",
-    "roots_hermite",
-    "roots_hermitenorm",
-    "roots_laguerre",
-    "roots_genlaguerre",
-    "roots_jacobi",
-    "roots_sh_jacobi",
-    "roots_gegenbauer",
-    "roots_sh_legendre",
-    "roots_sh_chebyt",
-    "roots_sh_chebyu",
+    *_orthogonal.__all__,  # the Gauss quadrature roots_*
     "sinc",
     "zeta",
     "logsumexp",
