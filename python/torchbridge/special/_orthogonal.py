@@ -13,7 +13,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-import torch
 
 __all__ = [
     "roots_legendre",
@@ -76,8 +75,21 @@ def _recurrence(x, a, e):
     raise AssertionError("unreachable")
 
 
+#: The most nodes a rule solved through its dense Jacobi matrix takes (8 * n**2 bytes: 20 GB here).
+_MOST_NODES = 50_000
+
+
 def _gauss(n: int, mu0: float, a, e, symmetrize: bool, mu: bool, newton: int = 2):
     """Nodes and weights of the ``n``-point rule of the Jacobi matrix (diagonal ``a``, off-diagonal ``e``)."""
+    import torch  # only when called: `import torchbridge` does not import torch
+
+    if n > _MOST_NODES:
+        from ..errors import OutOfMemoryError
+
+        raise OutOfMemoryError(
+            f"roots of n={n} nodes: the dense {n}x{n} Jacobi matrix would need {8 * n * n:.3g} bytes "
+            f"(at most {_MOST_NODES} nodes)"
+        )
     a = np.asarray(a, dtype=np.float64)
     e = np.abs(np.asarray(e, dtype=np.float64))
     jac = torch.diag(torch.from_numpy(a)) if n > 0 else torch.zeros(0, 0, dtype=torch.float64)
