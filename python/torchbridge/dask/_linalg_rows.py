@@ -221,7 +221,9 @@ def _convolution_matrix(call: Call, shapes: Shapes) -> Signature:
     return "(m)->(p,q)", {"p": rows, "q": n}
 
 
-def _tridiagonal(call: Call, shapes: Shapes) -> Signature:
+def _selected_eigen(call: Call, inputs: str, values_only: str) -> Signature:
+    """The signature of an eigensolver with SciPy's ``select``/``select_range`` (``inputs``: its core
+    input dimensions; ``values_only``: the name of its eigenvalues-only twin)."""
     select = str(call.get("select")).lower()
     if select in ("v", "value"):
         raise _refuse(call, "select='v' gives as many eigenvalues as lie in the interval (data-dependent)")
@@ -230,8 +232,12 @@ def _tridiagonal(call: Call, shapes: Shapes) -> Signature:
         low, high = call.get("select_range")
         sizes = {"e": int(high) - int(low) + 1}
     k = "e" if sizes else "m"
-    only = call.name.endswith("eigvalsh_tridiagonal") or call.get("eigvals_only")
-    return f"(m),(n)->({k})" + ("" if only else f",(m,{k})"), sizes
+    only = call.name.endswith(values_only) or call.get("eigvals_only")
+    return f"{inputs}->({k})" + ("" if only else f",(m,{k})"), sizes
+
+
+def _tridiagonal(call: Call, shapes: Shapes) -> Signature:
+    return _selected_eigen(call, "(m),(n)", "eigvalsh_tridiagonal")
 
 
 def _shorter(name: str, like: str) -> Callable[[Call, Shapes], dict[str, object]]:
@@ -258,16 +264,7 @@ def _band_probe(call: Call, shapes: Shapes) -> dict[str, object]:
 
 
 def _eig_banded(call: Call, shapes: Shapes) -> Signature:
-    select = str(call.get("select")).lower()
-    if select in ("v", "value"):
-        raise _refuse(call, "select='v' gives as many eigenvalues as lie in the interval (data-dependent)")
-    sizes = {}
-    if select in ("i", "index"):
-        low, high = call.get("select_range")
-        sizes = {"e": int(high) - int(low) + 1}
-    k = "e" if sizes else "m"
-    only = call.name.endswith("eigvals_banded") or call.get("eigvals_only")
-    return f"(r,m)->({k})" + ("" if only else f",(m,{k})"), sizes
+    return _selected_eigen(call, "(r,m)", "eigvals_banded")
 
 
 def _eig_banded_probe(call: Call, shapes: Shapes) -> dict[str, object]:
