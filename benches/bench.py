@@ -194,6 +194,7 @@ def cases() -> list[Case]:
     import scipy.stats
 
     square = dict(sizes=(64, 256, 512), quick_sizes=(64, 256))
+    small_special = dict(sizes=(1_000, 100_000), quick_sizes=(1_000, 100_000))
     return [
         Case("special", "erf", _uniform(-3, 3), sc.erf, "special", "erf"),
         Case("special", "erfc", _uniform(-3, 10), sc.erfc, "special", "erfc"),
@@ -206,6 +207,14 @@ def cases() -> list[Case]:
                                                    rng.uniform(0, 1, n)), sc.betainc, "special", "betainc"),
         Case("special", "stdtr", lambda n, rng: (rng.uniform(1, 30, n), rng.uniform(-5, 5, n)),
              sc.stdtr, "special", "stdtr"),
+        # issue 15's new routines at 1e3 and 1e5: the C++ kernels (Bessel of real order, Faddeeva, E1)
+        Case("special", "jv", lambda n, rng: (rng.uniform(0, 20, n), rng.uniform(0, 50, n)), sc.jv, "special", "jv",
+             **small_special),
+        Case("special", "kv", lambda n, rng: (rng.uniform(0, 20, n), rng.uniform(0.01, 50, n)), sc.kv, "special",
+             "kv", **small_special),
+        Case("special", "wofz", lambda n, rng: (rng.uniform(-10, 10, n) + 1j * rng.uniform(-10, 10, n),), sc.wofz,
+             "special", "wofz", **small_special),
+        Case("special", "exp1", _uniform(0.01, 50), sc.exp1, "special", "exp1", **small_special),
         Case("fft", "rfft", lambda n, rng: (rng.standard_normal(n),), scipy.fft.rfft, "fft", "rfft"),
         Case("fft", "fft", lambda n, rng: (rng.standard_normal(n) + 1j * rng.standard_normal(n),),
              scipy.fft.fft, "fft", "fft"),

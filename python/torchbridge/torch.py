@@ -156,8 +156,66 @@ def _numpy_dtype_to_torch(value, torch):
     return value
 
 
+#: type -> whether its instances are foreign arrays (``None``: a leaf that is not an array, such as a
+#: number; absent: a container or a type not seen yet, which takes the general path).
+_leaf_types = {int: None, float: None, complex: None, bool: None, str: None, type(None): None}
+
+
+def _leaf_kind(cls, torch):
+    """The ``_leaf_types`` entry for ``cls``, learned on first sight; ``False`` for containers."""
+    kind = _leaf_types.get(cls, False)
+    if kind is False and not issubclass(cls, (list, tuple, dict)):
+        kind = _leaf_types[cls] = True if _is_foreign_array_type(cls, torch) else None
+    return kind
+
+
+def _is_foreign_array_type(cls, torch):
+    return issubclass(cls, torch.Tensor) or (not issubclass(cls, type) and hasattr(cls, "__dlpack__"))
+
+
+#: ``_call_positional``'s answer where the general path must run.
+_GENERAL = object()
+
+
+def _call_positional(fn, args, torch):
+    """``_call`` for the common case: positional arguments that are arrays or plain values (no
+    containers, no keywords, a function that writes into nothing). ``_GENERAL`` where that does not hold."""
+    positions = []
+    for i, arg in enumerate(args):
+        kind = _leaf_types.get(type(arg), False)
+        if kind is False:
+            kind = _leaf_kind(type(arg), torch)
+            if kind is False:
+                return _GENERAL
+        if kind:
+            positions.append(i)
+    if not positions:
+        return fn(*args)
+    if len(positions) == len(args):
+        tensors, container = _tb_core.torch_views(list(args))
+        result = fn(*tensors)
+    else:
+        tensors, container = _tb_core.torch_views([args[i] for i in positions])
+        call_args = list(args)
+        for i, tensor in zip(positions, tensors):
+            call_args[i] = tensor
+        result = fn(*call_args)
+    if container.is_torch:
+        return result
+    if type(result) is torch.Tensor:
+        for position, tensor in zip(positions, tensors):
+            if result is tensor:  # a function returning its argument (``contiguous`` on a contiguous one)
+                return args[position]
+        return container.wrap(result)
+    return convert_results(result, container, torch, {id(t): args[i] for i, t in zip(positions, tensors)})
+
+
 def _call(fn, qualname, name, args, kwargs):
-    torch = _torch()
+    torch = _torch_module or _torch()
+    if not kwargs and not _writes_first_argument(name, kwargs):
+        result = _call_positional(fn, args, torch)
+        if result is not _GENERAL:
+            return result
     if "dtype" in kwargs:
         kwargs["dtype"] = _numpy_dtype_to_torch(kwargs["dtype"], torch)
     found = {}
