@@ -41,7 +41,7 @@ from .._core.special import (
     zeta,
 )
 from . import _errstate, _orthogonal
-from ._basic import bernoulli, comb, euler, factorial, perm
+from ._basic import bernoulli, comb, euler, factorial, jn_zeros, jnp_zeros, jnyn_zeros, perm, yn_zeros, ynp_zeros
 from ._errstate import errstate, geterr, seterr
 from ._orthogonal import *  # noqa: F403 (the Gauss quadrature roots_*: its __all__)
 
@@ -54,6 +54,11 @@ __all__ = list(_special.UFUNCS) + [
     "perm",
     "bernoulli",
     "euler",
+    "jnyn_zeros",
+    "jn_zeros",
+    "jnp_zeros",
+    "yn_zeros",
+    "ynp_zeros",
     *_orthogonal.__all__,  # the Gauss quadrature roots_*
     "sinc",
     "zeta",
@@ -67,6 +72,7 @@ __all__ = list(_special.UFUNCS) + [
     "SpecialFunctionError",  # noqa: F405 (module __getattr__)
     "SpecialFunctionWarning",  # noqa: F405 (module __getattr__)
 ]
+_ZEROS = ("jnyn_zeros", "jn_zeros", "jnp_zeros", "yn_zeros", "ynp_zeros")
 _NOT_ROUTINES = ("psi", "errstate", "geterr", "seterr", "SpecialFunctionError", "SpecialFunctionWarning")
 
 # Each routine's public face: the compiled function, plus the route for dask arrays.
@@ -76,7 +82,7 @@ _dispatch.expose(
     [name for name in __all__ if name not in _NOT_ROUTINES],
     "special",
     # the routines of sizes only (no array arguments): a dask scalar is routed before the call
-    routed_first=("bernoulli", "euler", *_orthogonal.__all__),
+    routed_first=("bernoulli", "euler", *_ZEROS, *_orthogonal.__all__),
     reporter=(_errstate.CELLS, _errstate.report),
     ufuncs=frozenset(_special.UFUNCS),
 )

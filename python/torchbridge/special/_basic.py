@@ -1,5 +1,6 @@
-"""``factorial``, ``comb``, ``perm``, ``bernoulli`` and ``euler``: the routines of
-SciPy's ``_basic.py`` written in Python here.
+"""``factorial``, ``comb``, ``perm``, ``bernoulli``, ``euler`` and the Bessel zeros
+(``jn_zeros`` and its siblings): the routines of SciPy's ``_basic.py`` written in
+Python here.
 
 Why Python: with ``exact=True`` SciPy returns Python integers of any size
 (``factorial(25, exact=True)`` is 15511210043330985984000000), which only
@@ -18,7 +19,8 @@ import numpy as np
 
 from .._core import special as _special
 
-__all__ = ["factorial", "comb", "perm", "bernoulli", "euler"]
+__all__ = ["factorial", "comb", "perm", "bernoulli", "euler", "jnyn_zeros", "jn_zeros", "jnp_zeros", "yn_zeros",
+           "ynp_zeros"]
 
 _NEEDS_COMPLEX = (
     "In order to use non-integer arguments, you must opt into this by passing "
@@ -263,3 +265,114 @@ def euler(n, *, device=None):
     even = np.arange(2 * finite + 2, size, 2)
     out[even] = np.where((even // 2) % 2 == 1, -np.inf, np.inf)
     return out[: n + 1]
+
+
+# --- zeros of the integer-order Bessel functions ------------------------------------------------
+
+
+def _bessel_values(kind: str, n: int, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(f(x), f'(x))`` for ``f`` one of ``J_n``, ``J_n'``, ``Y_n``, ``Y_n'`` (``kind`` "j", "jp", "y", "yp"),
+    from torchbridge's own ``jv``/``yv`` kernels: ``C_n' = (C_{n-1} - C_{n+1}) / 2`` and, for the
+    derivatives, ``C_n'' = -C_n' / x - (1 - n^2 / x^2) C_n`` (Bessel's equation)."""
+    bessel = _special.jv if kind[0] == "j" else _special.yv
+    c = bessel(float(n), x)
+    dc = (bessel(float(n - 1), x) - bessel(float(n + 1), x)) / 2
+    if kind.endswith("p"):
+        return dc, -dc / x - (1 - (n / x) ** 2) * c
+    return c, dc
+
+
+def _bessel_zeros(kind: str, n: int, nt: int) -> np.ndarray:
+    """The first ``nt`` positive zeros of ``kind`` (see ``_bessel_values``), ``x = 0`` excluded.
+
+    Consecutive zeros of these functions are more than 2 apart (they approach
+    pi from above), so the sign changes of a grid of step 1/4 bracket each
+    zero exactly once; the brackets are then halved, with a Newton step taken
+    wherever it stays inside, until they are a few ulps wide.
+    """
+    step = 0.25
+    stop = (nt + n / 2 + 2) * np.pi + n  # beyond the nt-th zero: McMahon's (nt + n/2 - 1/4) pi, plus room
+    while True:
+        grid = np.arange(step, stop, step)
+        f = _bessel_values(kind, n, grid)[0]
+        change = np.flatnonzero((np.signbit(f[:-1]) != np.signbit(f[1:])) & (f[:-1] != 0) & (f[1:] != 0))
+        if change.size >= nt:
+            break
+        stop *= 2
+    lo, hi = grid[change[:nt]], grid[change[:nt] + 1]
+    lo_negative = np.signbit(_bessel_values(kind, n, lo)[0])
+    for _ in range(100):
+        mid = (lo + hi) / 2
+        value, slope = _bessel_values(kind, n, mid)
+        newton = mid - value / slope
+        inside = (newton > lo) & (newton < hi)
+        trial = np.where(inside, newton, mid)
+        if inside.any():
+            value = np.where(inside, _bessel_values(kind, n, trial)[0], value)
+        below = np.signbit(value) == lo_negative  # the zero lies above `trial`
+        lo, hi = np.where(below, trial, lo), np.where(below, hi, trial)
+        exact = value == 0
+        lo, hi = np.where(exact, trial, lo), np.where(exact, trial, hi)
+        if np.all(hi - lo <= 4 * np.spacing(hi)):
+            break
+    return (lo + hi) / 2
+
+
+def _check_zeros_arguments(n, nt) -> tuple[int, int]:
+    """SciPy's ``jnyn_zeros`` checks, with its messages."""
+    if not (np.isscalar(n) and np.isscalar(nt)):
+        raise ValueError("Arguments must be scalars.")
+    if math.floor(n) != n or math.floor(nt) != nt:
+        raise ValueError("Arguments must be integers.")
+    if nt <= 0:
+        raise ValueError("nt > 0")
+    return abs(int(n)), int(nt)
+
+
+_ZEROS_DETAILS = """
+
+    torchbridge: the first ``nt`` positive zeros (``x = 0`` excluded) as a float64 numpy array,
+    {what}; bracketed on a grid and refined by safeguarded Newton steps to a few ulps, with
+    torchbridge's own ``jv``/``yv`` kernels on the host. Negative ``n`` is ``|n|``, as SciPy.
+    ``device=None`` (keyword-only) is accepted as by every torchbridge routine.
+    """
+
+
+def jnyn_zeros(n, nt, *, device=None):
+    n, nt = _check_zeros_arguments(n, nt)
+    return tuple(_bessel_zeros(kind, n, nt) for kind in ("j", "jp", "y", "yp"))
+
+
+def jn_zeros(n, nt, *, device=None):
+    n, nt = _check_zeros_arguments(n, nt)
+    return _bessel_zeros("j", n, nt)
+
+
+def jnp_zeros(n, nt, *, device=None):
+    n, nt = _check_zeros_arguments(n, nt)
+    return _bessel_zeros("jp", n, nt)
+
+
+def yn_zeros(n, nt, *, device=None):
+    n, nt = _check_zeros_arguments(n, nt)
+    return _bessel_zeros("y", n, nt)
+
+
+def ynp_zeros(n, nt, *, device=None):
+    n, nt = _check_zeros_arguments(n, nt)
+    return _bessel_zeros("yp", n, nt)
+
+
+for _function, _summary, _what in [
+    (jnyn_zeros, "Compute nt zeros of Bessel functions Jn(x), Jn'(x), Yn(x), and Yn'(x).",
+     "one array each for Jn, Jn', Yn and Yn' (``scipy.special.jnyn_zeros``)"),
+    (jn_zeros, "Compute zeros of integer-order Bessel functions Jn.", "the zeros of Jn (``scipy.special.jn_zeros``)"),
+    (jnp_zeros, "Compute zeros of integer-order Bessel function derivatives Jn'.",
+     "the zeros of Jn' (``scipy.special.jnp_zeros``)"),
+    (yn_zeros, "Compute zeros of integer-order Bessel function Yn(x).",
+     "the zeros of Yn (``scipy.special.yn_zeros``)"),
+    (ynp_zeros, "Compute zeros of integer-order Bessel function derivatives Yn'(x).",
+     "the zeros of Yn' (``scipy.special.ynp_zeros``)"),
+]:
+    _function.__doc__ = _summary + _ZEROS_DETAILS.format(what=_what)
+del _function, _summary, _what
