@@ -51,8 +51,11 @@ class DeviceError(TorchbridgeError, ValueError):
     """Memory on a device torchbridge does not handle."""
 
 
-class InputTypeError(TorchbridgeError, TypeError):
-    """An argument that is neither an array nor a Python scalar, list or tuple."""
+class InputTypeError(TorchbridgeError, TypeError, ValueError):
+    """An argument that is not an array and that ``np.asarray`` would only
+    make an object array of (``None``, a dict, an arbitrary object): a
+    ``TypeError``, and a ``ValueError`` as SciPy raises it for the object
+    array it makes of such an argument (``scipy.linalg.inv(None)``)."""
 
 
 class MixedContainersError(TorchbridgeError, TypeError):

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from .._core import linalg as _compiled
+from ..errors import InvalidArgumentError
 
 __all__ = ["clarkson_woodruff_transform"]
 
@@ -85,7 +86,9 @@ def clarkson_woodruff_transform(*args: Any, **kwargs: Any) -> Any:
     sketch_size = bound.arguments["sketch_size"]
     shape = np.shape(input_matrix)
     if len(shape) < 2:
-        raise ValueError(f"clarkson_woodruff_transform: expected a 2-D array (or a stack of them), got shape {shape}")
+        raise InvalidArgumentError(
+            f"clarkson_woodruff_transform: expected a 2-D array (or a stack of them), got shape {shape}"
+        )
     rows, signs = _draws(sketch_size, shape[-2], generator)
     return _compiled._clarkson_woodruff_apply(
         input_matrix, sketch_size, rows.tolist(), signs.tolist(), device=bound.arguments.get("device")

@@ -6,6 +6,7 @@ use super::decomp_svd::svd_reduced;
 use super::invalid;
 use super::shapes::*;
 use crate::ops::dtype;
+use crate::ops::numpy::check_finite_all;
 use crate::Result;
 
 /// Which polar decomposition (SciPy's `side`).
@@ -45,6 +46,7 @@ pub struct Polar {
 pub fn polar(a: &Tensor, side: Side) -> Result<Polar> {
     let right_side = side == Side::Right;
     matrix_dims("polar", a).map_err(|_| invalid("`a` must be a 2-D array."))?;
+    check_finite_all(true, &[a])?; // SciPy's svd(a) checks, with no way to turn it off
     let (w, s, vh) = svd_reduced(a)?;
     let kind = dtype(&w)?.kind().unwrap_or(Kind::Double);
     let s = s.f_to_kind(kind)?.f_unsqueeze(-2)?;

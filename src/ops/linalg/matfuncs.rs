@@ -383,7 +383,9 @@ pub fn matrix_function(a: &Tensor, f: MatrixFunction) -> Result<Solved> {
     if a.numel() == 0 {
         return plain(a.f_zeros_like()?);
     }
-    let unchecked = SolveOptions { check_finite: CheckFinite::No, ..Default::default() };
+    // tanm/tanhm are SciPy's `solve(cosm(A), sinm(A))`: its check of the two (a ValueError where they
+    // are not finite, for non-finite `A` too) is kept
+    let checked = SolveOptions::default();
     let ia = || times_i(&a, ck);
     let cos = || -> Result<Tensor> {
         let e = expm_core(&ia()?)?;
@@ -409,8 +411,8 @@ pub fn matrix_function(a: &Tensor, f: MatrixFunction) -> Result<Solved> {
         MatrixFunction::Sin => plain(sin()?),
         MatrixFunction::Cosh => plain(cosh()?),
         MatrixFunction::Sinh => plain(sinh()?),
-        MatrixFunction::Tan => solve(&cos()?, &sin()?, &unchecked),
-        MatrixFunction::Tanh => solve(&cosh()?, &sinh()?, &unchecked),
+        MatrixFunction::Tan => solve(&cos()?, &sin()?, &checked),
+        MatrixFunction::Tanh => solve(&cosh()?, &sinh()?, &checked),
     }
 }
 
@@ -608,6 +610,10 @@ pub fn funm(a: &Tensor, func: &mut dyn FnMut(&Tensor) -> Result<Tensor>) -> Resu
 /// `A + I / (2 sigma_max)`, up to 100 steps (float64 then, as SciPy).
 pub fn signm(a: &Tensor) -> Result<Funm> {
     let n = square("signm", a).map_err(|_| invalid("expected square array_like input"))?;
+    if n == 0 {
+        // SciPy fails here too (a ValueError from a reduction of nothing)
+        return Err(invalid("signm needs at least a 1x1 matrix (its spectral radius is undefined for a 0x0 one)"));
+    }
     let mut sign = |x: &Tensor| -> Result<Tensor> {
         let single = x.kind() == Kind::ComplexFloat;
         let eps = if single { f64::from(f32::EPSILON) } else { f64::EPSILON };
@@ -704,6 +710,10 @@ pub fn expm_cond(a: &Tensor, check_finite: CheckFinite) -> Result<Tensor> {
     let s = a.size();
     if s.len() != 2 || s[0] != s[1] {
         return Err(invalid("expected a square matrix"));
+    }
+    if s[0] == 0 {
+        // SciPy fails here too (a ValueError from concatenating nothing)
+        return Err(invalid("expm_cond needs at least a 1x1 matrix (the condition of a 0x0 one is undefined)"));
     }
     check_finite_all(check_finite.enabled(), &[a])?;
     let d = dtype(a)?;

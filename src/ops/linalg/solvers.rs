@@ -179,6 +179,7 @@ pub fn solve_discrete_lyapunov(
     let kind = if complex { Kind::ComplexDouble } else { Kind::Double };
     let (a, q) = (cast(a, kind)?, cast(q, kind)?);
     let n = square_named(&a, "expected square matrix".into())?;
+    check_finite_all(true, &[&a, &q])?; // SciPy's solves check, with no way to turn it off
     let device = a.device();
     match method {
         DiscreteLyapunovMethod::Direct => {

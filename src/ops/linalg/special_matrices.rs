@@ -48,6 +48,12 @@ pub fn circulant(c: &Tensor) -> Result<Tensor> {
 /// row `r` (`r` default zeros; `r[0]` is ignored). Multi-dimensional input
 /// is flattened, as SciPy 1.17 still does (with a FutureWarning there).
 pub fn hankel(c: &Tensor, r: Option<&Tensor>) -> Result<Tensor> {
+    if c.dim() == 0 || r.is_some_and(|r| r.dim() == 0) {
+        // SciPy 1.17 concatenates `c` and `r` without raveling 0-d ones first (a ValueError)
+        return Err(invalid(
+            "hankel: `c` and `r` must be at least 1-D (zero-dimensional arrays cannot be concatenated)",
+        ));
+    }
     let c = c.f_reshape([-1i64].as_slice())?;
     let r = match r {
         Some(r) => r.f_reshape([-1i64].as_slice())?,
@@ -253,10 +259,14 @@ pub fn convolution_matrix(a: &Tensor, n: i64, mode: ConvolutionMode) -> Result<T
     if n <= 0 {
         return Err(invalid("n must be a positive integer."));
     }
+    if a.dim() == 0 {
+        // SciPy 1.17 fails on a 0-d `a` too (an IndexError from its batch handling)
+        return Err(invalid("convolution_matrix: `a` must be at least 1-D"));
+    }
     if a.numel() == 0 {
         return Err(invalid("len(a) must be at least 1."));
     }
-    let a = atleast_1d(a)?;
+    let a = a.shallow_clone();
     let len = a.size()[a.dim() - 1];
     let batch = batch_of(&a, 1);
     let pad = zeros_as(&a, concat(&batch, &[n - 1]).as_slice())?;
