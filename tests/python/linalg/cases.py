@@ -50,6 +50,20 @@ def general(rng, dtype="float64", n=N, batch=()):
     return a.astype(dtype)
 
 
+def unitary(rng, dtype="float64", n=N, batch=()):
+    """A unitary (orthogonal) matrix of `dtype`: a random one for the inexact dtypes but float16, a signed
+    permutation for the others (exactly representable)."""
+    shape = batch + (n, n)
+    kind = np.dtype(dtype).kind
+    if kind in "fc" and np.dtype(dtype) != np.float16:
+        x = rng.standard_normal(shape) + (1j * rng.standard_normal(shape) if kind == "c" else 0)
+        q, r = np.linalg.qr(x)
+        return (q * (np.diagonal(r, 0, -2, -1) / np.abs(np.diagonal(r, 0, -2, -1)))[..., None, :]).astype(dtype)
+    perm = np.eye(n)[rng.permutation(n)]
+    signs = np.ones(n) if kind in "ub" else rng.choice([-1.0, 1.0], n)
+    return np.broadcast_to(perm * signs, shape).astype(dtype)
+
+
 def hpd(rng, dtype="float64", n=N, batch=()):
     """A Hermitian positive definite matrix of `dtype` (condition number below ~20)."""
     kind = np.dtype(dtype).kind
@@ -283,6 +297,27 @@ def check_qz_real(got, want, a, b, rtol):
                                            rtol=tol * 1000, atol=tol * 1000)
 
 
+COSSIN_P, COSSIN_Q = 2, 3
+
+
+def check_cossin(got, want, x, rtol):
+    """What a CS decomposition pins down (``p, q = COSSIN_P, COSSIN_Q``): ``U CS VDH = X``, ``U`` and ``VDH``
+    block-diagonal unitary, ``CS`` SciPy's (its angles), the same dtypes and shapes."""
+    got, want = [to_numpy(t) for t in got], [np.asarray(t) for t in want]
+    assert [t.dtype for t in got] == [t.dtype for t in want]
+    assert [t.shape for t in got] == [t.shape for t in want]
+    u, cs, vdh = got
+    x = np.broadcast_to(np.asarray(x, dtype=u.dtype), u.shape)
+    m = x.shape[-1]
+    tol = max(rtol, 1e-13) * 10 * m
+    h = lambda t: np.conj(np.swapaxes(t, -1, -2))  # noqa: E731
+    np.testing.assert_allclose(u @ cs @ vdh, x, atol=tol, rtol=0)
+    for f, k in ((u, COSSIN_P), (vdh, COSSIN_Q)):
+        np.testing.assert_allclose(h(f) @ f, np.broadcast_to(np.eye(m), f.shape), atol=tol, rtol=0)
+        assert not f[..., :k, k:].any() and not f[..., k:, :k].any()
+    np.testing.assert_allclose(cs, want[1], atol=tol * 100, rtol=0)
+
+
 def check_schur(got, want, a, rtol):
     """What a Schur form pins down: ``Z T Z^H = A``, ``Z`` unitary, ``T`` (quasi-)upper triangular as
     SciPy's, the same eigenvalues, the same dtypes."""
@@ -405,6 +440,7 @@ ROUTINES = {
     "qz": (lambda rng, dt: ((general(rng, dt), general(rng, dt)), {}), "qz"),
     "ordqz": (lambda rng, dt: ((general(rng, dt) - (3 * np.eye(N, dtype=dt) if np.dtype(dt).kind in "fc" else 0),
                                 general(rng, dt)), {"sort": "lhp"}), "qz"),
+    "cossin": (lambda rng, dt: ((unitary(rng, dt),), {"p": COSSIN_P, "q": COSSIN_Q}), "cossin"),
     "cdf2rdf": (lambda rng, dt: (_eig_pairs(rng, dt), {}), None),
     "sqrtm": (lambda rng, dt: ((general(rng, dt),), {}), None),
     "logm": (lambda rng, dt: ((general(rng, dt),), {}), None),
@@ -579,6 +615,8 @@ def compare_result(name, got, want, args, rtol):
         # output='real' (the default) gives the real form for real input, the complex form otherwise
         complex_form = np.iscomplexobj(to_numpy(got[0]))
         (check_qz if complex_form else check_qz_real)(got, want, args[0], args[1], rtol)
+    elif compare == "cossin":
+        check_cossin(got, want, args[0], rtol)
     elif compare == "eig_banded":
         check_eigh(got, want, upper_band_matrix(args[0]), rtol)
     else:
@@ -656,6 +694,7 @@ def _batched_cases():
         "hessenberg": lambda r: ((general(r, f, batch=B),), {"calc_q": True}),
         "schur": lambda r: ((general(r, f, batch=B),), {"output": "complex"}),
         "qz": lambda r: ((general(r, f, batch=B), general(r, f)), {}),
+        "cossin": lambda r: ((unitary(r, f, batch=B),), {"p": COSSIN_P, "q": COSSIN_Q}),
         "ordqz": lambda r: ((general(r, f, batch=B) - 3 * np.eye(N), general(r, f, batch=B)),
                             {"output": "complex", "sort": "iuc"}),
         "rsf2csf": lambda r: (tuple(np.stack(x) for x in zip(*[sl.schur(r.standard_normal((N, N))) for _ in B * 3])),
