@@ -114,7 +114,8 @@ pub struct Qz {
     pub aa: Tensor,
     /// `BB`.
     pub bb: Tensor,
-    /// `alpha` (`ordqz`): `AA`'s diagonal.
+    /// `alpha` (`ordqz`): `AA`'s diagonal (the real form: complex, `alphar + i
+    /// alphai`, each 2x2 block's eigenvalues times `BB`'s diagonal there).
     pub alpha: Tensor,
     /// `beta` (`ordqz`): `BB`'s diagonal.
     pub beta: Tensor,
@@ -161,10 +162,13 @@ fn qz_kind(da: DType, db: DType, output: QzOutput) -> Kind {
 /// `scipy.linalg.qz` (`sort = None`) and `scipy.linalg.ordqz` (`sort`
 /// given): the generalized Schur decomposition `(A, B) = (Q AA Z^H, Q BB
 /// Z^H)` of square `(..., n, n)` pencils, batched over the leading
-/// dimensions. The complex form only (`output = Complex`, or complex
-/// input): `AA` upper triangular, `BB` upper triangular with a real
-/// non-negative diagonal. `ordqz` moves the selected eigenvalues to the
-/// leading block (`ztgexc` swaps, the others keeping their order).
+/// dimensions. The complex form (`output = Complex`, or complex input):
+/// `AA` upper triangular, `BB` upper triangular with a real non-negative
+/// diagonal; the real form (`output = Real`, real input): `AA`
+/// quasi-upper triangular (2x2 blocks for complex pairs), `BB` upper
+/// triangular with a non-negative diagonal, diagonal under each 2x2 block.
+/// `ordqz` moves the selected eigenvalues to the leading block (`ztgexc`
+/// swaps, or `dtgexc`-style block swaps, the others keeping their order).
 pub fn qz(a: &Tensor, b: &Tensor, options: &QzOptions<'_>) -> Result<Qz> {
     let (a, b, batch, n) = square_pair(a, b)?;
     let (da, db) = (dtype(&a)?, dtype(&b)?);
