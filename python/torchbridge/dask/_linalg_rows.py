@@ -167,6 +167,16 @@ def _polar(call: Call, shapes: Shapes) -> Signature:
     return ("(m,n)->(m,n),(m,m)" if call.get("side") == "left" else "(m,n)->(m,n),(n,n)"), {}
 
 
+def _cossin(call: Call, shapes: Shapes) -> Signature:
+    if call.get("separate"):
+        raise _refuse(call, "separate=True returns nested tuples ((u1, u2), theta, (v1h, v2h)), not arrays per matrix")
+    if not (call.get("p") or call.get("q")):
+        raise _refuse(call, "X given as its four blocks (p and q omitted); pass the whole X with p and q")
+    u = "(m,m)" if call.get("compute_u") else "(e,e)"
+    vh = "(m,m)" if call.get("compute_vh") else "(e,e)"
+    return f"(m,m)->{u},(m,m),{vh}", {"e": 0}
+
+
 def _expm_frechet(call: Call, shapes: Shapes) -> Signature:
     return ("(m,m),(m,m)->(m,m),(m,m)" if call.get("compute_expm") else "(m,m),(m,m)->(m,m)"), {}
 
@@ -430,6 +440,7 @@ ROWS: dict[str, Chunking] = {
     "schur": Gufunc(("a",), _schur),
     "rsf2csf": Gufunc(("T", "Z"), _fixed("(m,m),(m,m)->(m,m),(m,m)")),
     "qz": Gufunc(("A", "B"), _fixed("(m,m),(m,m)->(m,m),(m,m),(m,m),(m,m)")),
+    "cossin": Gufunc(("X.0", "X.1", "X.2", "X.3"), _cossin),
     "ordqz": Gufunc(("A", "B"), _fixed("(m,m),(m,m)->(m,m),(m,m),(m),(m),(m,m),(m,m)")),
     "cdf2rdf": Gufunc(("w", "v"), _fixed("(m),(m,m)->(m,m),(m,m)")),
     **{name: Unsupported(_DATA_DTYPE) for name in ("sqrtm", "logm", "signm", "fractional_matrix_power")},

@@ -60,6 +60,7 @@ from ._decomp import (
     hessenberg,
 )
 from ._decomp_cholesky import cho_factor, cho_solve, cho_solve_banded, cholesky, cholesky_banded
+from ._decomp_cossin import cossin
 from ._decomp_ldl import ldl
 from ._decomp_lu import lu, lu_factor, lu_solve
 from ._decomp_polar import polar
@@ -187,6 +188,7 @@ __all__ = [
     "rsf2csf",
     "qz",
     "ordqz",
+    "cossin",
     "cdf2rdf",
     "sqrtm",
     "logm",

@@ -7,17 +7,21 @@
 //! complex generalized Schur form by LAPACK's single-shift QZ (`zhgeqz`),
 //! reordered by `ztgexc` swaps and its eigenvectors computed by `ztgevc`
 //! (ports in `lapack/qz.rs`), in complex128 whatever the input precision.
-//! The real generalized Schur form (2x2 blocks, `dhgeqz`) is not ported:
-//! `output='real'` for real input is refused.
+//! `output='real'` for real input gives the real generalized Schur form
+//! (1x1 and 2x2 blocks, `dhgeqz` with Moler-Stewart double-shift sweeps,
+//! reordered by `dtgexc`-style block swaps: `lapack/qz_real.rs`), in float64.
 
 use tch::{Kind, Tensor};
 
 use super::decomp::{Eig, EigOptions};
 use super::dtypes::*;
 use super::host;
-use super::lapack::{gghrd, hgeqz_complex, normalize_beta, tgevc_complex, tgexc_complex, Dense, Scalar, C64};
+use super::lapack::{
+    block_size, gghrd, hgeqz_complex, hgeqz_real, normalize_beta, real_eigenvalues, tgevc_complex, tgexc_complex,
+    tgexc_real, Dense, Scalar, C64,
+};
 use super::shapes::*;
-use super::{invalid, not_implemented, CheckFinite};
+use super::{invalid, CheckFinite};
 use crate::ops::dtype;
 use crate::ops::numpy::{broadcast_shapes, check_finite_all};
 use crate::{DType, Error, Result};
@@ -110,7 +114,8 @@ pub struct Qz {
     pub aa: Tensor,
     /// `BB`.
     pub bb: Tensor,
-    /// `alpha` (`ordqz`): `AA`'s diagonal.
+    /// `alpha` (`ordqz`): `AA`'s diagonal (the real form: complex, `alphar + i
+    /// alphai`, each 2x2 block's eigenvalues times `BB`'s diagonal there).
     pub alpha: Tensor,
     /// `beta` (`ordqz`): `BB`'s diagonal.
     pub beta: Tensor,
@@ -157,20 +162,20 @@ fn qz_kind(da: DType, db: DType, output: QzOutput) -> Kind {
 /// `scipy.linalg.qz` (`sort = None`) and `scipy.linalg.ordqz` (`sort`
 /// given): the generalized Schur decomposition `(A, B) = (Q AA Z^H, Q BB
 /// Z^H)` of square `(..., n, n)` pencils, batched over the leading
-/// dimensions. The complex form only (`output = Complex`, or complex
-/// input): `AA` upper triangular, `BB` upper triangular with a real
-/// non-negative diagonal. `ordqz` moves the selected eigenvalues to the
-/// leading block (`ztgexc` swaps, the others keeping their order).
+/// dimensions. The complex form (`output = Complex`, or complex input):
+/// `AA` upper triangular, `BB` upper triangular with a real non-negative
+/// diagonal; the real form (`output = Real`, real input): `AA`
+/// quasi-upper triangular (2x2 blocks for complex pairs), `BB` upper
+/// triangular with a non-negative diagonal, diagonal under each 2x2 block.
+/// `ordqz` moves the selected eigenvalues to the leading block (`ztgexc`
+/// swaps, or `dtgexc`-style block swaps, the others keeping their order).
 pub fn qz(a: &Tensor, b: &Tensor, options: &QzOptions<'_>) -> Result<Qz> {
     let (a, b, batch, n) = square_pair(a, b)?;
     let (da, db) = (dtype(&a)?, dtype(&b)?);
     let complex_in = da.is_complex() || db.is_complex();
     check_finite_all(options.check_finite.enabled(), &[&a, &b])?;
     if options.output == QzOutput::Real && !complex_in {
-        return Err(not_implemented(
-            "linalg.qz/ordqz: output='real' for real input (the real generalized Schur form with 2x2 blocks, \
-             LAPACK's dhgeqz, is not ported); pass output='complex'",
-        ));
+        return real_qz(&a, &b, &batch, n, [da, db], options);
     }
     let kind = qz_kind(da, db, options.output);
     let device = a.device();
@@ -221,6 +226,79 @@ pub fn qz(a: &Tensor, b: &Tensor, options: &QzOptions<'_>) -> Result<Qz> {
         q: mats(&qs)?,
         z: mats(&zs)?,
     })
+}
+
+/// The real generalized Schur form of one real pencil: `(AA, BB, Q, Z)`
+/// with `a = Q AA Z^T`, `b = Q BB Z^T` (`AA` quasi-upper triangular, `BB`
+/// upper triangular with a non-negative diagonal, diagonal under each 2x2
+/// block of `AA`).
+pub(crate) fn real_qz_host(a: &Dense<f64>, b: &Dense<f64>) -> Result<[Dense<f64>; 4]> {
+    let (mut s, mut p) = (a.clone(), b.clone());
+    let (mut q, mut z) = (Dense::identity(a.n), Dense::identity(a.n));
+    gghrd(&mut s, &mut p, &mut q, &mut z);
+    hgeqz_real(&mut s, &mut p, &mut q, &mut z)
+        .map_err(|_| Error::LinAlg("The QZ iteration failed: (A, B) are not in Schur form".into()))?;
+    Ok([s, p, q, z])
+}
+
+/// [`qz`] for real input with `output = Real`: float64 on the host, the
+/// result float32 where SciPy's `?gges` would be `sgges` (every input of a
+/// kind NumPy's BLAS-type lookup scores single), float64 otherwise.
+fn real_qz(a: &Tensor, b: &Tensor, batch: &[i64], n: i64, dtypes: [DType; 2], options: &QzOptions<'_>) -> Result<Qz> {
+    let double = |d: DType| matches!(d, DType::Float64 | DType::Int32 | DType::Int64 | DType::UInt32 | DType::UInt64);
+    let (kind, ckind) = if dtypes.iter().any(|&d| double(d)) {
+        (Kind::Double, Kind::ComplexDouble)
+    } else {
+        (Kind::Float, Kind::ComplexFloat)
+    };
+    let device = a.device();
+    let count = batch.iter().product::<i64>().max(0) as usize;
+    let (mut aas, mut bbs, mut qs, mut zs) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut alphas, mut betas) = (Vec::new(), Vec::new());
+    if n > 0 && count > 0 {
+        let (ams, bms) = (host::real_mats(a)?, host::real_mats(b)?);
+        for (am, bm) in ams.iter().zip(&bms) {
+            let [mut s, mut p, mut q, mut z] = real_qz_host(am, bm)?;
+            if let Some(sort) = &options.sort {
+                let eig = real_eigenvalues(&s, &p);
+                let alpha: Vec<C64> = eig.iter().map(|&((re, im), _)| C64::new(re, im)).collect();
+                let beta: Vec<C64> = eig.iter().map(|&(_, be)| C64::new(be, 0.0)).collect();
+                let chosen = sort.select(&alpha, &beta)?;
+                // dtgsen: a pair is selected when either of its eigenvalues is
+                let mut blocks = Vec::new();
+                let mut k = 0;
+                while k < s.n {
+                    let size = block_size(&s, k);
+                    blocks.push((k, size, chosen[k..k + size].iter().any(|&c| c)));
+                    k += size;
+                }
+                // (moving a block up permutes only the positions before its end)
+                let mut ks = 0;
+                for &(start, size, pick) in &blocks {
+                    if pick {
+                        tgexc_real(&mut s, &mut p, &mut q, &mut z, start, ks);
+                        ks += size;
+                    }
+                }
+            }
+            let eig = real_eigenvalues(&s, &p);
+            alphas.extend(eig.iter().map(|&((re, im), _)| C64::new(re, im)));
+            betas.extend(eig.iter().map(|&(_, be)| be));
+            aas.push(s);
+            bbs.push(p);
+            qs.push(q);
+            zs.push(z);
+        }
+    }
+    let alpha = {
+        let flat: Vec<f64> = alphas.iter().flat_map(|c| [c.re, c.im]).collect();
+        let t = Tensor::f_from_slice(&flat)?.f_reshape(concat(batch, &[n, 2]).as_slice())?.f_view_as_complex()?;
+        t.f_to_kind(ckind)?.f_to(device)?
+    };
+    let beta =
+        Tensor::f_from_slice(&betas)?.f_reshape(concat(batch, &[n]).as_slice())?.f_to_kind(kind)?.f_to(device)?;
+    let mats = |m: &[Dense<f64>]| host::from_real(m, batch, kind, device);
+    Ok(Qz { aa: mats(&aas)?, bb: mats(&bbs)?, alpha, beta, q: mats(&qs)?, z: mats(&zs)? })
 }
 
 /// `scipy.linalg.ordqz`: [`qz`] with the eigenvalues `options.sort`

@@ -29,6 +29,7 @@ pub mod array_utils;
 pub mod basic;
 pub mod decomp;
 pub mod decomp_cholesky;
+pub mod decomp_cossin;
 pub mod decomp_ldl;
 pub mod decomp_lu;
 pub mod decomp_polar;
@@ -66,6 +67,7 @@ pub use decomp::{
 pub use decomp_cholesky::{
     cho_factor, cho_solve, cho_solve_banded, cholesky, cholesky_banded, ChoFactor, CholeskyOptions,
 };
+pub use decomp_cossin::{cossin, cossin_split, CosSin, CosSinOptions};
 pub use decomp_ldl::{ldl, Ldl, LdlOptions};
 pub use decomp_lu::{lu, lu_factor, lu_solve, Lu, LuFactor, LuOptions, LuSolveOptions};
 pub use decomp_polar::{polar, Polar, Side};

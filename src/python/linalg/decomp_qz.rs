@@ -17,15 +17,19 @@ use crate::Error;
 ///
 /// libtorch has no QZ algorithm: each pencil is copied to the host (an
 /// explicit copy for CUDA input, and back), ``B`` QR-factored, the pencil
-/// reduced to Hessenberg-triangular form (``?gghrd``) and iterated by a
-/// port of LAPACK's single-shift ``zhgeqz`` in complex128 (complex64 back
-/// for single-precision input). Only the complex form is implemented:
-/// ``output='complex'`` (or complex input) gives ``AA`` upper triangular and
-/// ``BB`` upper triangular with a real non-negative diagonal; ``output='real'``
-/// for real input (SciPy's default, with 2x2 blocks) raises
-/// ``UnsupportedParameterError``. The form is not unique: ``AA``, ``BB``,
-/// ``Q``, ``Z`` may differ from LAPACK's ``?gges`` by phases and, for
-/// clustered eigenvalues, more; the products and eigenvalues do not. ``sort``
+/// reduced to Hessenberg-triangular form (``?gghrd``) and iterated on the
+/// host. ``output='complex'`` (or complex input): a port of LAPACK's
+/// single-shift ``zhgeqz`` in complex128 (complex64 back for
+/// single-precision input), ``AA`` upper triangular and ``BB`` upper
+/// triangular with a real non-negative diagonal. ``output='real'`` for real
+/// input (SciPy's default): the real generalized Schur form in float64
+/// (``dhgeqz``'s deflations with Moler-Stewart double-shift sweeps; float32
+/// back where SciPy would call ``sgges``), ``AA`` quasi-upper triangular with
+/// 1x1 blocks and 2x2 blocks for complex conjugate pairs, ``BB`` upper
+/// triangular with a non-negative diagonal and diagonal under each 2x2
+/// block. The form is not unique: ``AA``, ``BB``, ``Q``, ``Z`` may differ
+/// from LAPACK's ``?gges`` by signs and, for clustered eigenvalues, more;
+/// the products and eigenvalues do not. ``sort``
 /// must be ``None`` (use ``ordqz``), as in SciPy. Not differentiable: inputs
 /// that require grad raise ``NotDifferentiableError``.
 ///
@@ -74,14 +78,17 @@ fn qz(
 /// ``(AA, BB, alpha, beta, Q, Z)``, batched as SciPy's ``_apply_over_batch``.
 ///
 /// Computed on the host as ``qz`` computes it, then reordered by adjacent
-/// swaps (ports of LAPACK's ``ztgexc``/``ztgex2``, the selected eigenvalues
-/// keeping their relative order, as ``?tgsen`` moves them) and ``BB``'s
-/// diagonal made real non-negative. ``sort``: ``'lhp'``, ``'rhp'``,
-/// ``'iuc'``, ``'ouc'`` as SciPy defines them, or a callable called once per
-/// pencil with the arrays ``(alpha, beta)``, returning a boolean array.
-/// Only the complex form is implemented (``output='complex'`` or complex
-/// input; ``output='real'`` for real input raises
-/// ``UnsupportedParameterError``). Not differentiable.
+/// swaps, the selected eigenvalues keeping their relative order as
+/// ``?tgsen`` moves them: ports of LAPACK's ``ztgexc``/``ztgex2`` for the
+/// complex form (``BB``'s diagonal then made real non-negative); for the
+/// real form (``output='real'``, real input) swaps of 1x1 and 2x2 blocks as
+/// ``dtgexc`` makes them (the generalized Sylvester equation of the two
+/// blocks solved, its deflating subspaces orthonormalized), a complex pair
+/// selected when either of its eigenvalues is, ``alpha`` complex
+/// (``alphar + 1j*alphai``) and ``beta`` real as SciPy returns them.
+/// ``sort``: ``'lhp'``, ``'rhp'``, ``'iuc'``, ``'ouc'`` as SciPy defines
+/// them, or a callable called once per pencil with the arrays ``(alpha,
+/// beta)``, returning a boolean array. Not differentiable.
 ///
 #[doc = linalg_note!()]
 #[pyfunction]
@@ -126,6 +133,9 @@ fn ordqz(
     on_device(device, || {
         let (a, b, library) = import2(A, B)?;
         let list = batched("ordqz", &[(Some(&a), 2), (Some(&b), 2)])?;
+        // SciPy's beta is real for the real form
+        let real_form =
+            output == QzOutput::Real && !crate::ops::dtype(&a)?.is_complex() && !crate::ops::dtype(&b)?.is_complex();
         let callable: Option<Py<PyAny>> = Some(sort.clone().unbind());
         let call = |alpha: &[(f64, f64)], beta: &[(f64, f64)]| -> crate::Result<Vec<bool>> {
             Python::attach(|py| {
@@ -136,8 +146,16 @@ fn ordqz(
                         v.iter().map(|c| pyo3::types::PyComplex::from_doubles(py, c.0, c.1)).collect();
                     np.call_method1("asarray", (items, "complex128"))
                 };
+                let beta_array = |v: &[(f64, f64)]| -> PyResult<Bound<'_, PyAny>> {
+                    if real_form {
+                        let items: Vec<f64> = v.iter().map(|c| c.0).collect();
+                        np.call_method1("asarray", (items, "float64"))
+                    } else {
+                        to_array(v)
+                    }
+                };
                 let result = to_array(alpha)
-                    .and_then(|al| to_array(beta).and_then(|be| f.call1((al, be))))
+                    .and_then(|al| beta_array(beta).and_then(|be| f.call1((al, be))))
                     .and_then(|r| np.call_method1("asarray", (r, "bool")))
                     .and_then(|r| r.call_method0("ravel"))
                     .and_then(|r| r.call_method0("tolist"))

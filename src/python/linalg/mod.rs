@@ -41,6 +41,7 @@ mod array_utils;
 mod basic;
 mod decomp;
 mod decomp_cholesky;
+mod decomp_cossin;
 mod decomp_ldl;
 mod decomp_lu;
 mod decomp_polar;
@@ -251,6 +252,7 @@ pub(crate) fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     basic::register(&module)?;
     decomp::register(&module)?;
     decomp_cholesky::register(&module)?;
+    decomp_cossin::register(&module)?;
     decomp_ldl::register(&module)?;
     decomp_lu::register(&module)?;
     decomp_polar::register(&module)?;

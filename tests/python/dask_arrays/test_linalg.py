@@ -51,6 +51,7 @@ FIRST = N * (np.arange(N) == 0)  # added to a Toeplitz/circulant/companion gener
 RHS = _rng.standard_normal((B, N, 2))
 BANDED = np.stack([np.r_[0, np.ones(N - 1)], 4 + np.zeros(N), np.r_[np.ones(N - 1), 0]]) * np.ones((B, 1, 1))
 SYM_BANDED = np.stack([np.r_[0, 0.5 * np.ones(N - 1)], 4 + np.zeros(N)]) * np.ones((B, 1, 1))
+ORTHO = np.linalg.qr(GENERAL)[0]  # orthogonal: cossin's input
 CHO = tuple(tl.cho_factor(SPD))  # (c, lower) with lower an array per matrix
 LU = tuple(tl.lu_factor(GENERAL))
 
@@ -116,8 +117,9 @@ EXAMPLES: dict[str, list[tuple[tuple, dict]]] = {
     "hessenberg": [ex(GENERAL), ex(GENERAL, calc_q=True)],
     "schur": [ex(GENERAL), ex(GENERAL[0], output="complex")],
     "rsf2csf": [ex(np.triu(GENERAL), np.broadcast_to(np.eye(N), GENERAL.shape).copy())],
-    "qz": [ex(GENERAL, SPD, output="complex")],
-    "ordqz": [ex(GENERAL, SPD, output="complex", sort="ouc")],
+    "qz": [ex(GENERAL, SPD, output="complex"), ex(GENERAL, SPD)],
+    "ordqz": [ex(GENERAL, SPD, output="complex", sort="ouc"), ex(GENERAL, SPD, sort="iuc")],
+    "cossin": [ex(ORTHO, p=1, q=2), ex(ORTHO[0], p=2, q=1, swap_sign=True), ex(ORTHO, p=2, compute_u=False)],
     "cdf2rdf": [ex(VECTOR, GENERAL)],
     "solve_sylvester": [ex(SPD, SPD, GENERAL)],
     "solve_continuous_lyapunov": [ex(-SPD, GENERAL)],
@@ -150,6 +152,8 @@ REFUSED = [
     ("eig", ex(GENERAL, left=True, right=False), "dtype depends on the data"),
     ("qr", ex(TALL[0], mode="raw"), "nested"),
     ("matrix_balance", ex(GENERAL[0], separate=True), "nested"),
+    ("cossin", ex(ORTHO, p=1, q=1, separate=True), "nested"),
+    ("cossin", ex((ORTHO[0, :1, :1], ORTHO[0, :1, 1:], ORTHO[0, 1:, :1], ORTHO[0, 1:, 1:])), "blocks"),
     ("eig_banded", ex(SYM_BANDED, select="v", select_range=(0, 5)), "data-dependent"),
 ]
 

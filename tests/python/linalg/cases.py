@@ -50,6 +50,20 @@ def general(rng, dtype="float64", n=N, batch=()):
     return a.astype(dtype)
 
 
+def unitary(rng, dtype="float64", n=N, batch=()):
+    """A unitary (orthogonal) matrix of `dtype`: a random one for the inexact dtypes but float16, a signed
+    permutation for the others (exactly representable)."""
+    shape = batch + (n, n)
+    kind = np.dtype(dtype).kind
+    if kind in "fc" and np.dtype(dtype) != np.float16:
+        x = rng.standard_normal(shape) + (1j * rng.standard_normal(shape) if kind == "c" else 0)
+        q, r = np.linalg.qr(x)
+        return (q * (np.diagonal(r, 0, -2, -1) / np.abs(np.diagonal(r, 0, -2, -1)))[..., None, :]).astype(dtype)
+    perm = np.eye(n)[rng.permutation(n)]
+    signs = np.ones(n) if kind in "ub" else rng.choice([-1.0, 1.0], n)
+    return np.broadcast_to(perm * signs, shape).astype(dtype)
+
+
 def hpd(rng, dtype="float64", n=N, batch=()):
     """A Hermitian positive definite matrix of `dtype` (condition number below ~20)."""
     kind = np.dtype(dtype).kind
@@ -215,6 +229,95 @@ def check_qz(got, want, a, b, rtol):
         np.testing.assert_allclose(got[3], d, rtol=0, atol=0)
 
 
+def real_blocks(aa):
+    """The starts and sizes of the diagonal blocks of a real generalized Schur form's ``AA``."""
+    n, k, blocks = aa.shape[-1], 0, []
+    while k < n:
+        size = 2 if k + 1 < n and aa[k + 1, k] != 0 else 1
+        blocks.append((k, size))
+        k += size
+    return blocks
+
+
+def real_form_eigenvalues(aa, bb):
+    """The finite eigenvalues of a real generalized Schur form (from its blocks), sorted, and how many are
+    infinite (``BB``'s diagonal at rounding level)."""
+    finite, infinite = [], 0
+    scale = max(np.abs(bb).max(), 1e-300)
+    for k, size in real_blocks(aa):
+        a2, b2 = aa[k:k + size, k:k + size], bb[k:k + size, k:k + size]
+        if size == 2:
+            finite.extend(np.linalg.eigvals(np.linalg.solve(b2, a2)))
+        elif abs(b2[0, 0]) > 1e-8 * max(abs(a2[0, 0]), 1e-300) and abs(b2[0, 0]) > 1e-13 * scale:
+            finite.append(a2[0, 0] / b2[0, 0])
+        else:
+            infinite += 1
+    return np.sort_complex(np.round(np.asarray(finite, dtype=complex), 6)), infinite
+
+
+def check_qz_real(got, want, a, b, rtol):
+    """The real generalized Schur form's contract: ``Q AA Z^T = A``, ``Q BB Z^T = B``, ``Q``, ``Z``
+    orthogonal, ``AA`` quasi-upper triangular (2x2 blocks for complex pairs only), ``BB`` upper triangular
+    with a non-negative diagonal, diagonal under each 2x2 block, SciPy's eigenvalues and dtypes."""
+    got, want = [to_numpy(x) for x in got], [np.asarray(x) for x in want]
+    assert [x.dtype for x in got] == [x.dtype for x in want]
+    assert [x.shape for x in got] == [x.shape for x in want]
+    aa, bb, q, z = (got[0], got[1], got[-2], got[-1])
+    a, b = (np.broadcast_to(np.asarray(x, dtype=np.float64), aa.shape) for x in (a, b))
+    n = a.shape[-1]
+    tol = max(rtol, 1e-13) * 10 * n
+    t = lambda m: np.swapaxes(m, -1, -2)  # noqa: E731
+    for x, xx in ((a, aa), (b, bb)):
+        np.testing.assert_allclose(q @ xx @ t(z), x, atol=tol * max(1.0, np.abs(x).max()), rtol=0)
+    for u in (q, z):
+        np.testing.assert_allclose(t(u) @ u, np.broadcast_to(np.eye(n), u.shape), atol=tol, rtol=0)
+    for aa1, bb1, aa_w, bb_w in zip(aa.reshape(-1, n, n), bb.reshape(-1, n, n), want[0].reshape(-1, n, n),
+                                    want[1].reshape(-1, n, n)):
+        assert not np.tril(bb1, -1).any() and not np.tril(aa1, -2).any()
+        assert (np.diag(bb1) >= 0).all()
+        for k, size in real_blocks(aa1):
+            if size == 2:
+                assert bb1[k, k + 1] == 0 and bb1[k, k] > 0 and bb1[k + 1, k + 1] > 0
+                m = np.linalg.solve(bb1[k:k + 2, k:k + 2].astype(np.float64), aa1[k:k + 2, k:k + 2])
+                assert np.trace(m) ** 2 - 4 * np.linalg.det(m) < 0  # a complex pair
+        (ours, inf_ours), (theirs, inf_theirs) = (real_form_eigenvalues(aa1.astype(np.float64), bb1),
+                                                  real_form_eigenvalues(aa_w.astype(np.float64), bb_w))
+        assert inf_ours == inf_theirs
+        np.testing.assert_allclose(ours, theirs, rtol=tol * 1000, atol=tol * 1000)
+    if len(got) == 6:
+        alpha, beta = got[2], got[3]
+        assert alpha.dtype.kind == "c" and beta.dtype.kind == "f"
+        with np.errstate(divide="ignore", invalid="ignore"):
+            for al, be, aa1, bb1 in zip(alpha.reshape(-1, n), beta.reshape(-1, n), aa.reshape(-1, n, n),
+                                        bb.reshape(-1, n, n)):
+                np.testing.assert_allclose(be, np.diag(bb1), rtol=0, atol=0)
+                fin = np.abs(be) > 1e-8 * np.maximum(np.abs(al), 1e-300)
+                got_w = np.sort_complex(np.round(al[fin] / be[fin], 6))
+                np.testing.assert_allclose(got_w, real_form_eigenvalues(aa1.astype(np.float64), bb1)[0],
+                                           rtol=tol * 1000, atol=tol * 1000)
+
+
+COSSIN_P, COSSIN_Q = 2, 3
+
+
+def check_cossin(got, want, x, rtol):
+    """What a CS decomposition pins down (``p, q = COSSIN_P, COSSIN_Q``): ``U CS VDH = X``, ``U`` and ``VDH``
+    block-diagonal unitary, ``CS`` SciPy's (its angles), the same dtypes and shapes."""
+    got, want = [to_numpy(t) for t in got], [np.asarray(t) for t in want]
+    assert [t.dtype for t in got] == [t.dtype for t in want]
+    assert [t.shape for t in got] == [t.shape for t in want]
+    u, cs, vdh = got
+    x = np.broadcast_to(np.asarray(x, dtype=u.dtype), u.shape)
+    m = x.shape[-1]
+    tol = max(rtol, 1e-13) * 10 * m
+    h = lambda t: np.conj(np.swapaxes(t, -1, -2))  # noqa: E731
+    np.testing.assert_allclose(u @ cs @ vdh, x, atol=tol, rtol=0)
+    for f, k in ((u, COSSIN_P), (vdh, COSSIN_Q)):
+        np.testing.assert_allclose(h(f) @ f, np.broadcast_to(np.eye(m), f.shape), atol=tol, rtol=0)
+        assert not f[..., :k, k:].any() and not f[..., k:, :k].any()
+    np.testing.assert_allclose(cs, want[1], atol=tol * 100, rtol=0)
+
+
 def check_schur(got, want, a, rtol):
     """What a Schur form pins down: ``Z T Z^H = A``, ``Z`` unitary, ``T`` (quasi-)upper triangular as
     SciPy's, the same eigenvalues, the same dtypes."""
@@ -334,9 +437,10 @@ ROUTINES = {
     "hessenberg": (lambda rng, dt: ((general(rng, dt),), {"calc_q": True}), None),
     "schur": (lambda rng, dt: ((general(rng, dt),), {}), "schur"),
     "rsf2csf": (lambda rng, dt: (sl.schur(general(rng, dt)), {}), None),
-    "qz": (lambda rng, dt: ((general(rng, dt), general(rng, dt)), {"output": "complex"}), "qz"),
+    "qz": (lambda rng, dt: ((general(rng, dt), general(rng, dt)), {}), "qz"),
     "ordqz": (lambda rng, dt: ((general(rng, dt) - (3 * np.eye(N, dtype=dt) if np.dtype(dt).kind in "fc" else 0),
-                                general(rng, dt)), {"output": "complex", "sort": "lhp"}), "qz"),
+                                general(rng, dt)), {"sort": "lhp"}), "qz"),
+    "cossin": (lambda rng, dt: ((unitary(rng, dt),), {"p": COSSIN_P, "q": COSSIN_Q}), "cossin"),
     "cdf2rdf": (lambda rng, dt: (_eig_pairs(rng, dt), {}), None),
     "sqrtm": (lambda rng, dt: ((general(rng, dt),), {}), None),
     "logm": (lambda rng, dt: ((general(rng, dt),), {}), None),
@@ -508,7 +612,11 @@ def compare_result(name, got, want, args, rtol):
     elif compare == "schur":
         check_schur(got, want, args[0], rtol)
     elif compare == "qz":
-        check_qz(got, want, args[0], args[1], rtol)
+        # output='real' (the default) gives the real form for real input, the complex form otherwise
+        complex_form = np.iscomplexobj(to_numpy(got[0]))
+        (check_qz if complex_form else check_qz_real)(got, want, args[0], args[1], rtol)
+    elif compare == "cossin":
+        check_cossin(got, want, args[0], rtol)
     elif compare == "eig_banded":
         check_eigh(got, want, upper_band_matrix(args[0]), rtol)
     else:
@@ -585,7 +693,8 @@ def _batched_cases():
         "matmul_toeplitz": lambda r: (((vec(r, f, batch=B), vec(r, f, 4)), vec(r, f, 4)), {}),
         "hessenberg": lambda r: ((general(r, f, batch=B),), {"calc_q": True}),
         "schur": lambda r: ((general(r, f, batch=B),), {"output": "complex"}),
-        "qz": lambda r: ((general(r, f, batch=B), general(r, f)), {"output": "complex"}),
+        "qz": lambda r: ((general(r, f, batch=B), general(r, f)), {}),
+        "cossin": lambda r: ((unitary(r, f, batch=B),), {"p": COSSIN_P, "q": COSSIN_Q}),
         "ordqz": lambda r: ((general(r, f, batch=B) - 3 * np.eye(N), general(r, f, batch=B)),
                             {"output": "complex", "sort": "iuc"}),
         "rsf2csf": lambda r: (tuple(np.stack(x) for x in zip(*[sl.schur(r.standard_normal((N, N))) for _ in B * 3])),

@@ -146,8 +146,6 @@ def test_empty_input(name, args, kwargs):
 
 @pytest.mark.parametrize("name,args,kwargs,parameter", [
     ("qr", (np.ones((2, 3, 3)),), {"mode": "raw"}, "mode"),
-    ("qz", (np.eye(3), np.eye(3)), {}, "output='real'"),
-    ("ordqz", (np.eye(3), np.eye(3)), {}, "output='real'"),
     ("invhilbert", (15,), {"exact": True}, "n > 14"),
     ("pascal", (35,), {}, "n >= 35"),
     ("invpascal", (35,), {}, "n > 34"),

@@ -1,5 +1,6 @@
 """The QZ family against SciPy 1.17: qz and ordqz (defining properties, SciPy's selections, dtypes, batches,
-errors) and the generalized eigenproblem of eig/eigvals (b given)."""
+errors), the real generalized Schur form (output='real', SciPy's default, for real input) and the generalized
+eigenproblem of eig/eigvals (b given)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import scipy.linalg as sl
 
 from torchbridge import linalg as tl
 
-from .cases import check_qz, sorted_eigenvalues
+from .cases import check_qz, check_qz_real, sorted_eigenvalues
 
 
 def _pencils(rng):
@@ -70,11 +71,92 @@ def test_ordqz_default_sort_is_lhp(rng):
     assert lhp[:k].all() and not lhp[k:].any()
 
 
-def test_qz_real_form_unsupported():
-    with pytest.raises(NotImplementedError, match="output='real'"):
-        tl.qz(np.eye(3), np.eye(3))
-    with pytest.raises(NotImplementedError, match="output='real'"):
-        tl.ordqz(np.eye(3), np.eye(3))
+def _structured_real_pencils(rng):
+    yield np.triu(rng.standard_normal((5, 5))), np.triu(rng.standard_normal((5, 5)))  # already triangular
+    yield np.zeros((3, 3)), np.eye(3)
+    yield np.eye(3), np.zeros((3, 3))  # every eigenvalue infinite
+    rot = np.array([[0.0, -1], [1, 0]])
+    yield np.kron(np.eye(3), rot), np.eye(6)  # repeated complex pairs (+-i three times)
+    yield np.diag([2.0, 2, 2, 2]) + np.diag([1.0, 1, 1], 1), np.eye(4)  # a Jordan block
+    a = rng.standard_normal((7, 7))
+    b = rng.standard_normal((7, 7))
+    b[:, 3] = 0  # singular b
+    yield a, b
+    yield rng.standard_normal((40, 40)), rng.standard_normal((40, 40))
+
+
+def test_qz_real_form(rng):
+    pencils = list(_pencils(rng)) + list(_structured_real_pencils(rng))
+    for a, b in pencils:
+        check_qz_real(tl.qz(a, b), sl.qz(a, b), a, b, 1e-13)
+        check_qz_real(tl.qz(a, b, output="r"), sl.qz(a, b, output="r"), a, b, 1e-13)
+    for a, b in pencils[:4]:
+        x, y = a.astype(np.float32), b.astype(np.float32)
+        check_qz_real(tl.qz(x, y), sl.qz(x, y), x.astype(np.float64), y.astype(np.float64), 2e-6)
+
+
+def test_qz_real_form_dtypes_and_empty(rng):
+    a, b = rng.standard_normal((4, 4)), rng.standard_normal((4, 4))
+    for da in (np.float32, np.float64, np.int8, np.int64, np.float16, np.uint32, np.int32, np.uint8):
+        for db in (np.float32, np.int16, np.float64):
+            x, y = (a * 3).astype(da), (b * 3).astype(db)
+            got, want = tl.qz(x, y), sl.qz(x, y)
+            assert [g.dtype for g in got] == [w.dtype for w in want], (da, db)
+            got, want = tl.ordqz(x, y), sl.ordqz(x, y)
+            assert [g.dtype for g in got] == [w.dtype for w in want], (da, db)
+    got = tl.qz(np.zeros((0, 0)), np.zeros((0, 0)))
+    assert [(x.dtype, x.shape) for x in got] == [(np.float64, (0, 0))] * 4
+    got = tl.ordqz(np.zeros((0, 0)), np.zeros((0, 0)))
+    assert [(x.dtype, x.shape) for x in got] == [(np.float64, (0, 0))] * 2 + [(np.complex128, (0,)),
+                                                                              (np.float64, (0,))] + [
+        (np.float64, (0, 0))] * 2
+    batch_a, batch_b = rng.standard_normal((2, 3, 5, 5)), rng.standard_normal((3, 5, 5))
+    for f, kw in ((tl.qz, {}), (tl.ordqz, {"sort": "ouc"})):
+        got = f(batch_a, batch_b, **kw)
+        want = getattr(sl, f.__name__)(batch_a, batch_b, **kw)
+        assert isinstance(got, list) and isinstance(want, list)
+        check_qz_real(got, want, batch_a, batch_b, 1e-13)
+
+
+_FNS = {"lhp": sl._decomp_qz._lhp, "rhp": sl._decomp_qz._rhp, "iuc": sl._decomp_qz._iuc,
+        "ouc": sl._decomp_qz._ouc}
+
+
+@pytest.mark.parametrize("sort", ["lhp", "rhp", "iuc", "ouc", lambda a, b: np.abs(a) > 0.5 * np.abs(b)])
+def test_ordqz_real_selects_as_scipy(sort, rng):
+    pencils = list(_pencils(rng)) + list(_structured_real_pencils(rng))
+    pencils.append((rng.standard_normal((12, 12)) - 0.5 * np.eye(12), rng.standard_normal((12, 12))))
+    for a, b in pencils:
+        seen = []
+        callable_sort = (lambda al, be: seen.append((al.dtype, be.dtype)) or sort(al, be)) if callable(sort) else sort
+        got = tl.ordqz(a, b, sort=callable_sort)
+        want = sl.ordqz(a, b, sort=sort)
+        check_qz_real(got, want, a, b, 1e-13)
+        if callable(sort):
+            assert seen == [(np.complex128, np.float64)]
+        fn = _FNS.get(sort, sort) if isinstance(sort, str) else sort
+        if (np.abs(want[3]) < 1e-8 * np.abs(want[2])).any():
+            continue  # an infinite eigenvalue: which side of the plane its rounding-level beta puts it is noise
+        with np.errstate(divide="ignore", invalid="ignore"):
+            chosen, ours = fn(want[2], want[3]), fn(np.asarray(got[2]), np.asarray(got[3]))
+        sdim = int(chosen.sum())
+        assert (chosen[:sdim]).all() and not chosen[sdim:].any()  # SciPy's own leading block
+        assert (ours[:sdim]).all() and not ours[sdim:].any(), (sort, ours, chosen)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            lead = lambda r: sorted_eigenvalues(r[2][:sdim] / r[3][:sdim])  # noqa: E731
+            np.testing.assert_allclose(lead(got), lead(want), rtol=1e-9, atol=1e-9)
+
+
+def test_ordqz_real_default_and_float32(rng):
+    a, b = rng.standard_normal((6, 6)), rng.standard_normal((6, 6))
+    got, want = tl.ordqz(a, b), sl.ordqz(a, b)
+    check_qz_real(got, want, a, b, 1e-13)
+    lhp = (got[2] / got[3]).real < 0
+    k = int(lhp.sum())
+    assert lhp[:k].all() and not lhp[k:].any()
+    x, y = a.astype(np.float32), b.astype(np.float32)
+    got, want = tl.ordqz(x, y, sort="iuc"), sl.ordqz(x, y, sort="iuc")
+    check_qz_real(got, want, a, b, 2e-6)
 
 
 def test_qz_dtypes_batches_and_errors(rng):

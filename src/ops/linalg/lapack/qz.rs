@@ -70,7 +70,7 @@ fn reflect_rows<S: Scalar>(m: &mut Dense<S>, v: &[S], tau: S, k: usize, start: u
 }
 
 /// The Frobenius norm of the entries of `m` on and above its subdiagonal.
-fn hess_norm<S: Scalar>(m: &Dense<S>) -> f64 {
+pub(super) fn hess_norm<S: Scalar>(m: &Dense<S>) -> f64 {
     let n = m.n;
     let mut sum = 0f64;
     for i in 0..n {
