@@ -276,7 +276,12 @@ fn real_qz(a: &Tensor, b: &Tensor, batch: &[i64], n: i64, dtypes: [DType; 2], op
                 let mut ks = 0;
                 for &(start, size, pick) in &blocks {
                     if pick {
-                        tgexc_real(&mut s, &mut p, &mut q, &mut z, start, ks);
+                        tgexc_real(&mut s, &mut p, &mut q, &mut z, start, ks).map_err(|_| {
+                            invalid(
+                                "Reordering of (A, B) failed because the transformed matrix pair (A, B) would be \
+                                 too far from generalized Schur form; the problem is very ill-conditioned",
+                            )
+                        })?;
                         ks += size;
                     }
                 }

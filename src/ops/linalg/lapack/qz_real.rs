@@ -409,15 +409,22 @@ pub(crate) fn tgexc_real(
     z: &mut Dense<f64>,
     ifst: usize,
     ilst: usize,
-) {
+) -> Result<(), SwapRefused> {
     let mut k = ifst;
     while k > ilst {
         let prev = block_before(a, k);
         let (n1, n2) = (k - prev, block_size(a, k));
-        tgex2_real(a, b, q, z, prev, n1, n2);
+        tgex2_real(a, b, q, z, prev, n1, n2)?;
         k = prev;
     }
+    Ok(())
 }
+
+/// A swap of two diagonal blocks that would leave the pencil too far from
+/// generalized Schur form (`dtgex2`'s `info = 1`: eigenvalues too close to
+/// separate); the matrices are left partly transformed.
+#[derive(Debug)]
+pub(crate) struct SwapRefused;
 
 /// `dtgex2` in effect: swaps the adjacent diagonal blocks of sizes `n1` (at
 /// `j1`) and `n2` (at `j1 + n1`) of the real generalized Schur form: the
@@ -425,7 +432,8 @@ pub(crate) fn tgexc_real(
 /// -B12` solved (Gaussian elimination with complete pivoting, tiny pivots
 /// perturbed as `dtgsy2` does), the deflating subspaces `[R; I]`, `[L; I]`
 /// made orthonormal (Householder QR) for `Z` and `Q`, the new blocks then
-/// standardized.
+/// standardized. As `dtgex2`, the swap is refused where the entries it
+/// would set to zero exceed `20 eps` times the two blocks' norm.
 pub(crate) fn tgex2_real(
     a: &mut Dense<f64>,
     b: &mut Dense<f64>,
@@ -434,9 +442,15 @@ pub(crate) fn tgex2_real(
     j1: usize,
     n1: usize,
     n2: usize,
-) {
+) -> Result<(), SwapRefused> {
     let n = a.n;
     let m = n1 + n2;
+    let block_norm = [&*a, &*b]
+        .iter()
+        .flat_map(|mat| (0..m).flat_map(move |i| (0..m).map(move |j| mat.at(j1 + i, j1 + j).powi(2))))
+        .sum::<f64>()
+        .sqrt();
+    let mut dropped = 0f64;
     let np = n1 * n2;
     let unknowns = 2 * np;
     // rows: the equations (first a's, then b's); columns: R[i][j] at i*n2+j, L at np + i*n2+j
@@ -494,9 +508,13 @@ pub(crate) fn tgex2_real(
         }
         for i in n2..m {
             for j in 0..n2 {
+                dropped = dropped.max(mat.at(j1 + i, j1 + j).abs());
                 *mat.at_mut(j1 + i, j1 + j) = 0.0;
             }
         }
+    }
+    if dropped > (20.0 * f64::EPSILON * block_norm).max(f64::MIN_POSITIVE) {
+        return Err(SwapRefused);
     }
     for (acc, basis) in [(&mut *q, &qq), (&mut *z, &zz)] {
         for rr in 0..n {
@@ -508,6 +526,7 @@ pub(crate) fn tgex2_real(
     }
     standardize_block(a, b, q, z, j1, n2);
     standardize_block(a, b, q, z, j1 + n2, n1);
+    Ok(())
 }
 
 /// A diagonal block after a swap back in standard form: `b`'s block upper
@@ -708,7 +727,7 @@ mod tests {
             // the last block to the front, then the (new) last again
             for _ in 0..2 {
                 let last = if n >= 2 && s.at(n - 1, n - 2) != 0.0 { n - 2 } else { n - 1 };
-                tgexc_real(&mut s, &mut p, &mut q, &mut z, last, 0);
+                tgexc_real(&mut s, &mut p, &mut q, &mut z, last, 0).unwrap();
                 assert!(residual(&a, &q, &s, &z) < 1e-12);
                 assert!(residual(&b, &q, &p, &z) < 1e-12);
                 check_form(&s, &p);
