@@ -72,7 +72,7 @@ fn polygamma(
 ///
 #[doc = special_note!()]
 #[pyfunction]
-#[pyo3(signature = (z, k = None, tol = None, *, device = None))]
+#[pyo3(signature = (z, k = None, tol = None, *, device = None), text_signature = "(z, k=0, tol=1e-08, *, device=None)")]
 fn lambertw(
     py: Python<'_>,
     z: &Bound<'_, PyAny>,
