@@ -1,7 +1,8 @@
 //! Build script: compiles the C++ shim (`csrc/dlpack.cpp`: DLPack and
 //! streams; `csrc/aten.cpp`: operators by name; `csrc/autograd.cpp`: values
 //! with given derivatives; `csrc/faddeeva.cpp`: the Faddeeva function and
-//! the complex erf family; `csrc/iir.cpp`: SciPy's recurrent filter loops;
+//! the complex erf family; `csrc/xsf_complex.cpp`: the complex gamma
+//! family, digamma, exp1/expi, spence and lambertw; `csrc/iir.cpp`: SciPy's recurrent filter loops;
 //! `csrc/bessel.cpp`: Bessel functions of real order; `csrc/gammaln.cpp`:
 //! gammaln (Cephes' lgam); `csrc/incbet.cpp`: the incomplete beta function;
 //! `csrc/ndtr.cpp`: ndtr's last pass and log_ndtr;
@@ -66,6 +67,7 @@ fn main() {
         .include(include.join("torch/csrc/api/include"))
         .file("csrc/dlpack.cpp")
         .file("csrc/faddeeva.cpp")
+        .file("csrc/xsf_complex.cpp")
         .file("csrc/aten.cpp")
         .file("csrc/autograd.cpp")
         .file("csrc/iir.cpp")

@@ -1,5 +1,5 @@
 // torchbridge's C++ shim, Faddeeva half: `scipy.special.wofz`, the complex
-// erf family (erf, erfc, erfcx, erfi, dawsn) on complex128 CPU tensors and
+// erf family (erf, erfc, erfcx, erfi, dawsn, ndtr, log_ndtr) on complex128 CPU tensors and
 // `voigt_profile` on float64 CPU tensors (declared in Rust in
 // src/ffi/faddeeva.rs, used by src/ops/special/faddeeva.rs). The scalar
 // mathematics, and where it comes from, is in faddeeva_math.h.
@@ -25,7 +25,7 @@ constexpr int64_t kWorkPerThread = 1 << 11;
 extern "C" {
 
 // `out[i] = f(z[i])` for `which` 0: wofz, 1: erf, 2: erfc, 3: erfcx, 4: erfi,
-// 5: dawsn; `z` and `out` contiguous complex128 CPU tensors of one shape,
+// 5: dawsn, 6: ndtr, 7: log_ndtr; `z` and `out` contiguous complex128 CPU tensors of one shape,
 // `out` the caller's own.
 char* tb_faddeeva_cpu(const at::Tensor* z, at::Tensor* out, int32_t which) noexcept {
   try {
@@ -34,7 +34,7 @@ char* tb_faddeeva_cpu(const at::Tensor* z, at::Tensor* out, int32_t which) noexc
                   "faddeeva: z and out must be contiguous complex128 CPU tensors");
     }
     TORCH_CHECK(z->sizes() == out->sizes(), "faddeeva: z and out must have one shape");
-    TORCH_CHECK(which >= 0 && which <= 5, "faddeeva: unknown function ", which);
+    TORCH_CHECK(which >= 0 && which <= 7, "faddeeva: unknown function ", which);
     using cd = std::complex<double>;
     const cd* pz = reinterpret_cast<const cd*>(z->const_data_ptr<c10::complex<double>>());
     cd* po = reinterpret_cast<cd*>(out->mutable_data_ptr<c10::complex<double>>());
@@ -49,7 +49,9 @@ char* tb_faddeeva_cpu(const at::Tensor* z, at::Tensor* out, int32_t which) noexc
           case 2: po[i] = tb_faddeeva::erfc(v); break;
           case 3: po[i] = tb_faddeeva::erfcx(v); break;
           case 4: po[i] = tb_faddeeva::erfi(v); break;
-          default: po[i] = tb_faddeeva::dawsn(v); break;
+          case 5: po[i] = tb_faddeeva::dawsn(v); break;
+          case 6: po[i] = tb_faddeeva::ndtr(v); break;
+          default: po[i] = tb_faddeeva::log_ndtr(v); break;
         }
       }
     });

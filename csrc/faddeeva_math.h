@@ -420,6 +420,65 @@ inline double voigt_profile(double x, double sigma, double gamma) {
   return v.real() / sigma / kSqrt2Pi;
 }
 
+// SciPy's complex ndtr: erfc(-z / sqrt 2) / 2.
+inline cd ndtr(cd z) {
+  constexpr double kInvSqrt2 = 0.707106781186547524401;
+  return 0.5 * erfc(-z * kInvSqrt2);
+}
+
+// log(1 + z) for |z| < 0.707 as 0.5 log1p(2x + x^2 + y^2) (y^2 split
+// exactly) and atan2(y, 1 + x); log(1 + z) beyond.
+inline cd log1p_small(cd z) {
+  const double x = z.real();
+  const double y = z.imag();
+  if (std::abs(z) < 0.707) {
+    double hi;
+    double lo;
+    two_square(y, &hi, &lo);
+    return cd(0.5 * std::log1p(2.0 * x + x * x + hi + lo), std::atan2(y, x + 1.0));
+  }
+  return std::log(1.0 + z);
+}
+
+// Complex log_ndtr: for Re z > 0 where w = ndtr(-z) is below 0.1,
+// log1p(-w) (SciPy expands only where |w| < 1e-8, from Re z > 6, and loses
+// up to 6 digits to cancellation between, 5e-7 relative at 5.9 - 1.5i);
+// elsewhere as SciPy, with t = -z / sqrt 2, the principal log of exp(-t^2)
+// (its imaginary part reduced into (-pi, pi]) plus log(erfcx(t)) - log 2,
+// the sum's imaginary part brought into (-pi, pi] (SciPy's results are the
+// principal branch).
+inline cd log_ndtr(cd z) {
+  constexpr double kInvSqrt2 = 0.707106781186547524401;
+  constexpr double kLn2 = 0.693147180559945309417232121458176568;
+  if (z.real() > 0) {
+    const cd w = 0.5 * erfc(z * kInvSqrt2);
+    if (std::abs(w) < 0.1) {
+      return log1p_small(-w);
+    }
+  }
+  z *= -kInvSqrt2;
+  const double x = z.real();
+  const double y = z.imag();
+  const double mre = (y - x) * (x + y);
+  const double mim = -2 * x * y;
+  double im = std::fmod(mim, 2.0 * kPi);
+  if (im > kPi) {
+    im -= 2.0 * kPi;
+  } else if (im < -kPi) {
+    im += 2.0 * kPi;
+  }
+  const cd val1 = cd(mre, im);
+  const cd val2 = std::log(erfcx(z));
+  cd out = val1 + val2 - kLn2;
+  // the principal branch, as SciPy's results: the imaginary part in (-pi, pi]
+  if (out.imag() > kPi) {
+    out.imag(out.imag() - 2.0 * kPi);
+  } else if (out.imag() <= -kPi) {
+    out.imag(out.imag() + 2.0 * kPi);
+  }
+  return out;
+}
+
 }  // namespace tb_faddeeva
 
 #endif  // TB_FADDEEVA_MATH_H

@@ -1,5 +1,5 @@
 //! Declaration of `csrc/faddeeva.cpp` (the Faddeeva function `w(z)`, the
-//! complex erf family on complex128 CPU tensors, `voigt_profile` on float64
+//! complex erf family and ndtr/log_ndtr on complex128 CPU tensors, `voigt_profile` on float64
 //! CPU tensors) and its safe wrappers, for `crate::ops::special::faddeeva`.
 //!
 //! The shim writes only the `out` tensor it is given, which the wrappers'
@@ -37,6 +37,10 @@ pub(crate) enum Faddeeva {
     Erfi = 4,
     /// Dawson's integral.
     Dawsn = 5,
+    /// `ndtr(z) = erfc(-z / sqrt 2) / 2`.
+    Ndtr = 6,
+    /// `log(ndtr(z))`, the principal branch.
+    LogNdtr = 7,
 }
 
 /// `out = f(z)` elementwise, `z` and `out` contiguous complex128 CPU of one

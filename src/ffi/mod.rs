@@ -19,8 +19,11 @@
 //! - [`incbet`] declares `csrc/incbet.cpp` (the regularized incomplete beta
 //!   function as a scalar loop) and wraps it for `crate::ops::special`.
 //! - [`faddeeva`] declares `csrc/faddeeva.cpp` (the Faddeeva function and
-//!   the complex erf family on complex128 CPU tensors, `voigt_profile`) and
-//!   wraps it for `crate::ops::special`.
+//!   the complex erf family and ndtr/log_ndtr on complex128 CPU tensors,
+//!   `voigt_profile`) and wraps it for `crate::ops::special`.
+//! - [`xsf_complex`] declares `csrc/xsf_complex.cpp` (loggamma, gamma,
+//!   rgamma, digamma, exp1, expi and spence of complex argument, lambertw,
+//!   on complex128 CPU tensors) and wraps it for `crate::ops::special`.
 //! - [`lapack`] declares LAPACK's `dgetrf_`/`dgetrs_`/`dpotrf_`/`dpotrs_`
 //!   (exported by libtorch_cpu) and wraps them for `crate::ops::linalg`'s
 //!   small-matrix path.
@@ -55,6 +58,7 @@ pub(crate) mod rankdata;
 #[cfg(feature = "python")]
 pub(crate) mod tensor_impl;
 pub(crate) mod threads;
+pub(crate) mod xsf_complex;
 
 use std::ffi::{c_char, CStr};
 

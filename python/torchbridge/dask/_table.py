@@ -51,6 +51,7 @@ _SPECIAL: dict[str, Chunking] = {name: Elementwise(_ufunc_arrays(name)) for name
     "roots_sh_chebyu": NoArrays(),
     "sinc": Elementwise(("x",)),
     "zeta": Elementwise(("x", "q")),
+    "lambertw": Elementwise(("z", "k", "tol"), probe=1.0),
     "logsumexp": Reduction(_reductions.logsumexp),
     "softmax": Reduction(_reductions.softmax),
     "log_softmax": Reduction(_reductions.softmax),

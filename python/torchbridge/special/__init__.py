@@ -7,8 +7,10 @@ SciPy's, including its loop selection (``erfinv`` on float16 gives float32,
 ``xlogy(float32_array, 2.0)`` float64) and NumPy's weak Python scalars.
 
 Ufuncs take SciPy's positional arguments and ``out=None``; other ufunc keywords
-(``where``, ``dtype``, ...), ``out`` arrays, complex input and a few parameter
-values SciPy accepts raise ``UnsupportedParameterError`` (a
+(``where``, ``dtype``, ...), ``out`` arrays, complex input to a ufunc without a
+complex kernel here (the erf and gamma families, digamma, ndtr, log_ndtr,
+exp1, expi, spence, xlogy, xlog1py, expm1, log1p and lambertw have one, CPU
+only) and a few parameter values SciPy accepts raise ``UnsupportedParameterError`` (a
 ``NotImplementedError``) naming what is missing. ``sinc`` has ``numpy.sinc``'s
 semantics: SciPy has no ``sinc``.
 
@@ -32,6 +34,7 @@ from .. import _dispatch
 from .._core import special as _special
 from .._core.special import *  # noqa: F403 (the table's names, by design)
 from .._core.special import (
+    lambertw,
     log_softmax,
     logsumexp,
     multigammaln,
@@ -62,6 +65,7 @@ __all__ = list(_special.UFUNCS) + [
     *_orthogonal.__all__,  # the Gauss quadrature roots_*
     "sinc",
     "zeta",
+    "lambertw",
     "logsumexp",
     "softmax",
     "log_softmax",

@@ -227,9 +227,12 @@ def report(name: str, args: tuple[Any, ...], kwargs: dict[str, Any], result: Any
     settings = getattr(_local, "settings", None)
     if settings is None or not _local.open:
         return
-    from ._sf_error_table import TABLE
+    from ._sf_error_table import COMPLEX_TABLE, TABLE
 
-    entry = TABLE.get(name)
+    if name == "lambertw":  # a Python-level function in SciPy: k and tol have defaults
+        args = (*args, *[kwargs.get(key, default) for key, default in (("k", 0), ("tol", 1e-8))][len(args) - 1 :])
+    complex_loop = name == "lambertw" or any(_host(a).dtype.kind == "c" for a in args)
+    entry = (COMPLEX_TABLE if complex_loop else TABLE).get(name)
     if entry is None:
         return
     checks = [(c, msg, f) for c, msg, f in entry if settings[c] != "ignore"]
@@ -242,8 +245,10 @@ def report(name: str, args: tuple[Any, ...], kwargs: dict[str, Any], result: Any
     if isinstance(result, tuple):
         result = result[0]
     arrays = [_host(a) for a in args]
-    if any(a.dtype.kind not in "f" for a in arrays):
-        return  # complex and other loops: no predicates (yet)
+    if complex_loop:
+        arrays = [a.astype(np.complex128) if a.dtype.kind in "biufc" else a for a in arrays]
+    elif any(a.dtype.kind not in "f" for a in arrays):
+        return  # other loops: no predicates
     out = _host(result)
     arrays = list(np.broadcast_arrays(*arrays, out))
     first: list[tuple[int, str, str]] = []

@@ -146,3 +146,20 @@ TABLE: dict[str, list[tuple[str, str, Predicate]]] = {
     ],
 }
 TABLE["psi"] = TABLE["digamma"]
+
+
+def _complex_pole(z: np.ndarray) -> np.ndarray:
+    """The poles of Gamma as xsf's complex kernels test them: real z <= 0 with an integral value."""
+    return (z.real <= 0) & (z == np.floor(z.real))
+
+
+#: The rows of the complex loops (their arguments complex128, the result last):
+#: xsf's complex loggamma, gamma and digamma report the poles, lambertw the
+#: branches k != 0 at z = 0 (its Python-level k and tol filled in).
+COMPLEX_TABLE: dict[str, list[tuple[str, str, Predicate]]] = {
+    "loggamma": _row("loggamma", ("singular", lambda z, out: _complex_pole(z))),
+    "gamma": _row("gamma", ("singular", lambda z, out: _complex_pole(z))),
+    "digamma": _row("digamma", ("singular", lambda z, out: _complex_pole(z))),
+    "lambertw": _row("lambertw", ("singular", lambda z, k, tol, out: (z == 0) & (np.trunc(k.real) != 0))),
+}
+COMPLEX_TABLE["psi"] = COMPLEX_TABLE["digamma"]

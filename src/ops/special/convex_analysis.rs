@@ -4,6 +4,8 @@
 use tch::Tensor;
 
 use super::constants::DBL_MIN;
+use super::elementary::log1p_complex;
+use super::faddeeva::is_complex;
 use super::helpers::*;
 use crate::Result;
 
@@ -14,12 +16,60 @@ pub(super) fn entr(x: &Tensor) -> Result<Tensor> {
 
 /// `x log(y)`, 0 where `x == 0` unless y is nan, `scipy.special.xlogy`.
 pub(super) fn xlogy(x: &Tensor, y: &Tensor) -> Result<Tensor> {
+    if is_complex(x)? || is_complex(y)? {
+        return x_times_zero_rule(x, y, &y.f_log()?);
+    }
     Ok(x.f_special_xlogy(y)?)
 }
 
 /// `x log1p(y)`, 0 where `x == 0` unless y is nan, `scipy.special.xlog1py`.
 pub(super) fn xlog1py(x: &Tensor, y: &Tensor) -> Result<Tensor> {
+    if is_complex(x)? || is_complex(y)? {
+        return x_times_zero_rule(x, y, &log1p_complex(y)?);
+    }
     Ok(x.f_special_xlog1py(y)?)
+}
+
+/// `x * log_y` of complex arguments (SciPy's `DD->D` loops of xlogy and
+/// xlog1py), 0 where `x == 0` unless a part of `y` is nan.
+fn x_times_zero_rule(x: &Tensor, y: &Tensor, log_y: &Tensor) -> Result<Tensor> {
+    let out = c99_mul(x, log_y)?;
+    let zero = and(&x.f_eq(0.0)?, &not(&y.f_isnan()?)?)?;
+    Ok(out.f_masked_fill(&zero, 0.0)?)
+}
+
+/// `x * y` of complex tensors of one shape as C99's Annex G (C++'s
+/// `std::complex` product, SciPy's) defines it: where the plain product is
+/// nan + nan i although a factor is infinite, or a partial product overflowed,
+/// the infinities recovered (glibc's `__muldc3`).
+fn c99_mul(x: &Tensor, y: &Tensor) -> Result<Tensor> {
+    let (a, b, c, d) = (x.f_real()?, x.f_imag()?, y.f_real()?, y.f_imag()?);
+    let out = x.f_mul(y)?;
+    let lost = and(&out.f_real()?.f_isnan()?, &out.f_imag()?.f_isnan()?)?;
+    if lost.f_any()?.f_int64_value(&[])? == 0 {
+        return Ok(out);
+    }
+    // an infinite part boxed to +-1, the other parts to +-0; nan parts of the other factor to +-0
+    let boxed = |p: &Tensor| -> Result<Tensor> { Ok(p.f_isinf()?.f_to_kind(tch::Kind::Double)?.f_copysign(p)?) };
+    let zero_nan = |p: &Tensor| -> Result<Tensor> { pick(&p.f_isnan()?, &p.f_zeros_like()?.f_copysign(p)?, p) };
+    let products = [a.f_mul(&c)?, b.f_mul(&d)?, a.f_mul(&d)?, b.f_mul(&c)?];
+    let x_inf = or(&a.f_isinf()?, &b.f_isinf()?)?;
+    let (a1, b1) = (pick(&x_inf, &boxed(&a)?, &a)?, pick(&x_inf, &boxed(&b)?, &b)?);
+    let (c1, d1) = (pick(&x_inf, &zero_nan(&c)?, &c)?, pick(&x_inf, &zero_nan(&d)?, &d)?);
+    let y_inf = or(&c.f_isinf()?, &d.f_isinf()?)?;
+    let (c2, d2) = (pick(&y_inf, &boxed(&c1)?, &c1)?, pick(&y_inf, &boxed(&d1)?, &d1)?);
+    let (a2, b2) = (pick(&y_inf, &zero_nan(&a1)?, &a1)?, pick(&y_inf, &zero_nan(&b1)?, &b1)?);
+    let mut overflowed = products[0].f_isinf()?;
+    for p in &products[1..] {
+        overflowed = or(&overflowed, &p.f_isinf()?)?;
+    }
+    let overflowed = and(&overflowed, &not(&or(&x_inf, &y_inf)?)?)?;
+    let [a3, b3, c3, d3] = [&a2, &b2, &c2, &d2].map(|p| -> Result<Tensor> { pick(&overflowed, &zero_nan(p)?, p) });
+    let (a3, b3, c3, d3) = (a3?, b3?, c3?, d3?);
+    let recalc = and(&lost, &or(&or(&x_inf, &y_inf)?, &overflowed)?)?;
+    let re = a3.f_mul(&c3)?.f_sub(&b3.f_mul(&d3)?)?.f_mul_scalar(f64::INFINITY)?;
+    let im = a3.f_mul(&d3)?.f_add(&b3.f_mul(&c3)?)?.f_mul_scalar(f64::INFINITY)?;
+    pick(&recalc, &Tensor::f_complex(&re, &im)?, &out)
 }
 
 /// `x log(x / y)` as SciPy evaluates it: `log1p((x - y)/y)` for ratios in

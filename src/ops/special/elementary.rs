@@ -48,10 +48,11 @@ fn two_sum(a: &Tensor, b: &Tensor) -> Result<(Tensor, Tensor)> {
 /// or, where `2x + x^2 + y^2` cancels (SciPy's double-double branch), that sum
 /// exactly (Dekker's squares, Knuth's sums) before `log1p`, and the imaginary
 /// part `atan2(y, 1 + x)`; `log(1 + z)` elsewhere.
-fn log1p_complex(z: &Tensor) -> Result<Tensor> {
+pub(super) fn log1p_complex(z: &Tensor) -> Result<Tensor> {
     let x = z.f_real()?;
     let y = z.f_imag()?;
-    let general = z.f_add_scalar(1.0)?.f_log()?;
+    // 1 + z as (1 + x) + i y: a complex 1 + 0i would turn y = -0.0 into +0.0
+    let general = Tensor::f_complex(&x.f_add_scalar(1.0)?, &y)?.f_log()?;
     let az = x.f_hypot(&y)?;
     let im = y.f_atan2(&x.f_add_scalar(1.0)?)?;
     let plain = az.f_mul(&az.f_add(&x.f_mul_scalar(2.0)?.f_div(&az)?)?)?.f_log1p()?.f_mul_scalar(0.5)?;

@@ -6,10 +6,11 @@ use std::f64::consts::{FRAC_1_SQRT_2, PI};
 use tch::{Device, Kind, Tensor};
 
 use super::constants::FRAC_1_SQRT_2_ERR;
-use super::faddeeva::{erf_complex, erfc_complex, erfcx_complex, is_complex};
+use super::faddeeva::{erf_complex, erfc_complex, erfcx_complex, faddeeva, is_complex};
 use super::helpers::*;
 use super::loops;
 use super::ufuncs::Ufunc;
+use crate::ffi::faddeeva::Faddeeva;
 use crate::ops::autograd::records_grad;
 use crate::ops::scipy_float_input;
 use crate::Result;
@@ -115,6 +116,9 @@ pub(super) fn ndtr_composite(x: &Tensor) -> Result<Tensor> {
 /// The standard normal CDF, `scipy.special.ndtr` (see the module notes: right
 /// in the lower tail, 1.1e-19 at x = -9, where libtorch's `ndtr` gives 0).
 pub(super) fn ndtr(x: &Tensor) -> Result<Tensor> {
+    if is_complex(x)? {
+        return faddeeva("ndtr", Faddeeva::Ndtr, x);
+    }
     ndtr_f64(x)
 }
 
@@ -133,6 +137,9 @@ pub(super) fn ndtri(p: &Tensor) -> Result<Tensor> {
 /// with the C library's `erfc`, `log` and `log1p` (libtorch's vectorized
 /// ones in the composite: a few ulp apart).
 pub(super) fn log_ndtr(x: &Tensor) -> Result<Tensor> {
+    if is_complex(x)? {
+        return faddeeva("log_ndtr", Faddeeva::LogNdtr, x);
+    }
     if x.f_kind()? == Kind::Double && x.device() == Device::Cpu && !records_grad(x) {
         let x = x.f_contiguous()?;
         let mut out = x.f_empty_like()?;

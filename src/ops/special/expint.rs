@@ -4,8 +4,11 @@
 use tch::Tensor;
 
 use super::constants::{EI_ROOT, EI_ROOT_ERR, EI_TAYLOR, EULER};
+use super::faddeeva::is_complex;
 use super::gamma::{digamma_nonneg, gamma_nonneg};
 use super::helpers::*;
+use super::xsf_complex::xsf_complex;
+use crate::ffi::xsf_complex::XsfComplex;
 use crate::Result;
 
 /// `sum_(k=1..terms) sign^k x^k / (k k!)`, the tail of the power series of
@@ -60,6 +63,9 @@ pub(super) fn exp1_f64(x: &Tensor) -> Result<Tensor> {
 
 /// The exponential integral `E1(x) = int_x^inf e^-t / t dt`, `scipy.special.exp1` (real input).
 pub(super) fn exp1(x: &Tensor) -> Result<Tensor> {
+    if is_complex(x)? {
+        return xsf_complex("exp1", XsfComplex::Exp1, x);
+    }
     exp1_f64(x)
 }
 
@@ -109,6 +115,9 @@ pub(super) fn expi_f64(x: &Tensor) -> Result<Tensor> {
 
 /// The exponential integral `Ei(x)`, `scipy.special.expi` (real input).
 pub(super) fn expi(x: &Tensor) -> Result<Tensor> {
+    if is_complex(x)? {
+        return xsf_complex("expi", XsfComplex::Expi, x);
+    }
     expi_f64(x)
 }
 

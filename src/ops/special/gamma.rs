@@ -7,10 +7,13 @@ use std::f64::consts::PI;
 use tch::{Kind, Tensor};
 
 use super::constants::*;
+use super::faddeeva::is_complex;
 use super::helpers::*;
 use super::loops::{complex_not_implemented, finish, is_integer};
 use super::ufuncs::Ufunc;
+use super::xsf_complex::xsf_complex;
 use super::zeta::hurwitz_zeta_f64;
+use crate::ffi::xsf_complex::XsfComplex;
 use crate::ops::autograd::{records_grad, with_derivatives};
 use crate::ops::numpy::{broadcast, cast, same_device};
 use crate::ops::scipy_float_input;
@@ -82,6 +85,9 @@ pub(super) fn gamma_sign(x: &Tensor) -> Result<Tensor> {
 /// about 1e-15, correctly rounded factorials at the integers, `±inf` at `±0`,
 /// nan at the negative integers and -inf, signed zeros below -171.
 pub(super) fn gamma(x: &Tensor) -> Result<Tensor> {
+    if is_complex(x)? {
+        return xsf_complex("gamma", XsfComplex::Gamma, x);
+    }
     gamma_f64(x)
 }
 
@@ -109,6 +115,9 @@ pub(super) fn gammaln(u: &'static Ufunc, x: &Tensor) -> Result<Tensor> {
 /// The principal branch of `log(Gamma(x))` for real x, `scipy.special.loggamma`:
 /// `lgamma(x)` for x >= 0 and nan for x < 0, as SciPy's real loop.
 pub(super) fn loggamma(x: &Tensor) -> Result<Tensor> {
+    if is_complex(x)? {
+        return xsf_complex("loggamma", XsfComplex::Loggamma, x);
+    }
     fill(&x.f_lgamma()?, &x.f_lt(0.0)?, f64::NAN)
 }
 
@@ -152,11 +161,17 @@ pub(super) fn digamma_f64(x: &Tensor) -> Result<Tensor> {
 /// about the zeros at 1.4616 and -0.5041 (as SciPy), `psi(±0) = ∓inf`, nan at
 /// the negative integers.
 pub(super) fn digamma(x: &Tensor) -> Result<Tensor> {
+    if is_complex(x)? {
+        return xsf_complex("digamma", XsfComplex::Digamma, x);
+    }
     digamma_f64(x)
 }
 
 /// `scipy.special.psi`, the same function as [`digamma`].
 pub(super) fn psi(x: &Tensor) -> Result<Tensor> {
+    if is_complex(x)? {
+        return xsf_complex("psi", XsfComplex::Digamma, x);
+    }
     digamma_f64(x)
 }
 
@@ -304,6 +319,9 @@ pub fn factorial_exact(n: &Tensor) -> Result<Tensor> {
 /// zeros at the poles, `±inf` where it overflows below -171.6); `±0` at `±0`,
 /// 0 at `±inf`.
 pub(super) fn rgamma(x: &Tensor) -> Result<Tensor> {
+    if is_complex(x)? {
+        return xsf_complex("rgamma", XsfComplex::Rgamma, x);
+    }
     let positive = x.f_gt(0.0)?;
     let small = and(&positive, &x.f_lt(1.0)?)?;
     let out = gamma_f64(x)?.f_reciprocal()?;

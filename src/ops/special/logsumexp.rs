@@ -1,9 +1,10 @@
-//! SciPy's `_logsumexp.py`: logsumexp, softmax, log_softmax.
+//! SciPy's `_logsumexp.py`: logsumexp, softmax, log_softmax, real and complex.
+
+use std::f64::consts::PI;
 
 use tch::{Kind, Tensor};
 
 use super::helpers::*;
-use super::loops::complex_not_implemented;
 use crate::error::try_vec;
 use crate::ops::numpy::{broadcast, can_cast_safe, cast, normalize_axis, same_device};
 use crate::{dlpack, DType, Error, Result};
@@ -58,8 +59,11 @@ pub(super) fn squeeze_axes(t: Tensor, axes: &[i64], keepdims: bool) -> Result<Te
 /// The floating dtype `logsumexp` computes in: NumPy's promotion of the inputs,
 /// float64 when that is not floating (SciPy's `xp_promote(force_floating=True)`).
 pub fn logsumexp_dtype(dtypes: &[DType]) -> Result<DType> {
-    if let Some(&complex) = dtypes.iter().find(|d| d.is_complex()) {
-        return Err(complex_not_implemented("special.logsumexp", complex));
+    if dtypes.iter().any(|d| d.is_complex()) {
+        return [DType::Complex64, DType::Complex128]
+            .into_iter()
+            .find(|&c| dtypes.iter().all(|&d| d == c || can_cast_safe(d, c)))
+            .ok_or_else(|| Error::InvalidArgument("no common complex dtype".into()));
     }
     if !dtypes.iter().any(|d| d.is_float()) {
         return Ok(DType::Float64);
@@ -124,6 +128,9 @@ fn logsumexp_signed(a: &Tensor, opts: &LogsumexpOptions<'_>, return_sign: bool) 
         dtypes.push(dlpack::dtype_of(b)?);
     }
     let output = logsumexp_dtype(&dtypes)?;
+    if output.is_complex() {
+        return logsumexp_complex(a, opts, return_sign, output);
+    }
     let mut tensors = vec![cast(a, DType::Float64)?];
     if let Some(b) = b {
         tensors.push(cast(b, DType::Float64)?);
@@ -190,6 +197,144 @@ fn logsumexp_signed(a: &Tensor, opts: &LogsumexpOptions<'_>, return_sign: bool) 
     Ok((out, sign))
 }
 
+/// NumPy's `sign` of complex numbers, `z / |z|` (0 at 0).
+fn complex_sign(z: &Tensor) -> Result<Tensor> {
+    Ok(z.f_sgn()?)
+}
+
+/// `x` into (-pi, pi] as SciPy's `_wrap_radians` (unchanged where |x| < pi).
+fn wrap_radians(x: &Tensor) -> Result<Tensor> {
+    let wrapped = x.f_neg()?.f_add_scalar(PI)?.f_remainder(2.0 * PI)?.f_sub_scalar(PI)?.f_neg()?;
+    pick(&x.f_abs()?.f_lt(PI)?, x, &wrapped)
+}
+
+/// `re + i im` of two float64 tensors.
+fn complex_of(re: &Tensor, im: &Tensor) -> Result<Tensor> {
+    Ok(Tensor::f_complex(re, im)?)
+}
+
+/// SciPy's `logsumexp` of complex input (`a` or `b` complex): the element of
+/// largest real part (the last of ties) factored out, `log1p` of the rest's
+/// sum, the sign a complex phase `sign(s + 1) sign(m) exp(i Im a_max)`, the
+/// direct `log(sum(b exp(a)))` where that is not finite, and the imaginary
+/// part of the result (or of the sign, with `return_sign`, whose value is
+/// then real: `log|sum|`) wrapped into (-pi, pi].
+fn logsumexp_complex(
+    a: &Tensor,
+    opts: &LogsumexpOptions<'_>,
+    return_sign: bool,
+    output: DType,
+) -> Result<(Tensor, Option<Tensor>)> {
+    let mut tensors = vec![cast(a, DType::Complex128)?];
+    if let Some(b) = opts.b {
+        tensors.push(cast(b, DType::Complex128)?);
+    }
+    let tensors = broadcast(same_device(tensors)?)?;
+    let atleast_1d = |t: Tensor| -> Result<Tensor> {
+        if t.dim() == 0 {
+            Ok(t.f_reshape([1])?)
+        } else {
+            Ok(t)
+        }
+    };
+    let mut inputs = tensors.into_iter();
+    let a = atleast_1d(inputs.next().ok_or_else(|| Error::InvalidArgument("logsumexp needs `a`".into()))?)?;
+    let b = inputs.next().map(atleast_1d).transpose()?;
+    let axes = normalize_axes(opts.axis, a.dim())?;
+    let (out, sign) = if a.numel() == 0 {
+        let mut shape = a.size();
+        for &ax in &axes {
+            shape[ax as usize] = 1;
+        }
+        let out = Tensor::f_full(&shape, f64::NEG_INFINITY, (Kind::Double, a.device()))?;
+        let out = complex_of(&out, &out.f_zeros_like()?)?;
+        let sign = complex_sign(&out)?;
+        (out, sign)
+    } else {
+        let b_exp_a = match &b {
+            Some(b) => b.f_mul(&a.f_exp()?)?,
+            None => a.f_exp()?,
+        };
+        let direct = sum_keep(&b_exp_a, &axes)?;
+        let sign_inf = complex_sign(&direct)?;
+        let out_inf = if return_sign { direct.f_abs()?.f_log()? } else { direct.f_log()? };
+        let a = match &b {
+            Some(b) => a.f_masked_fill(&b.f_eq(0.0)?, f64::NEG_INFINITY)?,
+            None => a.shallow_clone(),
+        };
+        // the element of largest real part, the last of ties
+        let re = a.f_real()?;
+        let is_max = re.f_eq_tensor(&max_keep(&re, &axes)?)?;
+        let index = Tensor::f_arange(a.numel() as i64, (Kind::Int64, a.device()))?.f_reshape(a.size())?;
+        let index = index.f_masked_fill(&not(&is_max)?, -1)?;
+        let is_max = index.f_eq_tensor(&max_keep(&index, &axes)?)?;
+        let a_max = sum_keep(&a.f_masked_fill(&not(&is_max)?, 0.0)?, &axes)?;
+        let a_rest = a.f_masked_fill(&is_max, f64::NEG_INFINITY)?;
+        let at_max = is_max.f_to_kind(Kind::ComplexDouble)?;
+        let m = sum_keep(
+            &match &b {
+                Some(b) => b.f_mul(&at_max)?,
+                None => at_max,
+            },
+            &axes,
+        )?;
+        let shifted = a_rest.f_sub(&a_max)?.f_exp()?;
+        let terms = match &b {
+            Some(b) => b.f_mul(&shifted)?,
+            None => shifted,
+        };
+        let s = sum_keep(&terms, &axes)?;
+        let s = s.f_where_self(&s.f_eq(0.0)?, &s.f_div(&m)?)?;
+        let phase = complex_of(&a_max.f_zeros_like()?.f_real()?, &a_max.f_imag()?)?.f_exp()?;
+        let sign = complex_sign(&s.f_add_scalar(1.0)?)?.f_mul(&complex_sign(&m)?)?.f_mul(&phase)?;
+        let out = s.f_add_scalar(1.0)?.f_log()?.f_add(&m.f_log()?)?.f_add(&a_max)?;
+        let out = if return_sign { out.f_real()?.f_contiguous()? } else { out };
+        let finite = out.f_isfinite()?;
+        (out.f_where_self(&finite, &out_inf)?, sign.f_where_self(&finite, &sign_inf)?)
+    };
+    let real_kind = if output == DType::Complex64 { Kind::Float } else { Kind::Double };
+    let complex_kind = kind_of(output)?;
+    let (out, sign) = if return_sign {
+        let sign = complex_of(&sign.f_real()?, &wrap_radians(&sign.f_imag()?)?)?;
+        (out.f_to_kind(real_kind)?, Some(sign.f_to_kind(complex_kind)?))
+    } else {
+        let out = complex_of(&out.f_real()?, &wrap_radians(&out.f_imag()?)?)?;
+        (out.f_to_kind(complex_kind)?, None)
+    };
+    let out = squeeze_axes(out, &axes, opts.keepdims)?;
+    let sign = sign.map(|s| squeeze_axes(s, &axes, opts.keepdims)).transpose()?;
+    Ok((out, sign))
+}
+
+/// NumPy's maximum of complex numbers over `axes` (lexicographic: the largest
+/// real part, then the largest imaginary part among those), kept as size-1 dims.
+fn complex_max_keep(x: &Tensor, axes: &[i64]) -> Result<Tensor> {
+    let re = x.f_real()?;
+    let im = x.f_imag()?;
+    let max_re = max_keep(&re, axes)?;
+    let im = im.f_masked_fill(&not(&re.f_eq_tensor(&max_re)?)?, f64::NEG_INFINITY)?;
+    let max_im = max_keep(&im, axes)?;
+    complex_of(&max_re.f_contiguous()?, &max_im.f_contiguous()?)
+}
+
+/// Softmax of complex input (SciPy's formula on NumPy's complex maximum).
+fn softmax_complex(x: &Tensor, axes: &[i64], output: DType) -> Result<Tensor> {
+    let x = cast(x, DType::Complex128)?;
+    let e = x.f_sub(&complex_max_keep(&x, axes)?)?.f_exp()?;
+    Ok(e.f_div(&sum_keep(&e, axes)?)?.f_to_kind(kind_of(output)?)?)
+}
+
+/// Log-softmax of complex input: `(x - max) - log(sum(exp(x - max)))`, a
+/// non-finite maximum taken as 0 (SciPy's formula on NumPy's complex maximum).
+fn log_softmax_complex(x: &Tensor, axes: &[i64], output: DType) -> Result<Tensor> {
+    let x = cast(x, DType::Complex128)?;
+    let x_max = complex_max_keep(&x, axes)?;
+    let x_max = x_max.f_masked_fill(&not(&x_max.f_isfinite()?)?, 0.0)?;
+    let shifted = x.f_sub(&x_max)?;
+    let log_sum = sum_keep(&shifted.f_exp()?, axes)?.f_log()?;
+    Ok(shifted.f_sub(&log_sum)?.f_to_kind(kind_of(output)?)?)
+}
+
 /// The floating dtype `numpy.exp` returns for `dtype` (what SciPy's softmax
 /// and log_softmax return); bool is refused as NumPy refuses `x - x.max()`.
 pub(super) fn exp_dtype(routine: &'static str, dtype: DType) -> Result<DType> {
@@ -204,7 +349,7 @@ pub(super) fn exp_dtype(routine: &'static str, dtype: DType) -> Result<DType> {
         BFloat16 => Ok(BFloat16),
         Int16 | UInt16 | Float32 => Ok(Float32),
         Int32 | UInt32 | Int64 | UInt64 | Float64 => Ok(Float64),
-        Complex64 | Complex128 => Err(complex_not_implemented(routine, dtype)),
+        Complex64 | Complex128 => Ok(dtype),
     }
 }
 
@@ -254,6 +399,9 @@ pub fn softmax(x: &Tensor, axis: Option<&[i64]>) -> Result<Tensor> {
     guarded(|| {
         let output = exp_dtype("special.softmax", dlpack::dtype_of(x)?)?;
         let axes = normalize_axes(axis, x.dim())?;
+        if output.is_complex() {
+            return softmax_complex(x, &axes, output);
+        }
         let e = in_dtype(&shifted_by_max(x, &axes, false)?.f_exp()?, output)?;
         let out = e.f_div(&sum_keep(&e, &axes)?)?;
         Ok(out.f_to_kind(kind_of(output)?)?)
@@ -266,6 +414,9 @@ pub fn log_softmax(x: &Tensor, axis: Option<&[i64]>) -> Result<Tensor> {
     guarded(|| {
         let output = exp_dtype("special.log_softmax", dlpack::dtype_of(x)?)?;
         let axes = normalize_axes(axis, x.dim())?;
+        if output.is_complex() {
+            return log_softmax_complex(x, &axes, output);
+        }
         let shifted = shifted_by_max(x, &axes, true)?;
         let log_sum = sum_keep(&in_dtype(&shifted.f_exp()?, output)?, &axes)?.f_log()?;
         Ok(shifted.f_sub(&log_sum)?.f_to_kind(kind_of(output)?)?)
@@ -293,6 +444,8 @@ mod tests {
         assert_eq!(logsumexp_dtype(&[Int8, Float16]).unwrap(), Float16);
         assert_eq!(logsumexp_dtype(&[Int32, Float16]).unwrap(), Float64);
         assert_eq!(logsumexp_dtype(&[Float32, Float64]).unwrap(), Float64);
-        assert!(logsumexp_dtype(&[Complex64]).is_err());
+        assert_eq!(logsumexp_dtype(&[Complex64]).unwrap(), Complex64);
+        assert_eq!(logsumexp_dtype(&[Complex64, Float64]).unwrap(), Complex128);
+        assert_eq!(logsumexp_dtype(&[Int32, Complex64]).unwrap(), Complex128);
     }
 }

@@ -194,9 +194,13 @@ impl Ufunc {
 }
 
 /// The ufuncs whose complex loops torchbridge computes (the Faddeeva-function
-/// kernel of `csrc/faddeeva.cpp`; `expm1` and `log1p` from libtorch's complex
-/// ops); the others' complex loops are refused.
-const COMPLEX_KERNELS: &[&str] = &["wofz", "erf", "erfc", "erfcx", "erfi", "dawsn", "expm1", "log1p"];
+/// kernel of `csrc/faddeeva.cpp`, ndtr and log_ndtr included; the complex xsf
+/// kernels of `csrc/xsf_complex.cpp`; `expm1`, `log1p`, `xlogy` and `xlog1py`
+/// from libtorch's complex ops); the others' complex loops are refused.
+const COMPLEX_KERNELS: &[&str] = &[
+    "wofz", "erf", "erfc", "erfcx", "erfi", "dawsn", "expm1", "log1p", "ndtr", "log_ndtr", "gamma", "loggamma",
+    "rgamma", "digamma", "psi", "exp1", "expi", "spence", "xlogy", "xlog1py",
+];
 
 /// "not implemented" for a complex input SciPy accepts.
 pub(super) fn complex_not_implemented(routine: &str, dtype: DType) -> Error {

@@ -6,7 +6,10 @@ use std::f64::consts::PI;
 use tch::Tensor;
 
 use super::constants::DILOG_BERNOULLI;
+use super::faddeeva::is_complex;
 use super::helpers::*;
+use super::xsf_complex::xsf_complex;
+use crate::ffi::xsf_complex::XsfComplex;
 use crate::Result;
 
 /// `Li2(z)` from `u = -log(1 - z)`, |u| <= ln 2: the Bernoulli series
@@ -22,6 +25,9 @@ fn dilog_series(u: &Tensor) -> Result<Tensor> {
 /// Li2(x)`; above 2 the inversion `-pi^2/6 - ln(x - 1)^2 / 2 - Li2(1/(1-x))`,
 /// with `u = log1p(-1/x)`. nan below 0 and at `inf` (SciPy's values).
 pub(super) fn spence(x: &Tensor) -> Result<Tensor> {
+    if is_complex(x)? {
+        return xsf_complex("spence", XsfComplex::Spence, x);
+    }
     let zeta2 = PI * PI / 6.0;
     let middle = and(&x.f_ge(0.5)?, &x.f_le(2.0)?)?;
     let out = full(x, f64::NAN)?;

@@ -74,13 +74,13 @@ macro_rules! special_ufuncs {
             log_expit: ["d->d", "f->f", "g->g"] REAL float64 super::logit::log_expit,
                 "Logarithm of the logistic sigmoid function.\n\nThe logarithm of the logistic sigmoid (`scipy.special.log_expit`).";
             gamma: ["d->d", "D->D", "f->f", "F->F"] REAL float64 super::gamma::gamma,
-                "gamma function.\n\nThe gamma function, real input (`scipy.special.gamma`).";
+                "gamma function.\n\nThe gamma function (`scipy.special.gamma`); complex input exp(loggamma(z)) by torchbridge's complex xsf kernel, CPU only.";
             gammaln: ["d->d", "f->f"] REAL direct super::gamma::gammaln,
                 "Logarithm of the absolute value of the gamma function.\n\nThe logarithm of the absolute value of the gamma function (`scipy.special.gammaln`).";
             loggamma: ["d->d", "D->D", "f->f", "F->F"] REAL float64 super::gamma::loggamma,
-                "Principal branch of the logarithm of the gamma function.\n\nThe principal branch of log(gamma(x)), real input: nan for x < 0 (`scipy.special.loggamma`).";
+                "Principal branch of the logarithm of the gamma function.\n\nThe principal branch of log(gamma(x)): nan for real x < 0; complex input SciPy's continuous branch (not log(gamma(z))) by torchbridge's complex xsf kernel, CPU only (`scipy.special.loggamma`).";
             digamma: ["d->d", "D->D", "f->f", "F->F"] REAL float64 super::gamma::digamma,
-                "The digamma function.\n\nThe digamma function psi = gamma'/gamma, real input (`scipy.special.digamma`, alias `psi`).";
+                "The digamma function.\n\nThe digamma function psi = gamma'/gamma (`scipy.special.digamma`, alias `psi`); complex input by torchbridge's complex xsf kernel, CPU only.";
             i0: ["d->d", "f->f"] REAL float64 super::bessel::i0,
                 "Modified Bessel function of order 0.\n\nThe modified Bessel function of the first kind of order 0 (`scipy.special.i0`).";
             i0e: ["d->d", "f->f"] REAL float64 super::bessel::i0e,
@@ -106,11 +106,11 @@ macro_rules! special_ufuncs {
             k1e: ["d->d", "f->f"] REAL float64 super::bessel::k1e,
                 "Exponentially scaled modified Bessel function K of order 1\n\nThe exponentially scaled modified Bessel function K1 (`scipy.special.k1e`).";
             ndtr: ["d->d", "f->f", "D->D", "F->F"] REAL float64 super::erf::ndtr,
-                "Cumulative distribution of the standard normal distribution.\n\nThe standard normal cumulative distribution function (`scipy.special.ndtr`).";
+                "Cumulative distribution of the standard normal distribution.\n\nThe standard normal cumulative distribution function (`scipy.special.ndtr`); complex input erfc(-z / sqrt 2) / 2 by the Faddeeva-function kernel, CPU only.";
             ndtri: ["f->f", "d->d"] REAL float64 super::erf::ndtri,
                 "Inverse of `ndtr` vs x\n\nThe inverse of the standard normal CDF (`scipy.special.ndtri`).";
             log_ndtr: ["d->d", "f->f", "D->D", "F->F"] REAL float64 super::erf::log_ndtr,
-                "Logarithm of Gaussian cumulative distribution function.\n\nThe logarithm of the standard normal CDF (`scipy.special.log_ndtr`).";
+                "Logarithm of Gaussian cumulative distribution function.\n\nThe logarithm of the standard normal CDF (`scipy.special.log_ndtr`); complex input the principal branch, by the Faddeeva-function kernel, CPU only.";
             entr: ["f->f", "d->d"] REAL float64 super::convex_analysis::entr,
                 "Elementwise function for computing entropy.\n\nElementwise entropy `-x log(x)` (`scipy.special.entr`).";
             expm1: ["d->d", "f->f", "D->D", "F->F"] REAL float64 super::elementary::expm1,
@@ -132,15 +132,15 @@ macro_rules! special_ufuncs {
             exprel: ["d->d", "f->f"] REAL float64 super::elementary::exprel,
                 "Relative error exponential, ``(exp(x) - 1)/x``.\n\nThe relative error exponential `(exp(x) - 1) / x` (`scipy.special.exprel`).";
             exp1: ["f->f", "d->d", "F->F", "D->D"] REAL float64 super::expint::exp1,
-                "Exponential integral E1.\n\nThe exponential integral E1(x), real input: series below 1, continued fraction above (`scipy.special.exp1`).";
+                "Exponential integral E1.\n\nThe exponential integral E1(x): series below 1, continued fraction above; complex input by torchbridge's complex xsf kernel, CPU only (`scipy.special.exp1`).";
             expi: ["f->f", "d->d", "F->F", "D->D"] REAL float64 super::expint::expi,
-                "Exponential integral Ei.\n\nThe exponential integral Ei(x), real input, accurate about its zero at 0.3725 (`scipy.special.expi`).";
+                "Exponential integral Ei.\n\nThe exponential integral Ei(x), accurate about its zero at 0.3725; complex input -E1(-z) -+ i pi by torchbridge's complex xsf kernel, CPU only (`scipy.special.expi`).";
             erfi: ["d->d", "f->f", "D->D", "F->F"] REAL float64 super::faddeeva::erfi,
                 "Imaginary error function, ``-i erf(i z)``.\n\nThe imaginary error function; complex input by the Faddeeva-function kernel, CPU only (`scipy.special.erfi`).";
             dawsn: ["d->d", "f->f", "D->D", "F->F"] REAL float64 super::faddeeva::dawsn,
                 "Dawson's integral.\n\nDawson's integral: real input by series, Rybicki's sampling sum, asymptotic series; complex input by the Faddeeva-function kernel, CPU only (`scipy.special.dawsn`).";
             spence: ["f->f", "d->d", "F->F", "D->D"] REAL float64 super::spence::spence,
-                "Spence's function, also known as the dilogarithm.\n\nSpence's function Li2(1 - x), real input (`scipy.special.spence`).";
+                "Spence's function, also known as the dilogarithm.\n\nSpence's function Li2(1 - x) (`scipy.special.spence`); complex input SciPy's series and reflection by torchbridge's complex xsf kernel, CPU only.";
             zetac: ["d->d", "f->f"] REAL float64 super::zeta::zetac,
                 "Riemann zeta function minus 1.\n\n`zeta(x) - 1`, accurate where zeta is near 1 (`scipy.special.zetac`).";
             ellipk: ["d->d", "f->f"] REAL float64 super::ellip::ellipk,
@@ -154,7 +154,7 @@ macro_rules! special_ufuncs {
             kolmogi: ["f->f", "d->d"] REAL float64 super::kolmogorov::kolmogi,
                 "Inverse Survival Function of Kolmogorov distribution\n\nThe inverse of kolmogorov (`scipy.special.kolmogi`).";
             rgamma: ["d->d", "D->D", "f->f", "F->F"] REAL float64 super::gamma::rgamma,
-                "Reciprocal of the gamma function.\n\n1 / Gamma(x), real input, finite where Gamma overflows (`scipy.special.rgamma`).";
+                "Reciprocal of the gamma function.\n\n1 / Gamma(x), finite where Gamma overflows; complex input exp(-loggamma(z)) by torchbridge's complex xsf kernel, CPU only (`scipy.special.rgamma`).";
             gammasgn: ["d->d", "f->f"] REAL float64 super::gamma::gammasgn,
                 "Sign of the gamma function.\n\nThe sign of Gamma(x) (`scipy.special.gammasgn`).";
             ndtri_exp: ["f->f", "d->d"] REAL float64 super::erf::ndtri_exp,
@@ -172,9 +172,9 @@ macro_rules! special_ufuncs {
             binom: ["ff->f", "dd->d"] REAL2 float64 super::beta::binom,
                 "Binomial coefficient considered as a function of two real variables.\n\nBinomial coefficients for real arguments (`scipy.special.binom`).";
             xlogy: ["dd->d", "ff->f", "DD->D", "FF->F"] REAL2 float64 super::convex_analysis::xlogy,
-                "Compute ``x*log(y)`` so that the result is 0 if ``x = 0``.\n\n`x * log(y)`, 0 where x == 0 (`scipy.special.xlogy`).";
+                "Compute ``x*log(y)`` so that the result is 0 if ``x = 0``.\n\n`x * log(y)`, 0 where x == 0 (unless y is nan), complex input included (`scipy.special.xlogy`).";
             xlog1py: ["dd->d", "ff->f", "DD->D", "FF->F"] REAL2 float64 super::convex_analysis::xlog1py,
-                "Compute ``x*log1p(y)`` so that the result is 0 if ``x = 0``.\n\n`x * log1p(y)`, 0 where x == 0 (`scipy.special.xlog1py`).";
+                "Compute ``x*log1p(y)`` so that the result is 0 if ``x = 0``.\n\n`x * log1p(y)`, 0 where x == 0 (unless y is nan), complex input included (`scipy.special.xlog1py`).";
             rel_entr: ["ff->f", "dd->d"] REAL2 float64 super::convex_analysis::rel_entr,
                 "Elementwise function for computing relative entropy.\n\nElementwise relative entropy `x log(x / y)` (`scipy.special.rel_entr`).";
             kl_div: ["ff->f", "dd->d"] REAL2 float64 super::convex_analysis::kl_div,
@@ -312,7 +312,7 @@ macro_rules! special_ufuncs {
         }
         unary_internal {
             psi: ["d->d", "D->D", "f->f", "F->F"] REAL float64 super::gamma::psi,
-                "The digamma function.\n\nThe digamma function (`scipy.special.psi`, the same ufunc as `digamma`).";
+                "The digamma function.\n\nThe digamma function (`scipy.special.psi`, the same ufunc as `digamma`); complex input by torchbridge's complex xsf kernel, CPU only.";
             zeta: ["d->d", "D->D", "f->f", "F->F"] REAL float64 super::zeta::zeta,
                 "Riemann or Hurwitz zeta function.\n\nRiemann's zeta function (`scipy.special.zeta(x)`, SciPy's `_riemann_zeta` loops).";
         }

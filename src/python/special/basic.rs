@@ -1,6 +1,6 @@
 //! The Python-level functions of SciPy's `_basic.py` and `_spfun_stats.py`
-//! that are not ufuncs (`zeta`, `polygamma`, `multigammaln`, the array part
-//! of `factorial`), and `sinc` (NumPy's).
+//! that are not ufuncs (`zeta`, `polygamma`, `multigammaln`, `lambertw`, the
+//! array part of `factorial`), and `sinc` (NumPy's).
 
 use pyo3::prelude::*;
 use tch::Tensor;
@@ -58,6 +58,37 @@ fn polygamma(
         let elements = tensors.iter().map(|t| t.numel()).max().unwrap_or(0);
         let result = compute(py, elements, move || sp::polygamma(&tensors[0], &tensors[1]))?;
         wrap(py, &library, result, false)
+    })
+}
+
+/// Lambert W function.
+///
+/// The Lambert W function `W_k(z)`, the solution of `w exp(w) = z` on branch
+/// `k` (`scipy.special.lambertw(z, k=0, tol=1e-8)`): SciPy's starting guesses
+/// and Halley's iteration to the relative tolerance `tol`, its branch cuts and
+/// special values; always complex128. torchbridge computes it with a C++
+/// kernel on the CPU only: arrays on another device are refused (pass
+/// `device='cpu'`).
+///
+#[doc = special_note!()]
+#[pyfunction]
+#[pyo3(signature = (z, k = None, tol = None, *, device = None), text_signature = "(z, k=0, tol=1e-08, *, device=None)")]
+fn lambertw(
+    py: Python<'_>,
+    z: &Bound<'_, PyAny>,
+    k: Option<&Bound<'_, PyAny>>,
+    tol: Option<&Bound<'_, PyAny>>,
+    device: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    let zero = 0i64.into_pyobject(py)?.into_any();
+    let default_tol = 1e-8f64.into_pyobject(py)?.into_any();
+    let k = k.filter(|k| !k.is_none()).unwrap_or(&zero);
+    let tol = tol.filter(|t| !t.is_none()).unwrap_or(&default_tol);
+    on_device(device, || {
+        let (tensors, library) = import_all(&[z, k, tol])?;
+        let elements = tensors.iter().map(|t| t.numel()).max().unwrap_or(0);
+        let result = compute(py, elements, move || sp::lambertw(&tensors[0], &tensors[1], &tensors[2]))?;
+        wrap(py, &library, result, true)
     })
 }
 
@@ -232,6 +263,7 @@ pub(super) fn add(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(zeta, module)?)?;
     module.add_function(wrap_pyfunction!(polygamma, module)?)?;
     module.add_function(wrap_pyfunction!(multigammaln, module)?)?;
+    module.add_function(wrap_pyfunction!(lambertw, module)?)?;
     module.add_function(wrap_pyfunction!(_factorial_array, module)?)?;
     module.add_function(wrap_pyfunction!(sinc, module)?)?;
     module.add_function(wrap_pyfunction!(_comb_float, module)?)?;

@@ -34,7 +34,7 @@ pdtrc exp1 expi expn erfi dawsn spence zetac ellipk ellipkm1 ellipe ellipkinc el
 elliprc elliprf elliprd elliprg elliprj kolmogorov kolmogi rgamma gammasgn poch ndtri_exp
 eval_sh_legendre eval_sh_chebyt eval_sh_chebyu eval_genlaguerre eval_gegenbauer
 eval_jacobi jv jn yv iv kv jve yve ive kve yn owens_t tklmbda wofz voigt_profile""".split()
-FUNCTIONS = ["polygamma", "multigammaln", "factorial", "comb", "perm", "bernoulli", "euler", "sinc", "zeta",
+FUNCTIONS = ["polygamma", "multigammaln", "factorial", "comb", "perm", "bernoulli", "euler", "sinc", "zeta", "lambertw",
              "logsumexp", "softmax", "log_softmax", "jnyn_zeros", "jn_zeros", "jnp_zeros", "yn_zeros",
              "ynp_zeros"] + """roots_legendre roots_sh_legendre roots_chebyt roots_chebyu
 roots_chebyc roots_chebys roots_sh_chebyt roots_sh_chebyu roots_hermite roots_hermitenorm roots_laguerre
