@@ -498,6 +498,9 @@ inline double hyp2f1_impl(double a, double b, double c, double x, double* loss, 
 inline double hyp0f1_asymptotic(double v, double z) {
   const double arg = std::sqrt(z);
   const double v1 = std::fabs(v - 1.0);
+  if (v1 == 0.0) {
+    return kInf;  // I_0(2 sqrt z) overflowed (SciPy's Cython divides by zero and gives 0)
+  }
   const double x = 2.0 * arg / v1;
   const double p1 = std::sqrt(1.0 + x * x);
   const double eta = p1 + std::log(x) - std::log1p(p1);
@@ -519,9 +522,7 @@ inline double hyp0f1_asymptotic(double v, double z) {
 }
 
 inline double hyp0f1(double v, double z) {
-  if (std::isnan(v) || std::isnan(z)) {
-    return kNan;
-  }
+  // (no early exit for nan: SciPy's hyp0f1(nan, 0) is 1)
   if (is_nonpositive_integer(v)) {
     return kNan;
   }

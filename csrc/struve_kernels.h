@@ -78,6 +78,8 @@ inline DD dd_div(DD a, DD b) {
   return dd_add(q, {q3, 0.0});
 }
 
+// The sign of Gamma(x) as Cephes' gammasgn: +-1 at +-0, nan at the poles and -inf, and
+// (C's cast of floor(x) to int being INT_MIN beyond its range) +1 below -2^31.
 inline double gammasgn(double x) {
   if (std::isnan(x)) {
     return x;
@@ -85,10 +87,20 @@ inline double gammasgn(double x) {
   if (x > 0) {
     return 1.0;
   }
-  if (x == std::floor(x)) {
-    return 0.0;
+  if (x == 0) {
+    return std::copysign(1.0, x);
   }
-  return std::fmod(std::floor(x), 2.0) == 0.0 ? 1.0 : -1.0;
+  if (std::isinf(x)) {
+    return kNan;
+  }
+  const double fx = std::floor(x);
+  if (x - fx == 0.0) {
+    return kNan;
+  }
+  if (fx < -2147483648.0) {
+    return 1.0;
+  }
+  return (static_cast<int64_t>(fx) % 2 != 0) ? -1.0 : 1.0;
 }
 
 inline double lgam(double x) {
