@@ -298,7 +298,7 @@ def test_weak_literals_examples():
 @pytest.mark.parametrize("name", sorted(CASES))
 @pytest.mark.parametrize("value", [0.25, np.float64(0.25), np.float32(0.25), np.array(0.25), 1, True])
 def test_scalars_give_numpy_scalars_like_scipy(name, value):
-    args = (value,) if name in UNARY else (2, value) if name in POLYNOMIALS else (value, value)
+    args = (value,) if name in UNARY else (2, value) if name in POLYNOMIALS else (value,) * len(CASES[name].args)
     if name.startswith("eval_hermite"):
         args = (2, value)
     want = scipy_call(name, *args)
@@ -315,8 +315,8 @@ def test_lists_shapes_and_broadcasting(name):
         args = (x,)
     elif name in POLYNOMIALS:
         args = ([[1], [2], [3]], [0.1, 0.2])
-    else:
-        args = (x, [0.7, 0.8, 0.9])
+    else:  # (hyp1f1 and hyp2f1 take three and four)
+        args = (x,) * (len(CASES[name].args) - 1) + ([0.7, 0.8, 0.9],)
     got = ours(name)(*args)
     want = scipy_call(name, *args)
     assert type(got) is np.ndarray and got.shape == want.shape
