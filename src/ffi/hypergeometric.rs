@@ -41,7 +41,7 @@ pub(crate) enum HypergeometricKind {
 /// The routine `kind` of `inputs` (one shape, contiguous float64, CPU, as
 /// many as the routine takes), with SciPy's special values.
 pub(crate) fn hypergeometric_cpu(inputs: &[&Tensor], kind: HypergeometricKind) -> Result<Tensor> {
-    let pointers: Vec<*const C_tensor> = inputs.iter().map(|t| t.as_ptr() as *const C_tensor).collect();
+    let pointers: Vec<*const C_tensor> = inputs.iter().map(|t| t.as_ptr()).collect();
     let mut out = ptr::null_mut();
     // SAFETY: every tensor of `inputs` is live for the call (the shim only reads
     // them), `pointers` holds `pointers.len()` valid pointers, and the out-pointer
