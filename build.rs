@@ -3,7 +3,8 @@
 //! with given derivatives; `csrc/faddeeva.cpp`: the Faddeeva function and
 //! the complex erf family; `csrc/xsf_complex.cpp`: the complex gamma
 //! family, digamma, exp1/expi, spence and lambertw; `csrc/iir.cpp`: SciPy's recurrent filter loops;
-//! `csrc/bessel.cpp`: Bessel functions of real order; `csrc/gammaln.cpp`:
+//! `csrc/bessel.cpp`: Bessel functions of real order; `csrc/hypergeometric.cpp`:
+//! hyp2f1, hyp1f1, hyp0f1 and the Struve functions; `csrc/gammaln.cpp`:
 //! gammaln (Cephes' lgam); `csrc/incbet.cpp`: the incomplete beta function;
 //! `csrc/ndtr.cpp`: ndtr's last pass and log_ndtr;
 //! `csrc/ni_filters.cpp`: ndimage's line filters;
@@ -73,6 +74,7 @@ fn main() {
         .file("csrc/iir.cpp")
         .file("csrc/gammaln.cpp")
         .file("csrc/bessel.cpp")
+        .file("csrc/hypergeometric.cpp")
         .file("csrc/incbet.cpp")
         .file("csrc/ndtr.cpp")
         .file("csrc/ni_filters.cpp")

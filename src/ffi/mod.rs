@@ -16,6 +16,8 @@
 //!   float64 CPU tensors) and wraps it for `crate::ops::special`.
 //! - [`bessel`] declares `csrc/bessel.cpp` (Bessel functions of real order
 //!   and real argument as a scalar loop) and wraps it for `crate::ops::special`.
+//! - [`hypergeometric`] declares `csrc/hypergeometric.cpp` (hyp2f1, hyp1f1, hyp0f1,
+//!   struve and modstruve as a scalar loop) and wraps it for `crate::ops::special`.
 //! - [`incbet`] declares `csrc/incbet.cpp` (the regularized incomplete beta
 //!   function as a scalar loop) and wraps it for `crate::ops::special`.
 //! - [`faddeeva`] declares `csrc/faddeeva.cpp` (the Faddeeva function and
@@ -48,6 +50,7 @@ pub(crate) mod bessel;
 pub(crate) mod dlpack;
 pub(crate) mod faddeeva;
 pub(crate) mod gammaln;
+pub(crate) mod hypergeometric;
 pub(crate) mod iir;
 pub(crate) mod incbet;
 pub(crate) mod lapack;

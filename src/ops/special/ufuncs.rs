@@ -263,6 +263,12 @@ macro_rules! special_ufuncs {
                 "Exponentially scaled modified Bessel function of the second kind.\n\nkv(v, x) exp(x), real argument, finite where kv underflows (`scipy.special.kve`).";
             yn: ["ld->d", "ff->f", "dd->d"] REAL2 float64 super::bessel::yn,
                 "Bessel function of the second kind of integer order and real argument.\n\nY_n(x), the order truncated to an integer as SciPy's loops cast it (`scipy.special.yn`).";
+            hyp0f1: ["ff->f", "fF->F", "dd->d", "dD->D"] REAL2 float64 super::hypergeometric::hyp0f1,
+                "Confluent hypergeometric limit function 0F1.\n\nThe confluent hypergeometric limit function 0F1(; v; x), real x: Gamma(v) x^((1-v)/2) I_(v-1)(2 sqrt x) (J for x < 0), a uniform asymptotic expansion where that over- or underflows (`scipy.special.hyp0f1`); a C++ kernel on the CPU, input on another device goes there and back.";
+            struve: ["dd->d", "ff->f"] REAL2 float64 super::struve::struve,
+                "Struve function.\n\nThe Struve function H_v(x) by power series (double-double), Bessel-function series or the large-x expansion, as Cephes' struve.c (`scipy.special.struve`); a C++ kernel on the CPU, input on another device goes there and back.";
+            modstruve: ["dd->d", "ff->f"] REAL2 float64 super::struve::modstruve,
+                "Modified Struve function.\n\nThe modified Struve function L_v(x), the method of `struve` (`scipy.special.modstruve`); a C++ kernel on the CPU, input on another device goes there and back.";
         }
         ternary {
             voigt_profile: ["ddd->d", "fff->f"] REAL3 float64 super::faddeeva::voigt_profile,
@@ -299,6 +305,8 @@ macro_rules! special_ufuncs {
                 "Symmetric elliptic integral of the second kind.\n\nCarlson's R_D(x, y, z), real arguments (`scipy.special.elliprd`).";
             elliprg: ["fff->f", "ddd->d", "FFF->F", "DDD->D"] REAL3 float64 super::carlson::elliprg,
                 "Completely-symmetric elliptic integral of the second kind.\n\nCarlson's R_G(x, y, z), real arguments (`scipy.special.elliprg`).";
+            hyp1f1: ["fff->f", "ffF->F", "ddd->d", "ddD->D"] REAL3 float64 super::hypergeometric::hyp1f1,
+                "Confluent hypergeometric function 1F1.\n\nKummer's function M(a, b, x), real x: Kummer's series (long double), Kummer's transformation for x < 0, the large-x expansion and the recurrence in b where the series cancels (`scipy.special.hyp1f1`); a C++ kernel on the CPU, input on another device goes there and back.";
             eval_genlaguerre: ["ldd->d", "fff->f", "ffF->F", "ddd->d", "ddD->D"] PARAMETRIC direct super::orthogonal::eval_genlaguerre,
                 "Evaluate generalized Laguerre polynomial at a point.\n\nThe generalized Laguerre polynomial L_n^(alpha)(x) by SciPy's recurrence (`scipy.special.eval_genlaguerre`).";
             eval_gegenbauer: ["ldd->d", "fff->f", "ffF->F", "ddd->d", "ddD->D"] PARAMETRIC direct super::orthogonal::eval_gegenbauer,
@@ -307,6 +315,8 @@ macro_rules! special_ufuncs {
         quaternary {
             elliprj: ["ffff->f", "dddd->d", "FFFF->F", "DDDD->D"] REAL3 float64 super::carlson::elliprj,
                 "Symmetric elliptic integral of the third kind.\n\nCarlson's R_J(x, y, z, p), real arguments, Cauchy's principal value for p < 0 (`scipy.special.elliprj`).";
+            hyp2f1: ["dddd->d", "dddD->D", "ffff->f", "fffF->F"] REAL3 float64 super::hypergeometric::hyp2f1,
+                "Gauss hypergeometric function 2F1(a, b; c; z)\n\nThe Gauss hypergeometric function 2F1(a, b; c; x), real x, by Cephes' power series and linear transformations (`scipy.special.hyp2f1`); a C++ kernel on the CPU, input on another device goes there and back.";
             eval_jacobi: ["lddd->d", "ffff->f", "fffF->F", "dddd->d", "dddD->D"] PARAMETRIC direct super::orthogonal::eval_jacobi,
                 "Evaluate Jacobi polynomial at a point.\n\nThe Jacobi polynomial P_n^(alpha, beta)(x) by SciPy's recurrence (`scipy.special.eval_jacobi`).";
         }

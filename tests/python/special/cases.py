@@ -33,7 +33,8 @@ EXTRAS = """eval_chebyu boxcox1p inv_boxcox1p cosm1 exprel sindg cosdg chdtr chd
 pdtrc exp1 expi expn erfi dawsn spence zetac ellipk ellipkm1 ellipe ellipkinc ellipeinc
 elliprc elliprf elliprd elliprg elliprj kolmogorov kolmogi rgamma gammasgn poch ndtri_exp
 eval_sh_legendre eval_sh_chebyt eval_sh_chebyu eval_genlaguerre eval_gegenbauer
-eval_jacobi jv jn yv iv kv jve yve ive kve yn owens_t tklmbda wofz voigt_profile""".split()
+eval_jacobi jv jn yv iv kv jve yve ive kve yn owens_t tklmbda wofz voigt_profile hyp2f1 hyp1f1
+hyp0f1 struve modstruve""".split()
 FUNCTIONS = ["polygamma", "multigammaln", "factorial", "comb", "perm", "bernoulli", "euler", "sinc", "zeta", "lambertw",
              "logsumexp", "softmax", "log_softmax", "jnyn_zeros", "jn_zeros", "jnp_zeros", "yn_zeros",
              "ynp_zeros"] + """roots_legendre roots_sh_legendre roots_chebyt roots_chebyu
@@ -263,6 +264,23 @@ CASES: dict[str, Case] = {
     "kve": Case((uniform(-50, 50), mix(uniform(0, 100), log_uniform(-1, 2.8))), 2e-13, 0, "as kv"),
     "yn": Case((integers(-50, 50), mix(uniform(0, 100), log_uniform(-1, 3.5))), 5e-12, 1e-13,
                "as jv", f32_atol=1e-7),
+    # Hypergeometric and Struve functions (csrc/hypergeometric_kernels.h, csrc/struve_kernels.h;
+    # test_hypergeometric.py checks them against mpmath where SciPy itself is off)
+    "hyp2f1": Case((mix(uniform(-10, 10), integers(-10, 10)), uniform(-10, 10), uniform(-10, 10),
+                    uniform(-1, 1)), 1e-13, 0,
+                   "Cephes' method, as SciPy: |x| < 1 (x < -1: test_hypergeometric.py, against mpmath)",
+                   f32_rtol=1e-4, f32_atol=1e-6),
+    "hyp1f1": Case((uniform(-30, 30), uniform(0.1, 30), uniform(-50, 50)), 1e-11, 1e-300,
+                   "SciPy's is Boost's; both are within 1e-12 of mpmath here, torchbridge 2e-14 "
+                   "(test_hypergeometric.py)", f32_rtol=1e-4, f32_atol=1e-6),
+    "hyp0f1": Case((uniform(-20, 20), uniform(0, 100)), 1e-13, 0,
+                   "Gamma(v) x^((1-v)/2) I_(v-1)(2 sqrt x); x < 0 (J, where SciPy's jv is 1e-10 off): "
+                   "test_hypergeometric.py", f32_rtol=1e-4, f32_atol=1e-6),
+    "struve": Case((uniform(-20, 20), uniform(0, 100)), 1e-10, 1e-300,
+                   "Cephes' three expansions; SciPy's Y_v for negative orders is up to 4e-11 off "
+                   "(test_hypergeometric.py, against mpmath)", f32_rtol=1e-4, f32_atol=1e-6),
+    "modstruve": Case((uniform(-20, 20), uniform(0, 100)), 1e-13, 1e-300, "as struve",
+                      f32_rtol=1e-4, f32_atol=1e-6),
 }
 UNARY = [n for n, c in CASES.items() if len(c.args) == 1]
 BINARY = [n for n, c in CASES.items() if len(c.args) == 2]

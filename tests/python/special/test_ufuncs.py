@@ -160,10 +160,20 @@ BINARY_EDGE_RTOL = {
     "binom": 2e-13,  # binom(170, 1e-300): true value 1; SciPy 1 - 1.4e-13, ours 1 - 2.5e-14
     "chdtrc": 3e-13,
     "owens_t": 2e-13,  # owens_t(25, 1): SciPy 1.1e-13 off (test_owens_t_against_mpmath)
+    # order 170: both off by 1e-13 to 3e-13 (mpmath: hyp0f1(170, 0.5) = 1.0029454806058341,
+    # torchbridge 2e-13 off, SciPy 3e-13; struve(170, 25): torchbridge 5e-14, SciPy 7e-14)
+    "hyp0f1": 5e-13,
+    "struve": 5e-13,
+    "modstruve": 5e-13,
 }
+# Oscillating results at |x| = 1e300, where neither library has the phase (J and Y of 2e150
+# and 1e300): name -> the x excluded
+PHASE_LOST = {"hyp0f1": (-1e300,), "struve": (-1e300, 1e300)}
 # (name, a, b) -> (value torchbridge gives, why SciPy's value is not followed)
 BINARY_EDGE_EXCEPTIONS: dict[tuple[str, float, float], tuple[float, str]] = {
     ("elliprc", np.inf, "nan"): (np.nan, "nan input gives nan; SciPy returns 0 here"),
+    ("hyp0f1", 1.0, 1e300): (np.inf, "I_0(2e150) overflows; SciPy's Cython asymptotic divides by zero "
+                             "and gives 0"),
     ("elliprc", np.inf, -np.inf): (0.0, "the limit 0; SciPy gives nan"),
     **{("elliprc", x, -np.inf): (0.0, "+0.0 (SciPy -0.0)") for x in (0.0, -0.0)},
     **{("elliprc", x, -np.inf): (np.nan, "nan for x < 0 as everywhere else; SciPy -0.0")
@@ -193,9 +203,13 @@ BINARY_EDGE_EXCEPTIONS: dict[tuple[str, float, float], tuple[float, str]] = {
 BESSEL_REAL_ORDER = {"jv", "jn", "yv", "iv", "kv", "jve", "yve", "ive", "kve", "yn"}
 
 
+# SciPy's hyp0f1(1, 1e300) raises ZeroDivisionError inside its Cython asymptotic (printed, not raised)
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
 @pytest.mark.parametrize("name", [n for n in BINARY if n not in POLYNOMIALS and n not in BESSEL_REAL_ORDER])
 def test_binary_edge_values(name):
     a, b = (m.ravel() for m in np.meshgrid(BINARY_EDGES, BINARY_EDGES))
+    keep = ~np.isin(b, PHASE_LOST.get(name, ()))
+    a, b = a[keep], b[keep]
     want = scipy_call(name, a, b)
     got = ours(name)(a, b)
     for i, (x, y) in enumerate(zip(a, b)):
@@ -284,7 +298,7 @@ def test_weak_literals_examples():
 @pytest.mark.parametrize("name", sorted(CASES))
 @pytest.mark.parametrize("value", [0.25, np.float64(0.25), np.float32(0.25), np.array(0.25), 1, True])
 def test_scalars_give_numpy_scalars_like_scipy(name, value):
-    args = (value,) if name in UNARY else (2, value) if name in POLYNOMIALS else (value, value)
+    args = (value,) if name in UNARY else (2, value) if name in POLYNOMIALS else (value,) * len(CASES[name].args)
     if name.startswith("eval_hermite"):
         args = (2, value)
     want = scipy_call(name, *args)
@@ -301,8 +315,8 @@ def test_lists_shapes_and_broadcasting(name):
         args = (x,)
     elif name in POLYNOMIALS:
         args = ([[1], [2], [3]], [0.1, 0.2])
-    else:
-        args = (x, [0.7, 0.8, 0.9])
+    else:  # (hyp1f1 and hyp2f1 take three and four)
+        args = (x,) * (len(CASES[name].args) - 1) + ([0.7, 0.8, 0.9],)
     got = ours(name)(*args)
     want = scipy_call(name, *args)
     assert type(got) is np.ndarray and got.shape == want.shape

@@ -1,0 +1,91 @@
+// torchbridge's C++ shim, hypergeometric half: the Gauss hypergeometric
+// function 2F1, the confluent function 1F1 and the confluent limit function
+// 0F1 of real arguments (`scipy.special.hyp2f1`, `hyp1f1`, `hyp0f1`) and the Struve functions H and L
+// (`scipy.special.struve`, `modstruve`) as CPU kernels, declared in Rust in
+// src/ffi/hypergeometric.rs and used by src/ops/special/hypergeometric.rs and
+// src/ops/special/struve.rs. The scalar kernels and their methods are in
+// hypergeometric_kernels.h and struve_kernels.h; this file runs them over the
+// elements, split over libtorch's thread count (csrc/parallel.h).
+//
+// Every entry point checks its tensors with TORCH_CHECK and catches every
+// C++ exception (see error.h).
+
+#include "error.h"
+#include "hypergeometric_kernels.h"
+#include "parallel.h"
+#include "struve_kernels.h"
+
+#include <ATen/ATen.h>
+
+#include <cstdint>
+
+using tb_shim::describe_current_exception;
+
+namespace {
+
+constexpr int64_t kWorkPerThread = 1 << 9;
+
+// The kinds, as src/ffi/hypergeometric.rs numbers them, and their input counts.
+enum Kind : int64_t { kHyp2f1 = 0, kHyp0f1 = 1, kStruve = 2, kModstruve = 3, kHyp1f1 = 4 };
+
+int64_t arity(int64_t kind) { return kind == kHyp2f1 ? 4 : (kind == kHyp1f1 ? 3 : 2); }
+
+double evaluate(int64_t kind, const double* const* in, int64_t i) {
+  switch (kind) {
+    case kHyp2f1: {
+      double loss = 0.0;
+      bool pole = false;
+      return tb_hyper::hyp2f1_impl(in[0][i], in[1][i], in[2][i], in[3][i], &loss, &pole);
+    }
+    case kHyp0f1:
+      return tb_hyper::hyp0f1(in[0][i], in[1][i]);
+    case kHyp1f1:
+      return tb_hyper::hyp1f1(in[0][i], in[1][i], in[2][i]);
+    case kStruve: {
+      int status = 0;
+      return tb_struve::struve(in[0][i], in[1][i], true, &status);
+    }
+    default: {
+      int status = 0;
+      return tb_struve::struve(in[0][i], in[1][i], false, &status);
+    }
+  }
+}
+
+}  // namespace
+
+extern "C" {
+
+// The routine `kind` (0 hyp2f1, 1 hyp0f1, 2 struve, 3 modstruve, 4 hyp1f1) of the elements of the
+// `n` tensors `inputs` (one shape, contiguous float64, CPU; n the routine's input count)
+// into a new tensor `*out` of that shape.
+char* tb_hypergeometric_cpu(const at::Tensor* const* inputs, int64_t n, int64_t kind, at::Tensor** out) noexcept {
+  *out = nullptr;
+  try {
+    TORCH_CHECK(kind >= kHyp2f1 && kind <= kHyp1f1, "hypergeometric: unknown kind ", kind);
+    TORCH_CHECK(n == arity(kind), "hypergeometric: kind ", kind, " takes ", arity(kind), " inputs, not ", n);
+    const double* data[4] = {nullptr, nullptr, nullptr, nullptr};
+    for (int64_t k = 0; k < n; ++k) {
+      const at::Tensor* t = inputs[k];
+      TORCH_CHECK(t->device().is_cpu() && t->scalar_type() == at::kDouble && t->is_contiguous(),
+                  "hypergeometric: the inputs must be contiguous float64 CPU tensors");
+      TORCH_CHECK(t->sizes() == inputs[0]->sizes(), "hypergeometric: the inputs must have one shape");
+      data[k] = t->const_data_ptr<double>();
+    }
+    at::Tensor result = at::empty_like(*inputs[0]);
+    double* po = result.mutable_data_ptr<double>();
+    const int64_t count = inputs[0]->numel();
+    const int64_t threads = tb_shim::threads_for(count, count, kWorkPerThread);
+    tb_shim::split_over_threads(count, threads, 1, [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i) {
+        po[i] = evaluate(kind, data, i);
+      }
+    });
+    *out = new at::Tensor(std::move(result));
+    return nullptr;
+  } catch (...) {
+    return describe_current_exception();
+  }
+}
+
+}  // extern "C"

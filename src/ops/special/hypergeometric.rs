@@ -1,0 +1,50 @@
+//! Hypergeometric functions of real arguments (xsf's `hyp2f1.h`,
+//! `hyp0f1.h`): `hyp2f1(a, b, c, x)` by Cephes' method (power series with the
+//! linear transformations of DLMF 15.8, see `csrc/hypergeometric_kernels.h`),
+//! `hyp1f1(a, b, x)` by Kummer's series, Kummer's transformation, the
+//! large-x expansion and the recurrence in b (SciPy uses Boost's), and
+//! `hyp0f1(v, x)` through the Bessel kernels of `csrc/bessel_kernels.h`.
+//!
+//! The kernels are scalar C++ loops on float64 CPU tensors; input on another
+//! device goes to the CPU and back (there is no libtorch composite of them).
+//! They are not differentiable: a torch tensor that requires grad gets the
+//! Python layer's `NotDifferentiableError`.
+
+use tch::{Device, Kind, Tensor};
+
+use crate::ffi::hypergeometric::{hypergeometric_cpu, HypergeometricKind};
+use crate::Result;
+
+/// The kernel `kind` of the broadcast float64 `inputs`, on the CPU: inputs
+/// elsewhere go there and the result comes back.
+pub(super) fn on_cpu(inputs: &[&Tensor], kind: HypergeometricKind) -> Result<Tensor> {
+    let device = inputs[0].device();
+    let host = inputs
+        .iter()
+        .map(|t| Ok(t.f_detach()?.f_to_device(Device::Cpu)?.f_to_kind(Kind::Double)?.f_contiguous()?))
+        .collect::<Result<Vec<Tensor>>>()?;
+    let refs: Vec<&Tensor> = host.iter().collect();
+    let out = hypergeometric_cpu(&refs, kind)?;
+    if device == Device::Cpu {
+        return Ok(out);
+    }
+    Ok(out.f_to_device(device)?)
+}
+
+/// The Gauss hypergeometric function 2F1(a, b; c; x), `scipy.special.hyp2f1`,
+/// real arguments.
+pub(super) fn hyp2f1(a: &Tensor, b: &Tensor, c: &Tensor, x: &Tensor) -> Result<Tensor> {
+    on_cpu(&[a, b, c, x], HypergeometricKind::Hyp2f1)
+}
+
+/// Kummer's confluent hypergeometric function 1F1(a; b; x), `scipy.special.hyp1f1`,
+/// real arguments.
+pub(super) fn hyp1f1(a: &Tensor, b: &Tensor, x: &Tensor) -> Result<Tensor> {
+    on_cpu(&[a, b, x], HypergeometricKind::Hyp1f1)
+}
+
+/// The confluent hypergeometric limit function 0F1(; v; x), `scipy.special.hyp0f1`,
+/// real arguments.
+pub(super) fn hyp0f1(v: &Tensor, x: &Tensor) -> Result<Tensor> {
+    on_cpu(&[v, x], HypergeometricKind::Hyp0f1)
+}
