@@ -2,7 +2,8 @@
 //! streams; `csrc/aten.cpp`: operators by name; `csrc/autograd.cpp`: values
 //! with given derivatives; `csrc/faddeeva.cpp`: the Faddeeva function and
 //! the complex erf family; `csrc/iir.cpp`: SciPy's recurrent filter loops;
-//! `csrc/bessel.cpp`: Bessel functions of real order; `csrc/gammaln.cpp`:
+//! `csrc/bessel.cpp`: Bessel functions of real order; `csrc/cephes_misc.cpp`:
+//! SciPy's multi-output ufuncs (sici, shichi, fresnel, airy, airye, ellipj); `csrc/gammaln.cpp`:
 //! gammaln (Cephes' lgam); `csrc/incbet.cpp`: the incomplete beta function;
 //! `csrc/ndtr.cpp`: ndtr's last pass and log_ndtr;
 //! `csrc/ni_filters.cpp`: ndimage's line filters;
@@ -71,6 +72,7 @@ fn main() {
         .file("csrc/iir.cpp")
         .file("csrc/gammaln.cpp")
         .file("csrc/bessel.cpp")
+        .file("csrc/cephes_misc.cpp")
         .file("csrc/incbet.cpp")
         .file("csrc/ndtr.cpp")
         .file("csrc/ni_filters.cpp")

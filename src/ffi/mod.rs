@@ -16,6 +16,9 @@
 //!   float64 CPU tensors) and wraps it for `crate::ops::special`.
 //! - [`bessel`] declares `csrc/bessel.cpp` (Bessel functions of real order
 //!   and real argument as a scalar loop) and wraps it for `crate::ops::special`.
+//! - [`cephes_misc`] declares `csrc/cephes_misc.cpp` (SciPy's multi-output
+//!   ufuncs of real argument: sici, shichi, fresnel, airy, airye, ellipj) and
+//!   wraps it for `crate::ops::special`.
 //! - [`incbet`] declares `csrc/incbet.cpp` (the regularized incomplete beta
 //!   function as a scalar loop) and wraps it for `crate::ops::special`.
 //! - [`faddeeva`] declares `csrc/faddeeva.cpp` (the Faddeeva function and
@@ -42,6 +45,7 @@
 pub(crate) mod aten;
 pub(crate) mod autograd;
 pub(crate) mod bessel;
+pub(crate) mod cephes_misc;
 pub(crate) mod dlpack;
 pub(crate) mod faddeeva;
 pub(crate) mod gammaln;

@@ -46,6 +46,7 @@ _SPECIAL: dict[str, Chunking] = {name: Elementwise(_ufunc_arrays(name)) for name
     "roots_sh_chebyu": NoArrays(),
     "sinc": Elementwise(("x",)),
     "zeta": Elementwise(("x", "q")),
+    **{f"spherical_{kind}n": Elementwise(("n", "z")) for kind in "jyik"},
     "logsumexp": Reduction(_reductions.logsumexp),
     "softmax": Reduction(_reductions.softmax),
     "log_softmax": Reduction(_reductions.softmax),

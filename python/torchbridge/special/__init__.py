@@ -38,6 +38,10 @@ from .._core.special import (
     polygamma,
     sinc,
     softmax,
+    spherical_in,
+    spherical_jn,
+    spherical_kn,
+    spherical_yn,
     zeta,
 )
 from . import _errstate, _orthogonal
@@ -57,6 +61,10 @@ __all__ = list(_special.UFUNCS) + [
     *_orthogonal.__all__,  # the Gauss quadrature roots_*
     "sinc",
     "zeta",
+    "spherical_jn",
+    "spherical_yn",
+    "spherical_in",
+    "spherical_kn",
     "logsumexp",
     "softmax",
     "log_softmax",

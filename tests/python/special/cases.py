@@ -35,7 +35,8 @@ elliprc elliprf elliprd elliprg elliprj kolmogorov kolmogi rgamma gammasgn poch 
 eval_sh_legendre eval_sh_chebyt eval_sh_chebyu eval_genlaguerre eval_gegenbauer
 eval_jacobi jv jn yv iv kv jve yve ive kve yn owens_t tklmbda wofz voigt_profile""".split()
 FUNCTIONS = ["polygamma", "multigammaln", "factorial", "comb", "perm", "bernoulli", "euler", "sinc", "zeta",
-             "logsumexp", "softmax", "log_softmax"] + """roots_legendre roots_sh_legendre roots_chebyt roots_chebyu
+             "logsumexp", "softmax", "log_softmax", "spherical_jn", "spherical_yn", "spherical_in",
+             "spherical_kn"] + """roots_legendre roots_sh_legendre roots_chebyt roots_chebyu
 roots_chebyc roots_chebys roots_sh_chebyt roots_sh_chebyu roots_hermite roots_hermitenorm roots_laguerre
 roots_genlaguerre roots_jacobi roots_sh_jacobi roots_gegenbauer""".split()
 
