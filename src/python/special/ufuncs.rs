@@ -199,17 +199,17 @@ pub(super) fn binary_multi(
 /// of `nout` Nones (`out=(None, None)`), so the text signature says so (the
 /// argument itself takes None or such a tuple, the default).
 macro_rules! multi_binding {
-    (unary 2 $name:ident, $doc:expr) => {
-        multi_binding!(@unary $name, $doc, "(x, /, out=(None, None), *, device=None, **kwargs)");
+    (unary 2 $name:ident, [$($doc:tt)*]) => {
+        multi_binding!(@unary $name, [$($doc)*], "(x, /, out=(None, None), *, device=None, **kwargs)");
     };
-    (unary 4 $name:ident, $doc:expr) => {
-        multi_binding!(@unary $name, $doc, "(x, /, out=(None, None, None, None), *, device=None, **kwargs)");
+    (unary 4 $name:ident, [$($doc:tt)*]) => {
+        multi_binding!(@unary $name, [$($doc)*], "(x, /, out=(None, None, None, None), *, device=None, **kwargs)");
     };
-    (binary 4 $name:ident, $doc:expr) => {
-        multi_binding!(@binary $name, $doc, "(x1, x2, /, out=(None, None, None, None), *, device=None, **kwargs)");
+    (binary 4 $name:ident, [$($doc:tt)*]) => {
+        multi_binding!(@binary $name, [$($doc)*], "(x1, x2, /, out=(None, None, None, None), *, device=None, **kwargs)");
     };
-    (@unary $name:ident, $doc:expr, $sig:literal) => {
-        #[doc = $doc]
+    (@unary $name:ident, [$($doc:tt)*], $sig:tt) => {
+        #[doc = $($doc)*]
         #[pyfunction]
         #[pyo3(signature = (x, /, out = None, *, device = None, **kwargs), text_signature = $sig)]
         fn $name(
@@ -222,8 +222,8 @@ macro_rules! multi_binding {
             on_device(device, || unary_multi(py, &table::$name, x, out, kwargs, sp::$name))
         }
     };
-    (@binary $name:ident, $doc:expr, $sig:literal) => {
-        #[doc = $doc]
+    (@binary $name:ident, [$($doc:tt)*], $sig:tt) => {
+        #[doc = $($doc)*]
         #[pyfunction]
         #[pyo3(signature = (x1, x2, /, out = None, *, device = None, **kwargs), text_signature = $sig)]
         fn $name(
@@ -247,8 +247,8 @@ macro_rules! ufunc_bindings {
         binary { $($b:ident: [$($bt:literal),*] $bacc:ident $bhow:ident $bkernel:path, $bdoc:literal;)* }
         ternary { $($t:ident: [$($tt:literal),*] $tacc:ident $thow:ident $tkernel:path, $tdoc:literal;)* }
         quaternary { $($q:ident: [$($qt:literal),*] $qacc:ident $qhow:ident $qkernel:path, $qdoc:literal;)* }
-        unary_multi { $($um:ident: $umn:literal [$($umt:literal),*] $umacc:ident $umkernel:path, $umdoc:literal;)* }
-        binary_multi { $($bm:ident: $bmn:literal [$($bmt:literal),*] $bmacc:ident $bmkernel:path, $bmdoc:literal;)* }
+        unary_multi { $($um:ident: $umn:tt [$($umt:literal),*] $umacc:ident $umkernel:path, $umdoc:literal;)* }
+        binary_multi { $($bm:ident: $bmn:tt [$($bmt:literal),*] $bmacc:ident $bmkernel:path, $bmdoc:literal;)* }
         unary_internal { $($ui:ident: [$($uit:literal),*] $uiacc:ident $uihow:ident $uikernel:path, $uidoc:literal;)* }
         binary_internal { $($bi:ident: [$($bit:literal),*] $biacc:ident $bihow:ident $bikernel:path, $bidoc:literal;)* }
     ) => {
@@ -318,13 +318,13 @@ macro_rules! ufunc_bindings {
         $(
             multi_binding!(
                 unary $umn $um,
-                concat!($umdoc, "\n\nSciPy's loops (its ``types``):", $(" ``", $umt, "``",)* ", a tuple of ", stringify!($umn), " arrays.\n\n", ufunc_note!())
+                [concat!($umdoc, "\n\nSciPy's loops (its ``types``):", $(" ``", $umt, "``",)* ", a tuple of ", stringify!($umn), " arrays.\n\n", ufunc_note!())]
             );
         )*
         $(
             multi_binding!(
                 binary $bmn $bm,
-                concat!($bmdoc, "\n\nSciPy's loops (its ``types``):", $(" ``", $bmt, "``",)* ", a tuple of ", stringify!($bmn), " arrays.\n\n", ufunc_note!())
+                [concat!($bmdoc, "\n\nSciPy's loops (its ``types``):", $(" ``", $bmt, "``",)* ", a tuple of ", stringify!($bmn), " arrays.\n\n", ufunc_note!())]
             );
         )*
 
