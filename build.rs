@@ -4,7 +4,8 @@
 //! the complex erf family; `csrc/xsf_complex.cpp`: the complex gamma
 //! family, digamma, exp1/expi, spence and lambertw; `csrc/iir.cpp`: SciPy's recurrent filter loops;
 //! `csrc/bessel.cpp`: Bessel functions of real order; `csrc/hypergeometric.cpp`:
-//! hyp2f1, hyp1f1, hyp0f1 and the Struve functions; `csrc/gammaln.cpp`:
+//! hyp2f1, hyp1f1, hyp0f1 and the Struve functions; `csrc/cephes_misc.cpp`:
+//! SciPy's multi-output ufuncs (sici, shichi, fresnel, airy, airye, ellipj); `csrc/gammaln.cpp`:
 //! gammaln (Cephes' lgam); `csrc/incbet.cpp`: the incomplete beta function;
 //! `csrc/ndtr.cpp`: ndtr's last pass and log_ndtr;
 //! `csrc/ni_filters.cpp`: ndimage's line filters;
@@ -75,6 +76,7 @@ fn main() {
         .file("csrc/gammaln.cpp")
         .file("csrc/bessel.cpp")
         .file("csrc/hypergeometric.cpp")
+        .file("csrc/cephes_misc.cpp")
         .file("csrc/incbet.cpp")
         .file("csrc/ndtr.cpp")
         .file("csrc/ni_filters.cpp")

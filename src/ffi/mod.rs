@@ -18,6 +18,9 @@
 //!   and real argument as a scalar loop) and wraps it for `crate::ops::special`.
 //! - [`hypergeometric`] declares `csrc/hypergeometric.cpp` (hyp2f1, hyp1f1, hyp0f1,
 //!   struve and modstruve as a scalar loop) and wraps it for `crate::ops::special`.
+//! - [`cephes_misc`] declares `csrc/cephes_misc.cpp` (SciPy's multi-output
+//!   ufuncs of real argument: sici, shichi, fresnel, airy, airye, ellipj) and
+//!   wraps it for `crate::ops::special`.
 //! - [`incbet`] declares `csrc/incbet.cpp` (the regularized incomplete beta
 //!   function as a scalar loop) and wraps it for `crate::ops::special`.
 //! - [`faddeeva`] declares `csrc/faddeeva.cpp` (the Faddeeva function and
@@ -47,6 +50,7 @@
 pub(crate) mod aten;
 pub(crate) mod autograd;
 pub(crate) mod bessel;
+pub(crate) mod cephes_misc;
 pub(crate) mod dlpack;
 pub(crate) mod faddeeva;
 pub(crate) mod gammaln;

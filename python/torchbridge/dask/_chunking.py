@@ -132,7 +132,9 @@ def _as_dask(call: Call, name: str, value: Any) -> Any:
 
 
 def _refuse_out(call: Call) -> None:
-    if call.get("out") is not None:
+    out = call.get("out")
+    # (a tuple of Nones: the multi-output ufuncs' default, ``out=(None, None)``)
+    if out is not None and not (isinstance(out, tuple) and all(o is None for o in out)):
         raise UnsupportedParameterError(f"{call.name}: `out=` with dask arrays is not supported (results are lazy)")
 
 

@@ -52,6 +52,7 @@ _SPECIAL: dict[str, Chunking] = {name: Elementwise(_ufunc_arrays(name)) for name
     "sinc": Elementwise(("x",)),
     "zeta": Elementwise(("x", "q")),
     "lambertw": Elementwise(("z", "k", "tol"), probe=1.0),
+    **{f"spherical_{kind}n": Elementwise(("n", "z")) for kind in "jyik"},
     "logsumexp": Reduction(_reductions.logsumexp),
     "softmax": Reduction(_reductions.softmax),
     "log_softmax": Reduction(_reductions.softmax),

@@ -41,6 +41,10 @@ from .._core.special import (
     polygamma,
     sinc,
     softmax,
+    spherical_in,
+    spherical_jn,
+    spherical_kn,
+    spherical_yn,
     zeta,
 )
 from . import _errstate, _orthogonal
@@ -66,6 +70,10 @@ __all__ = list(_special.UFUNCS) + [
     "sinc",
     "zeta",
     "lambertw",
+    "spherical_jn",
+    "spherical_yn",
+    "spherical_in",
+    "spherical_kn",
     "logsumexp",
     "softmax",
     "log_softmax",

@@ -64,6 +64,30 @@ def _erfc_underflow(x: np.ndarray) -> np.ndarray:
     return x * x > MAXLOG
 
 
+#: AMOS's limits for real x (zairy/zbiry, as SciPy's airy and airye call them): no result from
+#: |x| = 1048575.99967 on (about 2**20), loss of precision from |x| = 1023.99999984 on (about 2**10),
+#: read off SciPy; airy's Ai underflows and Bi overflows past these x (csrc/cephes_misc.cpp)
+AIRY_NO_RESULT = 1048575.9996744784
+AIRY_LOSS = 1023.999999841054
+AIRY_UNDERFLOW = 103.09682650112123
+AIRY_OVERFLOW = 103.28277994600522
+
+
+def _airy(name: str, scaled: bool) -> list[tuple[str, str, Predicate]]:
+    # SciPy's messages for AMOS's error codes name the routine with a second colon ("airy:: overflow")
+    within = lambda x: np.abs(x) < AIRY_NO_RESULT  # noqa: E731
+    checks: list[tuple[str, Predicate]] = [("no_result", lambda x, out: np.abs(x) >= AIRY_NO_RESULT)]
+    if scaled:
+        checks.append(("loss", lambda x, out: (np.abs(x) >= AIRY_LOSS) & within(x)))
+    else:
+        checks += [
+            ("loss", lambda x, out: (x <= -AIRY_LOSS) & within(x)),
+            ("underflow", lambda x, out: (x >= AIRY_UNDERFLOW) & within(x)),
+            ("overflow", lambda x, out: (x >= AIRY_OVERFLOW) & within(x)),
+        ]
+    return _row(f"{name}:", *checks)
+
+
 TABLE: dict[str, list[tuple[str, str, Predicate]]] = {
     "gamma": _row("Gamma", ("singular", lambda x, out: _negative_integer(x))),
     "gammaln": _row("lgam", ("singular", lambda x, out: _nonpositive_integer(x) & np.isfinite(x))),
@@ -91,6 +115,14 @@ TABLE: dict[str, list[tuple[str, str, Predicate]]] = {
     "ellipk": _row("ellpk", ("singular", lambda m, out: m == 1), ("domain", lambda m, out: m > 1)),
     "ellipkm1": _row("ellpk", ("singular", lambda p, out: p == 0), ("domain", lambda p, out: p < 0)),
     "ellipe": _row("ellpe", ("domain", lambda m, out: m > 1)),
+    "ellipj": _row("ellpj", ("domain", lambda u, m, out: (m < 0) | (m > 1) | np.isnan(m))),
+    "smirnovi": _row(
+        "smirnovi",
+        # (a nan order: SciPy's loop gives nan before the kernel, unreported)
+        ("domain", lambda n, p, out: ~np.isnan(p) & ~np.isnan(n) & (~((n >= 1) & (n < 2**31)) | (p < 0) | (p > 1))),
+    ),
+    "airy": _airy("airy", scaled=False),
+    "airye": _airy("airye", scaled=True),
     "ellipkinc": _row(
         "ellik", ("singular", lambda phi, m, out: (m == 1) & (np.abs(phi) >= np.pi / 2) & np.isfinite(phi))
     ),

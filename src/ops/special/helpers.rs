@@ -161,3 +161,22 @@ pub(super) fn kind_of(dtype: DType) -> Result<Kind> {
 pub(super) fn guarded<T>(work: impl FnOnce() -> Result<T>) -> Result<T> {
     crate::error::no_panic(work)
 }
+
+/// The multi-output kernel `kind` of `csrc/cephes_misc.cpp` on `x` (and `y`;
+/// broadcast float64): its outputs in SciPy's order. The kernels are scalar
+/// C++ loops on the CPU: input on another device goes there and the results
+/// come back (there is no libtorch composite of them).
+pub(super) fn cephes_misc(
+    kind: crate::ffi::cephes_misc::MiscKind,
+    x: &Tensor,
+    y: Option<&Tensor>,
+) -> Result<Vec<Tensor>> {
+    let device = x.device();
+    let host = |t: &Tensor| -> Result<Tensor> {
+        Ok(t.f_detach()?.f_to_device(tch::Device::Cpu)?.f_to_kind(Kind::Double)?.f_contiguous()?)
+    };
+    let y = y.map(host).transpose()?;
+    let stacked = crate::ffi::cephes_misc::cephes_misc_cpu(kind, &host(x)?, y.as_ref())?;
+    let stacked = if device == tch::Device::Cpu { stacked } else { stacked.f_to_device(device)? };
+    Ok(stacked.f_unbind(0)?)
+}

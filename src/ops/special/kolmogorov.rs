@@ -1,5 +1,8 @@
 //! The Kolmogorov distribution (Cephes' `kolmogorov.c` in SciPy):
-//! kolmogorov, its survival function, and kolmogi, the inverse.
+//! kolmogorov, its survival function, and kolmogi, the inverse; and the
+//! one-sided Smirnov statistic's smirnov and smirnovi, whose scalar kernels
+//! are `csrc/cephes_misc.cpp`'s (CPU loops: input on another device goes to
+//! the CPU and back; not differentiable).
 
 use std::f64::consts::PI;
 
@@ -105,4 +108,16 @@ pub(super) fn kolmogi(probability: &Tensor) -> Result<Tensor> {
     let out = fill(&y, &not(&valid)?, f64::NAN)?;
     let out = fill(&out, &probability.f_eq(0.0)?, f64::INFINITY)?;
     fill(&out, &probability.f_eq(1.0)?, 0.0)
+}
+
+/// The survival function of the one-sided Kolmogorov-Smirnov statistic,
+/// `scipy.special.smirnov(n, d)` (`n` as float64 with integral values, or the
+/// int64 loop's order).
+pub(super) fn smirnov(n: &Tensor, d: &Tensor) -> Result<Tensor> {
+    Ok(cephes_misc(crate::ffi::cephes_misc::MiscKind::Smirnov, n, Some(d))?.swap_remove(0))
+}
+
+/// The inverse of [`smirnov`] in d, `scipy.special.smirnovi(n, p)`.
+pub(super) fn smirnovi(n: &Tensor, p: &Tensor) -> Result<Tensor> {
+    Ok(cephes_misc(crate::ffi::cephes_misc::MiscKind::Smirnovi, n, Some(p))?.swap_remove(0))
 }

@@ -40,7 +40,8 @@ impl Operand {
 }
 
 /// The loop SciPy runs for some inputs: the dtypes the inputs are cast to and
-/// the dtype of the result.
+/// the dtype of the result (of every result, for the multi-output ufuncs,
+/// whose loops give all their outputs one dtype).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Loop {
     /// One dtype per input.
@@ -71,8 +72,9 @@ fn loop_code(code: u8) -> Option<DType> {
 fn parse_loop(signature: &str) -> Option<Loop> {
     let (inputs, output) = signature.split_once("->")?;
     let inputs = inputs.bytes().map(loop_code).collect::<Option<Vec<_>>>()?;
+    // one output code, or several equal ones (`"d->dddd"`)
     let output = match output.as_bytes() {
-        [code] => loop_code(*code)?,
+        [code, rest @ ..] if rest.iter().all(|c| c == code) => loop_code(*code)?,
         _ => return None,
     };
     Some(Loop { inputs, output })
@@ -262,6 +264,30 @@ pub(super) fn binary(
     finish(kernel(&args.tensors[0], &args.tensors[1])?, args.output)
 }
 
+/// A multi-output unary ufunc: `kernel` computes on the float64 input and
+/// returns one tensor per output, each rounded to the loop's output dtype.
+pub(super) fn unary_multi(
+    ufunc: &Ufunc,
+    x: &Tensor,
+    kernel: fn(&Tensor) -> Result<Vec<Tensor>>,
+) -> Result<Vec<Tensor>> {
+    let args = prepare(ufunc, &[x])?;
+    let x = cast(&args.tensors[0], DType::Float64)?;
+    kernel(&x)?.into_iter().map(|t| finish(t, args.output)).collect()
+}
+
+/// A multi-output binary ufunc (SciPy's `ellipj`), as [`unary_multi`].
+pub(super) fn binary_multi(
+    ufunc: &Ufunc,
+    x: &Tensor,
+    y: &Tensor,
+    kernel: fn(&Tensor, &Tensor) -> Result<Vec<Tensor>>,
+) -> Result<Vec<Tensor>> {
+    let args = prepare(ufunc, &[x, y])?;
+    let t = args.tensors.iter().map(|t| cast(t, DType::Float64)).collect::<Result<Vec<_>>>()?;
+    kernel(&t[0], &t[1])?.into_iter().map(|t| finish(t, args.output)).collect()
+}
+
 /// A ternary ufunc: `kernel` computes on the broadcast inputs, all as float64
 /// (integer loops such as `dld->d` take integral values the kernels floor).
 pub(super) fn ternary(
@@ -301,10 +327,13 @@ mod tests {
         assert_eq!(parsed.output, DType::Float64);
         assert!(parse_loop("g->g").is_none(), "long double loops are never chosen");
         assert!(parse_loop("dd").is_none());
+        assert_eq!(parse_loop("d->dddd").unwrap().output, DType::Float64);
+        assert!(parse_loop("d->df").is_none(), "outputs of one dtype only");
         for ufunc in ufuncs::ALL {
             assert!(ufunc.types.iter().any(|t| parse_loop(t).is_some()), "{}", ufunc.name);
             assert_eq!(ufunc.qualified, format!("special.{}", ufunc.name));
             assert!(ufunc.types.iter().all(|t| t.split_once("->").unwrap().0.len() == ufunc.nin), "{}", ufunc.name);
+            assert!(ufunc.types.iter().all(|t| t.split_once("->").unwrap().1.len() == ufunc.nout), "{}", ufunc.name);
         }
     }
 

@@ -14,10 +14,19 @@
 //! gammaln keep libtorch's float32 kernels; the polynomials resolve their
 //! integer-degree loops themselves).
 //!
+//! The `*_multi` groups are SciPy's ufuncs with several outputs (`sici`:
+//! `"d->dd"`, `airy`: `"d->dddd"`, ...): each row also gives `nout`, their
+//! kernels compute on float64 and return one tensor per output
+//! (`loops::unary_multi`, `loops::binary_multi`), each rounded to the loop's
+//! output dtype; the ops functions return them as a `Vec`, the Python
+//! bindings as a tuple of the caller's arrays.
+//!
 //! The `*_internal` groups are loops used by routines that are not ufuncs in
 //! torchbridge's Python face: `psi` (the face's `psi` is `digamma` itself),
-//! and `zeta`/`hurwitz_zeta`, SciPy's `_riemann_zeta`/`_zeta` behind the
-//! Python-level `zeta(x, q=None)`.
+//! `zeta`/`hurwitz_zeta`, SciPy's `_riemann_zeta`/`_zeta` behind the
+//! Python-level `zeta(x, q=None)`, and `spherical_jn` ... `spherical_kn_d`,
+//! SciPy's `_spherical_jn` ... `_spherical_kn_d` behind the Python-level
+//! `spherical_jn(n, z, derivative=False)` and its siblings.
 
 use tch::Tensor;
 
@@ -34,6 +43,9 @@ pub struct Ufunc {
     pub qualified: &'static str,
     /// The number of inputs.
     pub nin: usize,
+    /// The number of outputs (SciPy's `nout`: 1, or 2 and 4 for the
+    /// multi-output rows, whose ops return one tensor per output).
+    pub nout: usize,
     /// SciPy's loop strings, in SciPy's order (`"dd->d"`, ...).
     pub types: &'static [&'static str],
     /// What the ufunc accepts, for [`crate::Error::DtypeNotAccepted`].
@@ -48,6 +60,7 @@ const REAL2: &str = "bool, integer and real floating-point inputs";
 const REAL3: &str = REAL2;
 const DEGREE: &str = "an integer degree n (bool or integer up to int64) and real x";
 const POLY: &str = "a degree n (integer, or real with integral values) and real x";
+const SPHERICAL: &str = "an integer order n and real z";
 const PARAMETRIC: &str = "a degree n (integer, or real with integral values), real parameters and real x";
 
 /// Hands the ufunc table to the macro `$then` (see the module docs).
@@ -269,6 +282,10 @@ macro_rules! special_ufuncs {
                 "Struve function.\n\nThe Struve function H_v(x) by power series (double-double), Bessel-function series or the large-x expansion, as Cephes' struve.c (`scipy.special.struve`); a C++ kernel on the CPU, input on another device goes there and back.";
             modstruve: ["dd->d", "ff->f"] REAL2 float64 super::struve::modstruve,
                 "Modified Struve function.\n\nThe modified Struve function L_v(x), the method of `struve` (`scipy.special.modstruve`); a C++ kernel on the CPU, input on another device goes there and back.";
+            smirnov: ["ld->d", "ff->f", "dd->d"] REAL2 float64 super::kolmogorov::smirnov,
+                "Kolmogorov-Smirnov complementary cumulative distribution function\n\nThe survival function of the one-sided Kolmogorov-Smirnov statistic D_n+ (`scipy.special.smirnov(n, d)`): Birnbaum and Tingey's sum in extended precision, SciPy's special cases and its approximation for n > 10**6; n truncated to an integer, nan outside 1 .. 2**31 - 1; a C++ kernel, CPU only (input on another device goes to the CPU and back).";
+            smirnovi: ["ld->d", "ff->f", "dd->d"] REAL2 float64 super::kolmogorov::smirnovi,
+                "Inverse to `smirnov`\n\nThe d with smirnov(n, d) = p (`scipy.special.smirnovi(n, p)`), by the Illinois method on [0, 1], each step one smirnov sum of up to n terms; a C++ kernel, CPU only (input on another device goes to the CPU and back).";
         }
         ternary {
             voigt_profile: ["ddd->d", "fff->f"] REAL3 float64 super::faddeeva::voigt_profile,
@@ -320,6 +337,22 @@ macro_rules! special_ufuncs {
             eval_jacobi: ["lddd->d", "ffff->f", "fffF->F", "dddd->d", "dddD->D"] PARAMETRIC direct super::orthogonal::eval_jacobi,
                 "Evaluate Jacobi polynomial at a point.\n\nThe Jacobi polynomial P_n^(alpha, beta)(x) by SciPy's recurrence (`scipy.special.eval_jacobi`).";
         }
+        unary_multi {
+            sici: 2 ["f->ff", "d->dd", "F->FF", "D->DD"] REAL super::sici::sici,
+                "Sine and cosine integrals.\n\nThe sine and cosine integrals `(Si(x), Ci(x))` of real x (`scipy.special.sici`): Ci(x) for x < 0 is its real part Ci(|x|), Ci(0) = -inf; a C++ kernel, CPU only (input on another device goes to the CPU and back).";
+            shichi: 2 ["f->ff", "d->dd", "F->FF", "D->DD"] REAL super::sici::shichi,
+                "Hyperbolic sine and cosine integrals.\n\nThe hyperbolic sine and cosine integrals `(Shi(x), Chi(x))` of real x (`scipy.special.shichi`): Chi(x) for x < 0 is its real part Chi(|x|); a C++ kernel, CPU only (input on another device goes to the CPU and back).";
+            fresnel: 2 ["d->dd", "f->ff", "D->DD", "F->FF"] REAL super::fresnel::fresnel,
+                "Fresnel integrals.\n\nThe Fresnel integrals `(S(x), C(x))` of real x (`scipy.special.fresnel`, S first as SciPy); a C++ kernel, CPU only (input on another device goes to the CPU and back).";
+            airy: 4 ["f->ffff", "d->dddd", "F->FFFF", "D->DDDD"] REAL super::airy::airy,
+                "Airy functions and their derivatives.\n\n`(Ai, Ai', Bi, Bi')` of real x (`scipy.special.airy`): Maclaurin series near 0, Bessel functions of orders 1/3 and 2/3 beyond; nan where SciPy's AMOS path gives nan (|x| >= about 2**20, Bi past its overflow); a C++ kernel, CPU only (input on another device goes to the CPU and back).";
+            airye: 4 ["f->ffff", "d->dddd", "F->FFFF", "D->DDDD"] REAL super::airy::airye,
+                "Exponentially scaled Airy functions and their derivatives.\n\n`(eAi, eAi', eBi, eBi')` of real x (`scipy.special.airye`): Ai, Ai' times exp(2/3 x**1.5), Bi, Bi' times exp(-2/3 x**1.5) for x > 0; for x < 0 eAi, eAi' are nan and eBi, eBi' are Bi, Bi', as SciPy; a C++ kernel, CPU only (input on another device goes to the CPU and back).";
+        }
+        binary_multi {
+            ellipj: 4 ["dd->dddd", "ff->ffff"] REAL2 super::ellipj::ellipj,
+                "Jacobi elliptic functions\n\n`(sn, cn, dn, ph)` of u and the parameter m (`scipy.special.ellipj(u, m)`) by the arithmetic-geometric mean; nan for m outside [0, 1]; a C++ kernel, CPU only (input on another device goes to the CPU and back).";
+        }
         unary_internal {
             psi: ["d->d", "D->D", "f->f", "F->F"] REAL float64 super::gamma::psi,
                 "The digamma function.\n\nThe digamma function (`scipy.special.psi`, the same ufunc as `digamma`); complex input by torchbridge's complex xsf kernel, CPU only.";
@@ -329,6 +362,22 @@ macro_rules! special_ufuncs {
         binary_internal {
             hurwitz_zeta: ["ff->f", "Ff->F", "dd->d", "Dd->D"] REAL2 float64 super::zeta::hurwitz_zeta,
                 "The Hurwitz zeta function (`scipy.special.zeta(x, q)`, SciPy's `_zeta` loops).";
+            spherical_jn: ["ld->d", "lD->D", "lf->f", "lF->F"] SPHERICAL float64 super::sph_bessel::jn,
+                "The spherical Bessel function j_n(x) (`scipy.special.spherical_jn(n, z)`, SciPy's `_spherical_jn` loops).";
+            spherical_yn: ["ld->d", "lD->D", "lf->f", "lF->F"] SPHERICAL float64 super::sph_bessel::yn,
+                "The spherical Bessel function y_n(x) (`scipy.special.spherical_yn(n, z)`, SciPy's `_spherical_yn` loops).";
+            spherical_in: ["ld->d", "lD->D", "lf->f", "lF->F"] SPHERICAL float64 super::sph_bessel::in_,
+                "The modified spherical Bessel function i_n(x) (`scipy.special.spherical_in(n, z)`, SciPy's `_spherical_in` loops).";
+            spherical_kn: ["ld->d", "lD->D", "lf->f", "lF->F"] SPHERICAL float64 super::sph_bessel::kn,
+                "The modified spherical Bessel function k_n(x) (`scipy.special.spherical_kn(n, z)`, SciPy's `_spherical_kn` loops).";
+            spherical_jn_d: ["ld->d", "lD->D", "lf->f", "lF->F"] SPHERICAL float64 super::sph_bessel::jn_d,
+                "The derivative of j_n(x) (`scipy.special.spherical_jn(n, z, derivative=True)`, SciPy's `_spherical_jn_d` loops).";
+            spherical_yn_d: ["ld->d", "lD->D", "lf->f", "lF->F"] SPHERICAL float64 super::sph_bessel::yn_d,
+                "The derivative of y_n(x) (`scipy.special.spherical_yn(n, z, derivative=True)`, SciPy's `_spherical_yn_d` loops).";
+            spherical_in_d: ["ld->d", "lD->D", "lf->f", "lF->F"] SPHERICAL float64 super::sph_bessel::in_d,
+                "The derivative of i_n(x) (`scipy.special.spherical_in(n, z, derivative=True)`, SciPy's `_spherical_in_d` loops).";
+            spherical_kn_d: ["ld->d", "lD->D", "lf->f", "lF->F"] SPHERICAL float64 super::sph_bessel::kn_d,
+                "The derivative of k_n(x) (`scipy.special.spherical_kn(n, z, derivative=True)`, SciPy's `_spherical_kn_d` loops).";
         }
         }
     };
@@ -361,6 +410,8 @@ macro_rules! define_ufuncs {
         binary { $($b:ident: [$($bt:literal),*] $bacc:ident $bhow:ident $bkernel:path, $bdoc:literal;)* }
         ternary { $($t:ident: [$($tt:literal),*] $tacc:ident $thow:ident $tkernel:path, $tdoc:literal;)* }
         quaternary { $($q:ident: [$($qt:literal),*] $qacc:ident $qhow:ident $qkernel:path, $qdoc:literal;)* }
+        unary_multi { $($um:ident: $umn:tt [$($umt:literal),*] $umacc:ident $umkernel:path, $umdoc:literal;)* }
+        binary_multi { $($bm:ident: $bmn:tt [$($bmt:literal),*] $bmacc:ident $bmkernel:path, $bmdoc:literal;)* }
         unary_internal { $($ui:ident: [$($uit:literal),*] $uiacc:ident $uihow:ident $uikernel:path, $uidoc:literal;)* }
         binary_internal { $($bi:ident: [$($bit:literal),*] $biacc:ident $bihow:ident $bikernel:path, $bidoc:literal;)* }
     ) => {
@@ -369,34 +420,45 @@ macro_rules! define_ufuncs {
         pub mod table {
             use super::*;
             $(#[doc = $udoc] pub static $u: Ufunc = Ufunc {
-                name: stringify!($u), qualified: concat!("special.", stringify!($u)), nin: 1,
+                name: stringify!($u), qualified: concat!("special.", stringify!($u)), nin: 1, nout: 1,
                 types: &[$($ut),*], accepts: $uacc, doc: $udoc,
             };)*
             $(#[doc = $bdoc] pub static $b: Ufunc = Ufunc {
-                name: stringify!($b), qualified: concat!("special.", stringify!($b)), nin: 2,
+                name: stringify!($b), qualified: concat!("special.", stringify!($b)), nin: 2, nout: 1,
                 types: &[$($bt),*], accepts: $bacc, doc: $bdoc,
             };)*
             $(#[doc = $tdoc] pub static $t: Ufunc = Ufunc {
-                name: stringify!($t), qualified: concat!("special.", stringify!($t)), nin: 3,
+                name: stringify!($t), qualified: concat!("special.", stringify!($t)), nin: 3, nout: 1,
                 types: &[$($tt),*], accepts: $tacc, doc: $tdoc,
             };)*
             $(#[doc = $qdoc] pub static $q: Ufunc = Ufunc {
-                name: stringify!($q), qualified: concat!("special.", stringify!($q)), nin: 4,
+                name: stringify!($q), qualified: concat!("special.", stringify!($q)), nin: 4, nout: 1,
                 types: &[$($qt),*], accepts: $qacc, doc: $qdoc,
             };)*
+            $(#[doc = $umdoc] pub static $um: Ufunc = Ufunc {
+                name: stringify!($um), qualified: concat!("special.", stringify!($um)), nin: 1, nout: $umn,
+                types: &[$($umt),*], accepts: $umacc, doc: $umdoc,
+            };)*
+            $(#[doc = $bmdoc] pub static $bm: Ufunc = Ufunc {
+                name: stringify!($bm), qualified: concat!("special.", stringify!($bm)), nin: 2, nout: $bmn,
+                types: &[$($bmt),*], accepts: $bmacc, doc: $bmdoc,
+            };)*
             $(#[doc = $uidoc] pub static $ui: Ufunc = Ufunc {
-                name: stringify!($ui), qualified: concat!("special.", stringify!($ui)), nin: 1,
+                name: stringify!($ui), qualified: concat!("special.", stringify!($ui)), nin: 1, nout: 1,
                 types: &[$($uit),*], accepts: $uiacc, doc: $uidoc,
             };)*
             $(#[doc = $bidoc] pub static $bi: Ufunc = Ufunc {
-                name: stringify!($bi), qualified: concat!("special.", stringify!($bi)), nin: 2,
+                name: stringify!($bi), qualified: concat!("special.", stringify!($bi)), nin: 2, nout: 1,
                 types: &[$($bit),*], accepts: $biacc, doc: $bidoc,
             };)*
         }
 
         /// Every row of the table.
         pub static ALL: &[&Ufunc] =
-            &[$(&table::$u,)* $(&table::$b,)* $(&table::$t,)* $(&table::$q,)* $(&table::$ui,)* $(&table::$bi,)*];
+            &[
+                $(&table::$u,)* $(&table::$b,)* $(&table::$t,)* $(&table::$q,)*
+                $(&table::$um,)* $(&table::$bm,)* $(&table::$ui,)* $(&table::$bi,)*
+            ];
 
         $(
             #[doc = $udoc]
@@ -420,6 +482,22 @@ macro_rules! define_ufuncs {
             #[doc = $qdoc]
             pub fn $q(x: &Tensor, y: &Tensor, z: &Tensor, w: &Tensor) -> Result<Tensor> {
                 run_kernel!($qhow &table::$q, $qkernel, x, y, z, w)
+            }
+        )*
+        $(
+            #[doc = $umdoc]
+            ///
+            /// Returns one tensor per output, in SciPy's order.
+            pub fn $um(x: &Tensor) -> Result<Vec<Tensor>> {
+                guarded(|| loops::unary_multi(&table::$um, x, $umkernel))
+            }
+        )*
+        $(
+            #[doc = $bmdoc]
+            ///
+            /// Returns one tensor per output, in SciPy's order.
+            pub fn $bm(x: &Tensor, y: &Tensor) -> Result<Vec<Tensor>> {
+                guarded(|| loops::binary_multi(&table::$bm, x, y, $bmkernel))
             }
         )*
         $(

@@ -45,6 +45,7 @@ macro_rules! special_note {
 
 mod basic;
 mod logsumexp;
+mod sph_bessel;
 mod ufuncs;
 
 use pyo3::prelude::*;
@@ -63,6 +64,7 @@ pub(crate) fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     ufuncs::add(&module)?;
     basic::add(&module)?;
     logsumexp::add(&module)?;
+    sph_bessel::add(&module)?;
     module.add_function(wrap_pyfunction!(_ufunc_types, &module)?)?;
     // `from torchbridge._core.special import *` takes exactly the ufuncs
     module.add("UFUNCS", pyo3::types::PyTuple::new(parent.py(), ufuncs::UFUNCS)?)?;

@@ -37,7 +37,8 @@ eval_jacobi jv jn yv iv kv jve yve ive kve yn owens_t tklmbda wofz voigt_profile
 hyp0f1 struve modstruve""".split()
 FUNCTIONS = ["polygamma", "multigammaln", "factorial", "comb", "perm", "bernoulli", "euler", "sinc", "zeta", "lambertw",
              "logsumexp", "softmax", "log_softmax", "jnyn_zeros", "jn_zeros", "jnp_zeros", "yn_zeros",
-             "ynp_zeros"] + """roots_legendre roots_sh_legendre roots_chebyt roots_chebyu
+             "ynp_zeros", "spherical_jn", "spherical_yn", "spherical_in",
+             "spherical_kn"] + """roots_legendre roots_sh_legendre roots_chebyt roots_chebyu
 roots_chebyc roots_chebys roots_sh_chebyt roots_sh_chebyu roots_hermite roots_hermitenorm roots_laguerre
 roots_genlaguerre roots_jacobi roots_sh_jacobi roots_gegenbauer""".split()
 

@@ -39,3 +39,48 @@ def test_edges():
     assert tb.special.kolmogi(0.0) == np.inf and tb.special.kolmogi(1.0) == 0.0
     assert np.isnan(tb.special.kolmogi(1.5)) and np.isnan(tb.special.kolmogi(-0.5))
     assert np.isfinite(tb.special.kolmogi(5e-324))  # SciPy: inf below 1e-308
+
+
+def test_smirnov_against_scipy(rng):
+    import scipy.special as sc
+
+    n = rng.integers(1, 300, 3000)
+    d = np.concatenate([rng.uniform(0, 1, 1500), rng.uniform(0, 1, 1500) / np.sqrt(n[:1500])])
+    got = tb.special.smirnov(n, d)
+    want = sc.smirnov(n, d)
+    assert got.dtype == want.dtype == np.float64
+    # both sum Birnbaum and Tingey's series beyond double precision (SciPy in double-double,
+    # torchbridge in long double); 1e-14 relative into the far tail
+    np.testing.assert_allclose(got, want, rtol=1e-14, atol=0)
+    big = np.array([2_000_000, 5_000_000])  # SciPy's approximation beyond 10**6
+    np.testing.assert_allclose(tb.special.smirnov(big, 1e-4), sc.smirnov(big, 1e-4), rtol=1e-15)
+    f32 = tb.special.smirnov(n[:100].astype(np.float32), d[:100].astype(np.float32))
+    assert f32.dtype == np.float32
+    np.testing.assert_allclose(f32, sc.smirnov(n[:100].astype(np.float32), d[:100].astype(np.float32)), rtol=2e-6)
+
+
+def test_smirnovi_against_scipy(rng):
+    import scipy.special as sc
+
+    n = rng.integers(1, 200, 300)
+    p = np.concatenate([rng.uniform(0, 1, 200), 10.0 ** rng.uniform(-300, 0, 100)])
+    got = tb.special.smirnovi(n, p)
+    want = sc.smirnovi(n, p)
+    # each root to a few ulps; the conditioning of the root adds where smirnov is flat
+    np.testing.assert_allclose(got, want, rtol=1e-13, atol=1e-300)
+    # the round trip where smirnov is well conditioned (its relative slope grows like n / (1 - d))
+    mid = (p > 1e-3) & (p < 0.999)
+    np.testing.assert_allclose(tb.special.smirnov(n[mid], got[mid]), p[mid], rtol=1e-11)
+
+
+def test_smirnov_edges_are_scipys():
+    import scipy.special as sc
+
+    n = np.array([1, 2, 5, 5, 5, 5, 5, 5, 0, -1, 2**31, 5, 5, 5])
+    d = np.array([0.3, 0.5, 0.0, 1.0, 0.2, 0.9, -0.1, 1.1, 0.3, 0.3, 0.3, np.nan, np.inf, 0.8 + 1e-16])
+    with np.errstate(all="ignore"):
+        np.testing.assert_allclose(tb.special.smirnov(n, d), sc.smirnov(n, d), rtol=1e-15)
+        p = np.array([0.3, 0.5, 0.0, 1.0, 0.2, 0.9, -0.1, 1.1, 0.3, 0.3, 0.3, np.nan, np.inf, 1e-300])
+        np.testing.assert_allclose(tb.special.smirnovi(n, p), sc.smirnovi(n, p), rtol=1e-14)
+    # float orders are truncated, as SciPy's dd->d loop (which warns)
+    assert tb.special.smirnov(2.5, 0.3) == 0.61
