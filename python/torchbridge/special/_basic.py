@@ -318,9 +318,10 @@ def _bessel_zeros(kind: str, n: int, nt: int) -> np.ndarray:
     return (lo + hi) / 2
 
 
-def _check_zeros_arguments(n, nt) -> tuple[int, int]:
+def _check_zeros_arguments(n: Any, nt: Any) -> tuple[int, int]:
     """SciPy's ``jnyn_zeros`` checks, with its messages."""
-    if not (np.isscalar(n) and np.isscalar(nt)):
+    scalars = all(np.isscalar(v) for v in (n, nt))  # (not as a type guard: n and nt stay Any)
+    if not scalars:
         raise ValueError("Arguments must be scalars.")
     if math.floor(n) != n or math.floor(nt) != nt:
         raise ValueError("Arguments must be integers.")

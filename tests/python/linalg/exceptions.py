@@ -88,6 +88,11 @@ DEVIATIONS = [
         lambda name, bad, theirs, ours: bad == "empty" and ours is None and theirs is not None
         and issubclass(theirs, _ACCIDENTAL)),
     Deviation(
+        "C", "SciPy's `cossin` fails on a 1-D `X` with a `TypeError` from its own call `np.equal(*X.shape)`; "
+        "torchbridge raises `InvalidArgumentError` naming the shape",
+        lambda name, bad, theirs, ours: name == "cossin" and bad == "one dimension less" and theirs is TypeError
+        and ours is not None and ours.__name__ == "InvalidArgumentError"),
+    Deviation(
         "V", "SciPy does not check that the shapes of `a`, `b` and `q` agree and returns an array of the "
         "wrong shape; torchbridge refuses with `InvalidArgumentError`",
         lambda name, bad, theirs, ours: name == "solve_sylvester" and theirs is None and ours is not None

@@ -24,7 +24,11 @@ def test_each_zero_matches_scipy(n, nt):
 
 def test_zeros_against_mpmath():
     """Not only SciPy's values: mpmath's besseljzero/besselyzero at 30 digits."""
-    mp.mp.dps = 30
+    with mp.workdps(30):
+        _check_zeros_against_mpmath()
+
+
+def _check_zeros_against_mpmath():
     for n in (0, 1, 5):
         for k in (1, 2, 10):
             for name, derivative, function in [("jn_zeros", 0, mp.besseljzero), ("jnp_zeros", 1, mp.besseljzero),
