@@ -270,6 +270,14 @@ def euler(n, *, device=None):
 # --- zeros of the integer-order Bessel functions ------------------------------------------------
 
 
+def _bessel_function(kind: str, n: int, x: np.ndarray) -> np.ndarray:
+    """``f(x)`` alone (see ``_bessel_values``): one kernel call for ``J_n``/``Y_n``, two for the derivatives."""
+    bessel = _special.jv if kind[0] == "j" else _special.yv
+    if kind.endswith("p"):
+        return (bessel(float(n - 1), x) - bessel(float(n + 1), x)) / 2
+    return bessel(float(n), x)
+
+
 def _bessel_values(kind: str, n: int, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``(f(x), f'(x))`` for ``f`` one of ``J_n``, ``J_n'``, ``Y_n``, ``Y_n'`` (``kind`` "j", "jp", "y", "yp"),
     from torchbridge's own ``jv``/``yv`` kernels: ``C_n' = (C_{n-1} - C_{n+1}) / 2`` and, for the
@@ -287,35 +295,34 @@ def _bessel_zeros(kind: str, n: int, nt: int) -> np.ndarray:
 
     Consecutive zeros of these functions are more than 2 apart (they approach
     pi from above), so the sign changes of a grid of step 1/4 bracket each
-    zero exactly once; the brackets are then halved, with a Newton step taken
-    wherever it stays inside, until they are a few ulps wide.
+    zero exactly once; Newton steps then refine each zero, a bisection of the
+    shrinking bracket standing in for any step that would leave it, until a
+    step moves by 2 ulps or less.
     """
     step = 0.25
     stop = (nt + n / 2 + 2) * np.pi + n  # beyond the nt-th zero: McMahon's (nt + n/2 - 1/4) pi, plus room
     while True:
         grid = np.arange(step, stop, step)
-        f = _bessel_values(kind, n, grid)[0]
+        f = _bessel_function(kind, n, grid)
         change = np.flatnonzero((np.signbit(f[:-1]) != np.signbit(f[1:])) & (f[:-1] != 0) & (f[1:] != 0))
         if change.size >= nt:
             break
         stop *= 2
     lo, hi = grid[change[:nt]], grid[change[:nt] + 1]
-    lo_negative = np.signbit(_bessel_values(kind, n, lo)[0])
+    lo_negative = np.signbit(_bessel_function(kind, n, lo))
+    x = (lo + hi) / 2
     for _ in range(100):
-        mid = (lo + hi) / 2
-        value, slope = _bessel_values(kind, n, mid)
-        newton = mid - value / slope
-        inside = (newton > lo) & (newton < hi)
-        trial = np.where(inside, newton, mid)
-        if inside.any():
-            value = np.where(inside, _bessel_values(kind, n, trial)[0], value)
-        below = np.signbit(value) == lo_negative  # the zero lies above `trial`
-        lo, hi = np.where(below, trial, lo), np.where(below, hi, trial)
-        exact = value == 0
-        lo, hi = np.where(exact, trial, lo), np.where(exact, trial, hi)
-        if np.all(hi - lo <= 4 * np.spacing(hi)):
+        value, slope = _bessel_values(kind, n, x)
+        below = np.signbit(value) == lo_negative  # the zero lies above x
+        lo, hi = np.where(below, x, lo), np.where(below, hi, x)
+        newton = x - value / slope
+        step = np.where((newton > lo) & (newton < hi), newton, (lo + hi) / 2)
+        step = np.where(value == 0, x, step)
+        converged = np.abs(step - x) <= 2 * np.spacing(x)
+        x = step
+        if converged.all():
             break
-    return (lo + hi) / 2
+    return x
 
 
 def _check_zeros_arguments(n: Any, nt: Any) -> tuple[int, int]:
