@@ -106,7 +106,24 @@ def __getattr__(name: str) -> Any:
         return _errstate.warning_class()
     if name == "SpecialFunctionError":
         return _errstate.error_class()
+    if not name.startswith("_") and _in_scipy_special(name):
+        raise AttributeError(
+            f"torchbridge.special has no {name!r}: scipy.special.{name} is not implemented in torchbridge "
+            f"(yet). Call SciPy itself (scipy.special.{name}, on NumPy arrays), or build it from torch ops "
+            "on any array with torchbridge.torch (the torch namespace) or torchbridge.ops (ATen operators)"
+        )
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _in_scipy_special(name: str) -> bool:
+    """Whether ``name`` is public in ``scipy.special`` (imported only here, on a miss, where SciPy is installed)."""
+    import importlib.util
+
+    if importlib.util.find_spec("scipy") is None:
+        return False
+    import scipy.special
+
+    return name in getattr(scipy.special, "__all__", ())
 
 
 def __dir__() -> list[str]:
