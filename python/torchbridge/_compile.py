@@ -80,7 +80,10 @@ def _contiguous(routine: Any) -> Any:
     (LAPACK-backed routines return column-major matrices)."""
 
     def call(*args: Any, **kwargs: Any) -> Any:
-        return routine(*args, **kwargs).contiguous()
+        result = routine(*args, **kwargs)
+        if isinstance(result, tuple):  # a multi-output ufunc: its outputs may be views of one buffer,
+            return tuple(t.contiguous().clone() for t in result)  # which a custom op must not return
+        return result.contiguous()
 
     return call
 
@@ -154,14 +157,18 @@ _DERIVATIVES = _derivatives()
 def _special(torch: Any, name: str) -> None:
     builtin = getattr(_core.special, name)
     types = _core.special._ufunc_types(name)
-    nin = len(types[0].split("->")[0])
-    schema = "(" + ", ".join(f"Tensor x{i}" for i in range(nin)) + ") -> Tensor"
+    ins, outs = types[0].split("->")
+    returns = "Tensor" if len(outs) == 1 else "(" + ", ".join(["Tensor"] * len(outs)) + ")"
+    schema = "(" + ", ".join(f"Tensor x{i}" for i in range(len(ins))) + ") -> " + returns
     op = torch.library.custom_op(f"torchbridge::special_{name}", _contiguous(builtin), mutates_args=(), schema=schema)
 
     @op.register_fake
     def _(*xs: Any) -> Any:
         shape = torch.broadcast_shapes(*(x.shape for x in xs))
-        return xs[0].new_empty(shape, dtype=_ufunc_dtype(name, types, [x.dtype for x in xs]))
+        dtype = _ufunc_dtype(name, types, [x.dtype for x in xs])
+        if len(outs) == 1:
+            return xs[0].new_empty(shape, dtype=dtype)
+        return tuple(xs[0].new_empty(shape, dtype=dtype) for _ in outs)
 
     if name in _DERIVATIVES:
         _register_derivative(torch, op, _DERIVATIVES[name])
@@ -267,7 +274,8 @@ def register() -> None:
 
         names = {getattr(getattr(special, name), "__wrapped__", None) for name in special.__all__}
         for builtin in names:
-            if isinstance(builtin, type(len)) and _core.special._ufunc_types(builtin.__name__):
+            # the ufunc table's rows (not the functions over its internal loops, such as spherical_jn)
+            if isinstance(builtin, type(len)) and builtin.__name__ in _core.special.UFUNCS:
                 _special(torch, builtin.__name__)
         for name in FFT:
             _fft(torch, name)
