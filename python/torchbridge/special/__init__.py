@@ -117,13 +117,12 @@ def __getattr__(name: str) -> Any:
 
 def _in_scipy_special(name: str) -> bool:
     """Whether ``name`` is public in ``scipy.special`` (imported only here, on a miss, where SciPy is installed)."""
+    import importlib
     import importlib.util
 
     if importlib.util.find_spec("scipy") is None:
         return False
-    import scipy.special
-
-    return name in getattr(scipy.special, "__all__", ())
+    return name in getattr(importlib.import_module("scipy.special"), "__all__", ())
 
 
 def __dir__() -> list[str]:

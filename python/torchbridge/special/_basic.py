@@ -308,9 +308,10 @@ def _bessel_zeros(kind: str, n: int, nt: int) -> np.ndarray:
         if change.size >= nt:
             break
         stop *= 2
-    lo, hi = grid[change[:nt]], grid[change[:nt] + 1]
+    lo: Any = grid[change[:nt]]
+    hi: Any = grid[change[:nt] + 1]
     lo_negative = np.signbit(_bessel_function(kind, n, lo))
-    x = (lo + hi) / 2
+    x: Any = (lo + hi) / 2
     for _ in range(100):
         value, slope = _bessel_values(kind, n, x)
         below = np.signbit(value) == lo_negative  # the zero lies above x
