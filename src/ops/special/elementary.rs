@@ -115,8 +115,9 @@ pub(super) fn exprel(x: &Tensor) -> Result<Tensor> {
 }
 
 /// `sin` of an angle in degrees, on float64: reduced exactly to [-45, 45] in its
-/// quadrant, exactly ±1/2 at ±30 degrees; 0 beyond |x| = 1e14 (SciPy's cut-off).
-pub(super) fn sindg_f64(x: &Tensor) -> Result<Tensor> {
+/// quadrant, exactly ±1/2 at ±30 degrees. No cut-off: the callers apply SciPy's
+/// (0 beyond |x| = 1e14) to their own argument.
+fn sin_degrees(x: &Tensor) -> Result<Tensor> {
     let n = x.f_div_scalar(90.0)?.f_round()?;
     let r = x.f_sub(&n.f_mul_scalar(90.0)?)?;
     let radians = r.f_mul_scalar(PI / 180.0)?;
@@ -126,18 +127,20 @@ pub(super) fn sindg_f64(x: &Tensor) -> Result<Tensor> {
     let quadrant = n.f_remainder(4.0)?;
     let out = pick(&quadrant.f_eq(1.0)?, &cos, &sin)?;
     let out = pick(&quadrant.f_eq(2.0)?, &sin.f_neg()?, &out)?;
-    let out = pick(&quadrant.f_eq(3.0)?, &cos.f_neg()?, &out)?;
-    fill(&out, &x.f_abs()?.f_gt(1e14)?, 0.0)
+    pick(&quadrant.f_eq(3.0)?, &cos.f_neg()?, &out)
 }
 
 /// The sine of an angle in degrees, `scipy.special.sindg`.
 pub(super) fn sindg(x: &Tensor) -> Result<Tensor> {
-    sindg_f64(x)
+    let out = sin_degrees(x)?;
+    fill(&out, &x.f_abs()?.f_gt(1e14)?, 0.0)
 }
 
-/// The cosine of an angle in degrees, `scipy.special.cosdg`: `sindg(x + 90)`.
+/// The cosine of an angle in degrees, `scipy.special.cosdg`: the sine of
+/// `x + 90` (exact below the cut-off, where x's ulp is at most 1/64), with the
+/// cut-off on x itself (`cosdg(1e14)` is cos(280 degrees), as in SciPy).
 pub(super) fn cosdg(x: &Tensor) -> Result<Tensor> {
-    let out = sindg_f64(&x.f_add_scalar(90.0)?)?;
+    let out = sin_degrees(&x.f_add_scalar(90.0)?)?;
     fill(&out, &x.f_abs()?.f_gt(1e14)?, 0.0)
 }
 
