@@ -5,15 +5,20 @@
 // bessel_kernels.h; this file runs them over the elements, split over
 // libtorch's thread count (csrc/parallel.h).
 //
+// The complex-argument loop (jv ... kve, hankel1 ... hankel2e on complex z)
+// runs the kernels of bessel_complex.h the same way.
+//
 // Every entry point checks its tensors with TORCH_CHECK and catches every
 // C++ exception (see error.h).
 
+#include "bessel_complex.h"
 #include "bessel_kernels.h"
 #include "error.h"
 #include "parallel.h"
 
 #include <ATen/ATen.h>
 
+#include <complex>
 #include <cstdint>
 #include <memory>
 
@@ -48,6 +53,42 @@ char* tb_bessel_cpu(const at::Tensor* v, const at::Tensor* x, int64_t kind, at::
     tb_shim::split_over_threads(n, threads, 1, [&](int64_t begin, int64_t end) {
       for (int64_t i = begin; i < end; ++i) {
         po[i] = tb_bessel::evaluate(kind, pv[i], px[i]);
+      }
+    });
+    *out = new at::Tensor(std::move(result));
+    return nullptr;
+  } catch (...) {
+    return describe_current_exception();
+  }
+}
+
+// The routine `kind` (tb_bessel::ComplexKind: 0 jv, 1 yv, 2 iv, 3 kv, 4 jve, 5 yve,
+// 6 ive, 7 kve, 9 hankel1, 10 hankel2, 11 hankel1e, 12 hankel2e; 20 .. 27 the spherical
+// jn, yn, in, kn and their derivatives, of integral orders) of the real orders
+// `v` (contiguous float64) and complex arguments `z` (contiguous complex128), one shape,
+// CPU, into a new complex128 tensor `*out` of that shape.
+char* tb_bessel_complex_cpu(const at::Tensor* v, const at::Tensor* z, int64_t kind, at::Tensor** out) noexcept {
+  *out = nullptr;
+  try {
+    TORCH_CHECK(v->device().is_cpu() && v->scalar_type() == at::kDouble && v->is_contiguous(),
+                "bessel_complex: v must be a contiguous float64 CPU tensor");
+    TORCH_CHECK(z->device().is_cpu() && z->scalar_type() == at::kComplexDouble && z->is_contiguous(),
+                "bessel_complex: z must be a contiguous complex128 CPU tensor");
+    TORCH_CHECK(z->sizes() == v->sizes(), "bessel_complex: v and z must have one shape");
+    TORCH_CHECK((kind >= tb_bessel::kCJv && kind <= tb_bessel::kCH2e && kind != 8) ||
+                    (kind >= tb_bessel::kSphJn && kind <= tb_bessel::kSphKnD),
+                "bessel_complex: unknown kind ", kind);
+    at::Tensor result = at::empty_like(*z);
+    using cd = std::complex<double>;
+    const double* pv = v->const_data_ptr<double>();
+    const cd* pz = reinterpret_cast<const cd*>(z->const_data_ptr<c10::complex<double>>());
+    cd* po = reinterpret_cast<cd*>(result.mutable_data_ptr<c10::complex<double>>());
+    const int64_t n = z->numel();
+    // a complex element costs several real ones (complex arithmetic, continued fractions)
+    const int64_t threads = tb_shim::threads_for(n, 4 * n, kWorkPerThread);
+    tb_shim::split_over_threads(n, threads, 1, [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i) {
+        po[i] = tb_bessel::complex_dispatch(kind, pv[i], pz[i]);
       }
     });
     *out = new at::Tensor(std::move(result));

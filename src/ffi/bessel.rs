@@ -1,6 +1,6 @@
 //! Declaration of `csrc/bessel.cpp` (Bessel functions of real order and real
-//! argument, one scalar loop per element) and its safe wrapper, for
-//! `crate::ops::special::bessel`.
+//! or complex argument, one scalar loop per element) and its safe wrappers,
+//! for `crate::ops::special::bessel`.
 //!
 //! The shim checks the tensors it is given (device, dtype, contiguity, shape)
 //! and returns a new tensor; nothing here writes the caller's memory.
@@ -17,6 +17,12 @@ extern "C" {
     fn tb_bessel_cpu(
         v: *const C_tensor,
         x: *const C_tensor,
+        kind: i64,
+        out: *mut *mut C_tensor,
+    ) -> *mut std::ffi::c_char;
+    fn tb_bessel_complex_cpu(
+        v: *const C_tensor,
+        z: *const C_tensor,
         kind: i64,
         out: *mut *mut C_tensor,
     ) -> *mut std::ffi::c_char;
@@ -45,4 +51,42 @@ pub(crate) fn bessel_cpu(v: &Tensor, x: &Tensor, kind: BesselKind) -> Result<Ten
     unsafe { check(tb_bessel_cpu(v.as_ptr(), x.as_ptr(), kind as i64, &mut out))? };
     // SAFETY: after a successful call `out` is a new tensor nobody owns.
     unsafe { take_tensor(out, "bessel") }
+}
+
+/// The complex-argument routines of `csrc/bessel_complex.h`, as its
+/// `ComplexKind` numbers them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum BesselComplexKind {
+    Jv = 0,
+    Yv = 1,
+    Iv = 2,
+    Kv = 3,
+    Jve = 4,
+    Yve = 5,
+    Ive = 6,
+    Kve = 7,
+    Hankel1 = 9,
+    Hankel2 = 10,
+    Hankel1e = 11,
+    Hankel2e = 12,
+    SphJn = 20,
+    SphYn = 21,
+    SphIn = 22,
+    SphKn = 23,
+    SphJnD = 24,
+    SphYnD = 25,
+    SphInD = 26,
+    SphKnD = 27,
+}
+
+/// The routine `kind` of the real orders `v` (contiguous float64) and complex
+/// arguments `z` (contiguous complex128), one shape, CPU, with SciPy's special
+/// values; a new complex128 tensor.
+pub(crate) fn bessel_complex_cpu(v: &Tensor, z: &Tensor, kind: BesselComplexKind) -> Result<Tensor> {
+    let mut out = ptr::null_mut();
+    // SAFETY: both tensors are live for the call (the shim only reads them);
+    // the out-pointer is valid for writes.
+    unsafe { check(tb_bessel_complex_cpu(v.as_ptr(), z.as_ptr(), kind as i64, &mut out))? };
+    // SAFETY: after a successful call `out` is a new tensor nobody owns.
+    unsafe { take_tensor(out, "bessel_complex") }
 }

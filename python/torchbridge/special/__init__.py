@@ -9,8 +9,10 @@ SciPy's, including its loop selection (``erfinv`` on float16 gives float32,
 Ufuncs take SciPy's positional arguments and ``out=None``; other ufunc keywords
 (``where``, ``dtype``, ...), ``out`` arrays, complex input to a ufunc without a
 complex kernel here (the erf and gamma families, digamma, ndtr, log_ndtr,
-exp1, expi, spence, xlogy, xlog1py, expm1, log1p and lambertw have one, CPU
-only) and a few parameter values SciPy accepts raise ``UnsupportedParameterError`` (a
+exp1, expi, spence, xlogy, xlog1py, expm1, log1p, lambertw, the Bessel
+functions jv ... kve, hankel1 ... hankel2e and spherical_jn ... spherical_kn
+have one, CPU only; the Bessel kernels take CUDA input there and back) and a
+few parameter values SciPy accepts raise ``UnsupportedParameterError`` (a
 ``NotImplementedError``) naming what is missing. ``sinc`` has ``numpy.sinc``'s
 semantics: SciPy has no ``sinc``.
 

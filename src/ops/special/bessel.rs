@@ -4,6 +4,13 @@
 //! kernels are `csrc/bessel_kernels.h` (methods there: Hankel's expansions,
 //! Temme's method with Steed's continued fractions, power series).
 //!
+//! Complex arguments (SciPy's `fF->F`, `dD->D` loops, and `hankel1`,
+//! `hankel2`, `hankel1e`, `hankel2e`, which have only those) go to the
+//! complex kernels of `csrc/bessel_complex.h` (I and K in the right
+//! half-plane by Hankel's expansions, Temme's series or the continued
+//! fractions CF1/CF2; J, Y, H by rotation and analytic continuation), not
+//! differentiable.
+//!
 //! The real-order kernels are scalar C++ loops on float64 CPU tensors; input
 //! on another device goes to the CPU and back (there is no libtorch composite
 //! of them). They are differentiable in `x` (DLMF 10.6.1, 10.29.1:
@@ -15,8 +22,9 @@ use std::f64::consts::{FRAC_1_SQRT_2, PI};
 use tch::{Device, Kind, Tensor};
 
 use super::constants::EULER;
+use super::faddeeva::is_complex;
 use super::helpers::*;
-use crate::ffi::bessel::{bessel_cpu, BesselKind};
+use crate::ffi::bessel::{bessel_complex_cpu, bessel_cpu, BesselComplexKind, BesselKind};
 use crate::ops::autograd::with_derivatives;
 use crate::Result;
 
@@ -225,6 +233,20 @@ fn real_order(v: &Tensor, x: &Tensor, kind: BesselKind) -> Result<Tensor> {
     Ok(out.f_to_device(device)?)
 }
 
+/// The complex kernel `kind` of the real orders `v` and complex arguments
+/// `z` (broadcast, the loop's float64 and complex128), on the CPU: inputs
+/// elsewhere go there and the result comes back.
+pub(super) fn complex_arg(v: &Tensor, z: &Tensor, kind: BesselComplexKind) -> Result<Tensor> {
+    let device = z.device();
+    let v = v.f_detach()?.f_to_device(Device::Cpu)?.f_to_kind(Kind::Double)?.f_contiguous()?;
+    let z = z.f_detach()?.f_to_device(Device::Cpu)?.f_to_kind(Kind::ComplexDouble)?.f_contiguous()?;
+    let out = bessel_complex_cpu(&v, &z, kind)?;
+    if device == Device::Cpu {
+        return Ok(out);
+    }
+    Ok(out.f_to_device(device)?)
+}
+
 /// `(f(v - 1, x) + sign f(v + 1, x)) / 2`, the derivative in `x` of the
 /// cylinder functions (`sign` -1 for J and Y, +1 for I; K negates it).
 fn neighbours(f: fn(&Tensor, &Tensor) -> Result<Tensor>, v: &Tensor, x: &Tensor, sign: f64) -> Result<Tensor> {
@@ -236,21 +258,33 @@ fn neighbours(f: fn(&Tensor, &Tensor) -> Result<Tensor>, v: &Tensor, x: &Tensor,
 /// The Bessel function of the first kind of real order, `scipy.special.jv`
 /// (and `jn`): real `x`, nan for x < 0 unless `v` is an integer.
 pub(super) fn jv(v: &Tensor, x: &Tensor) -> Result<Tensor> {
+    if is_complex(x)? {
+        return complex_arg(v, x, BesselComplexKind::Jv);
+    }
     with_derivatives(|| real_order(v, x, BesselKind::Jv), &[(x, &|_| neighbours(jv, v, x, -1.0))])
 }
 
 /// The Bessel function of the second kind of real order, `scipy.special.yv`.
 pub(super) fn yv(v: &Tensor, x: &Tensor) -> Result<Tensor> {
+    if is_complex(x)? {
+        return complex_arg(v, x, BesselComplexKind::Yv);
+    }
     with_derivatives(|| real_order(v, x, BesselKind::Yv), &[(x, &|_| neighbours(yv, v, x, -1.0))])
 }
 
 /// The modified Bessel function of the first kind, `scipy.special.iv`.
 pub(super) fn iv(v: &Tensor, x: &Tensor) -> Result<Tensor> {
+    if is_complex(x)? {
+        return complex_arg(v, x, BesselComplexKind::Iv);
+    }
     with_derivatives(|| real_order(v, x, BesselKind::Iv), &[(x, &|_| neighbours(iv, v, x, 1.0))])
 }
 
 /// The modified Bessel function of the second kind, `scipy.special.kv`.
 pub(super) fn kv(v: &Tensor, x: &Tensor) -> Result<Tensor> {
+    if is_complex(x)? {
+        return complex_arg(v, x, BesselComplexKind::Kv);
+    }
     with_derivatives(|| real_order(v, x, BesselKind::Kv), &[(x, &|_| Ok(neighbours(kv, v, x, 1.0)?.f_neg()?))])
 }
 
@@ -258,18 +292,27 @@ pub(super) fn kv(v: &Tensor, x: &Tensor) -> Result<Tensor> {
 /// but for SciPy's (Amos') special values (nan at x = 0 for negative
 /// non-integer v and for infinite v).
 pub(super) fn jve(v: &Tensor, x: &Tensor) -> Result<Tensor> {
+    if is_complex(x)? {
+        return complex_arg(v, x, BesselComplexKind::Jve);
+    }
     with_derivatives(|| real_order(v, x, BesselKind::Jve), &[(x, &|_| neighbours(jv, v, x, -1.0))])
 }
 
 /// `yv(v, x) exp(-|imag x|)`, `scipy.special.yve`: yv for real `x` but nan
 /// at x = 0, as SciPy.
 pub(super) fn yve(v: &Tensor, x: &Tensor) -> Result<Tensor> {
+    if is_complex(x)? {
+        return complex_arg(v, x, BesselComplexKind::Yve);
+    }
     with_derivatives(|| real_order(v, x, BesselKind::Yve), &[(x, &|_| neighbours(yv, v, x, -1.0))])
 }
 
 /// `iv(v, x) exp(-|x|)`, `scipy.special.ive`; derivative
 /// `(ive(v-1) + ive(v+1)) / 2 - sign(x) ive(v)`.
 pub(super) fn ive(v: &Tensor, x: &Tensor) -> Result<Tensor> {
+    if is_complex(x)? {
+        return complex_arg(v, x, BesselComplexKind::Ive);
+    }
     with_derivatives(
         || real_order(v, x, BesselKind::Ive),
         &[(x, &|value| Ok(neighbours(ive, v, x, 1.0)?.f_sub(&value.f_mul(&x.f_sign()?)?)?))],
@@ -279,6 +322,9 @@ pub(super) fn ive(v: &Tensor, x: &Tensor) -> Result<Tensor> {
 /// `kv(v, x) exp(x)`, `scipy.special.kve`; derivative
 /// `kve(v) - (kve(v-1) + kve(v+1)) / 2`.
 pub(super) fn kve(v: &Tensor, x: &Tensor) -> Result<Tensor> {
+    if is_complex(x)? {
+        return complex_arg(v, x, BesselComplexKind::Kve);
+    }
     with_derivatives(
         || real_order(v, x, BesselKind::Kve),
         &[(x, &|value| Ok(value.f_sub(&neighbours(kve, v, x, 1.0)?)?))],
@@ -294,4 +340,25 @@ pub(super) fn yn(n: &Tensor, x: &Tensor) -> Result<Tensor> {
 /// yv at the truncated order (yn's derivative: `trunc(n) +- 1`, not `trunc(n +- 1)`).
 fn yn_exact(n: &Tensor, x: &Tensor) -> Result<Tensor> {
     yv(&n.f_trunc()?, x)
+}
+
+/// The Hankel function of the first kind, `scipy.special.hankel1` (complex
+/// argument only, as SciPy's loops).
+pub(super) fn hankel1(v: &Tensor, z: &Tensor) -> Result<Tensor> {
+    complex_arg(v, z, BesselComplexKind::Hankel1)
+}
+
+/// The Hankel function of the second kind, `scipy.special.hankel2`.
+pub(super) fn hankel2(v: &Tensor, z: &Tensor) -> Result<Tensor> {
+    complex_arg(v, z, BesselComplexKind::Hankel2)
+}
+
+/// `hankel1(v, z) exp(-iz)`, `scipy.special.hankel1e`.
+pub(super) fn hankel1e(v: &Tensor, z: &Tensor) -> Result<Tensor> {
+    complex_arg(v, z, BesselComplexKind::Hankel1e)
+}
+
+/// `hankel2(v, z) exp(iz)`, `scipy.special.hankel2e`.
+pub(super) fn hankel2e(v: &Tensor, z: &Tensor) -> Result<Tensor> {
+    complex_arg(v, z, BesselComplexKind::Hankel2e)
 }

@@ -197,11 +197,51 @@ impl Ufunc {
 
 /// The ufuncs whose complex loops torchbridge computes (the Faddeeva-function
 /// kernel of `csrc/faddeeva.cpp`, ndtr and log_ndtr included; the complex xsf
-/// kernels of `csrc/xsf_complex.cpp`; `expm1`, `log1p`, `xlogy` and `xlog1py`
+/// kernels of `csrc/xsf_complex.cpp`; the Bessel functions of complex
+/// argument of `csrc/bessel_complex.h`; `expm1`, `log1p`, `xlogy` and `xlog1py`
 /// from libtorch's complex ops); the others' complex loops are refused.
 const COMPLEX_KERNELS: &[&str] = &[
-    "wofz", "erf", "erfc", "erfcx", "erfi", "dawsn", "expm1", "log1p", "ndtr", "log_ndtr", "gamma", "loggamma",
-    "rgamma", "digamma", "psi", "exp1", "expi", "spence", "xlogy", "xlog1py",
+    "wofz",
+    "erf",
+    "erfc",
+    "erfcx",
+    "erfi",
+    "dawsn",
+    "expm1",
+    "log1p",
+    "ndtr",
+    "log_ndtr",
+    "gamma",
+    "loggamma",
+    "rgamma",
+    "digamma",
+    "psi",
+    "exp1",
+    "expi",
+    "spence",
+    "xlogy",
+    "xlog1py",
+    "jv",
+    "jn",
+    "yv",
+    "iv",
+    "kv",
+    "jve",
+    "yve",
+    "ive",
+    "kve",
+    "hankel1",
+    "hankel2",
+    "hankel1e",
+    "hankel2e",
+    "spherical_jn",
+    "spherical_yn",
+    "spherical_in",
+    "spherical_kn",
+    "spherical_jn_d",
+    "spherical_yn_d",
+    "spherical_in_d",
+    "spherical_kn_d",
 ];
 
 /// "not implemented" for a complex input SciPy accepts.

@@ -7,15 +7,33 @@
 //! `csrc/bessel_kernels.h` elsewhere; derivatives by DLMF 10.51.2) are
 //! `csrc/cephes_misc.cpp`'s, CPU loops: input on another device goes to the
 //! CPU and back. Not differentiable through autograd (the `_d` forms are the
-//! derivatives).
+//! derivatives). Complex z (the `lD->D`, `lF->F` loops): sqrt(pi / 2z) times
+//! the complex-argument kernel of order n + 1/2 (`csrc/bessel_complex.h`),
+//! with SciPy's special values.
 
 use tch::Tensor;
 
+use super::bessel::complex_arg;
+use super::faddeeva::is_complex;
 use super::helpers::cephes_misc;
+use crate::ffi::bessel::BesselComplexKind;
 use crate::ffi::cephes_misc::MiscKind;
 use crate::Result;
 
 fn one(kind: MiscKind, n: &Tensor, x: &Tensor) -> Result<Tensor> {
+    if is_complex(x)? {
+        let complex = match kind {
+            MiscKind::SphJn => BesselComplexKind::SphJn,
+            MiscKind::SphYn => BesselComplexKind::SphYn,
+            MiscKind::SphIn => BesselComplexKind::SphIn,
+            MiscKind::SphKn => BesselComplexKind::SphKn,
+            MiscKind::SphJnD => BesselComplexKind::SphJnD,
+            MiscKind::SphYnD => BesselComplexKind::SphYnD,
+            MiscKind::SphInD => BesselComplexKind::SphInD,
+            _ => BesselComplexKind::SphKnD,
+        };
+        return complex_arg(n, x, complex);
+    }
     Ok(cephes_misc(kind, n, Some(x))?.swap_remove(0))
 }
 

@@ -50,12 +50,13 @@ fn call(
 
 macro_rules! spherical {
     ($name:ident, $plain:ident, $derivative:ident, $widen:literal, $dtype_note:literal, $summary:literal, $what:literal) => {
-        #[doc = concat!($summary, "\n\n", $what, " of integer order n and real z (`scipy.special.", stringify!($name),
+        #[doc = concat!($summary, "\n\n", $what, " of integer order n and real or complex z (`scipy.special.", stringify!($name),
                             "`), or its derivative in z with ``derivative=True``; n < 0 gives nan, as SciPy.\n",
                             "n is taken as SciPy takes it (``np.asarray(n, dtype=long)``: real orders truncated);\n",
                             "the result's dtype is SciPy's (float32 z: ", $dtype_note, ").\n",
                             "A C++ kernel, CPU only (input on another device goes to the CPU and back);\n",
-                            "complex z raises ``UnsupportedParameterError``.\n\n")]
+                            "complex z: sqrt(pi / (2z)) times torchbridge's complex-argument Bessel function of\n",
+                            "order n + 1/2, with SciPy's special values.\n\n")]
         #[doc = special_note!()]
         #[pyfunction]
         #[pyo3(signature = (n, z, derivative = false, *, device = None))]

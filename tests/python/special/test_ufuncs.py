@@ -412,15 +412,15 @@ def test_binary_any_floats(a, b):
 
 #: The ufuncs whose complex loops torchbridge computes (tests/python/special/test_complex.py).
 COMPLEX_KERNELS = {"wofz", "erf", "erfc", "erfcx", "erfi", "dawsn", "expm1", "log1p", "ndtr", "log_ndtr", "gamma",
-                   "loggamma", "rgamma", "digamma", "psi", "exp1", "expi", "spence", "xlogy", "xlog1py"}
+                   "loggamma", "rgamma", "digamma", "psi", "exp1", "expi", "spence", "xlogy", "xlog1py", "jv", "jn",
+                   "yv", "iv", "kv", "jve", "yve", "ive", "kve", "hankel1", "hankel2", "hankel1e", "hankel2e"}
 
 
 def test_complex_input():
     z = np.array([0.5 + 0.5j])
     np.testing.assert_allclose(tb.special.erf(z), sc.erf(z), rtol=1e-15)  # the Faddeeva kernel
     np.testing.assert_allclose(tb.special.gamma(z), sc.gamma(z), rtol=1e-14)  # the complex xsf kernel
-    with pytest.raises(tb.UnsupportedParameterError, match="complex"):
-        tb.special.kv(1.5, z)  # SciPy has complex kv; torchbridge not yet
+    np.testing.assert_allclose(tb.special.kv(1.5, z), sc.kv(1.5, z), rtol=1e-14)  # the complex Bessel kernel
     with pytest.raises(tb.DtypeError, match="expit does not accept complex128"):
         tb.special.expit(z)  # SciPy has no complex expit either
     with pytest.raises(TypeError):
