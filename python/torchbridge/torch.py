@@ -36,7 +36,7 @@ import sys as _sys
 import types as _types
 
 from . import _core as _tb_core
-from ._apply import convert_results
+from ._apply import convert_results, numpy_container, numpy_result, numpy_views
 
 _torch_module = None
 
@@ -191,6 +191,21 @@ def _call_positional(fn, args, torch):
             positions.append(i)
     if not positions:
         return fn(*args)
+    views = numpy_views([args[i] for i in positions], torch)
+    if views is not None:  # exact writable ndarrays: torch's own zero-copy views (see ``_apply``)
+        if len(positions) == len(args):
+            result = fn(*views)
+        else:
+            call_args = list(args)
+            for i, view in zip(positions, views):
+                call_args[i] = view
+            result = fn(*call_args)
+        if type(result) is torch.Tensor:
+            for position, view in zip(positions, views):
+                if result is view:
+                    return args[position]
+            return numpy_result(result)
+        return convert_results(result, numpy_container(), torch, {id(t): args[i] for i, t in zip(positions, views)})
     if len(positions) == len(args):
         tensors, container = _tb_core.torch_views(list(args))
         result = fn(*tensors)
