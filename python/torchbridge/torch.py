@@ -36,7 +36,7 @@ import sys as _sys
 import types as _types
 
 from . import _core as _tb_core
-from ._apply import convert_results
+from ._apply import _ndarray, convert_results, numpy_container, numpy_result, numpy_view, numpy_views
 
 _torch_module = None
 
@@ -191,6 +191,21 @@ def _call_positional(fn, args, torch):
             positions.append(i)
     if not positions:
         return fn(*args)
+    views = numpy_views([args[i] for i in positions], torch)
+    if views is not None:  # exact writable ndarrays: torch's own zero-copy views (see ``_apply``)
+        if len(positions) == len(args):
+            result = fn(*views)
+        else:
+            call_args = list(args)
+            for i, view in zip(positions, views):
+                call_args[i] = view
+            result = fn(*call_args)
+        if type(result) is torch.Tensor:
+            for position, view in zip(positions, views):
+                if result is view:
+                    return args[position]
+            return numpy_result(result)
+        return convert_results(result, numpy_container(), torch, {id(t): args[i] for i, t in zip(positions, views)})
     if len(positions) == len(args):
         tensors, container = _tb_core.torch_views(list(args))
         result = fn(*tensors)
@@ -235,12 +250,14 @@ def _call(fn, qualname, name, args, kwargs):
 
 
 class _Proxy:
-    __slots__ = ("_tb_target", "_tb_qualname", "_tb_name", "__dict__")
+    __slots__ = ("_tb_target", "_tb_qualname", "_tb_name", "_tb_pure", "__dict__")
 
     def __init__(self, target, qualname, name):
         object.__setattr__(self, "_tb_target", target)
         object.__setattr__(self, "_tb_qualname", qualname)
         object.__setattr__(self, "_tb_name", name)
+        # called without keywords, it writes into no argument (decided once, by its name)
+        object.__setattr__(self, "_tb_pure", not _writes_first_argument(name, {}))
 
     def __getattr__(self, attr):
         if attr.startswith("_tb_"):
@@ -292,6 +309,15 @@ class _Function(_Proxy):
         return getattr(self._tb_target, "__name__", self._tb_name)
 
     def __call__(self, *args, **kwargs):
+        if not kwargs and len(args) == 1 and type(args[0]) is _ndarray and self._tb_pure:
+            # the commonest call, one exact numpy array: ``_call_positional``'s numpy route, inlined
+            torch = _torch_module or _torch()
+            view = numpy_view(args[0], torch)
+            if view is not None:
+                result = self._tb_target(view)
+                if type(result) is torch.Tensor:
+                    return args[0] if result is view else numpy_result(result)
+                return convert_results(result, numpy_container(), torch, {id(view): args[0]})
         return _call(self._tb_target, self._tb_qualname, self._tb_name, args, kwargs)
 
 

@@ -10,6 +10,7 @@ use std::sync::Arc;
 use dlpark::ffi::DLDevice;
 use dlpark::python::{DlpackStream, ImportRequest};
 
+use super::array_api_strict;
 use super::errors::Class;
 use super::exported::DlpackTensor;
 use super::placement;
@@ -468,6 +469,17 @@ pub(crate) fn import(arg: &Arg<'_>) -> PyResult<Imported> {
             .and_then(|t| t.call_method0(intern!(py, "resolve_neg")))
             .map_err(|err| import_failed(arg, err))?
     } else {
+        // Fast path: array-api-strict's Array holds an ndarray; read that one
+        // (see [`array_api_strict`]), what it declines goes through DLPack.
+        if let Library::Namespace { name, .. } = &arg.library {
+            if name == array_api_strict::NAME {
+                if let Some(inner) = array_api_strict::inner(obj, np.ndarray.bind(py))? {
+                    if let Some(imported) = dlpack::numpy_array::import_ndarray(&inner)? {
+                        return placed(imported, arg);
+                    }
+                }
+            }
+        }
         obj.clone()
     };
     let is_type_error = |err: &PyErr| err.is_instance_of::<pyo3::exceptions::PyTypeError>(py);
@@ -675,7 +687,17 @@ pub(crate) fn wrap(py: Python<'_>, library: &Library, tensor: Tensor, ufunc_scal
             constructor(py, &JAX)?
         }
         Library::CuPy => constructor(py, &CUPY)?,
-        Library::Namespace { namespace, .. } => namespace.bind(py).getattr("from_dlpack")?,
+        Library::Namespace { name, namespace } => {
+            if name == array_api_strict::NAME {
+                // Fast path: the ndarray built directly, wrapped as its `from_dlpack` wraps it.
+                let ready = dlpack::exportable(&tensor)?;
+                let owner = Bound::new(py, DlpackTensor::new(ready.shallow_clone())?)?.into_any();
+                if let Some(array) = dlpack::numpy_array::to_numpy(py, &ready, owner)? {
+                    return Ok(array_api_strict::build(array)?.unbind());
+                }
+            }
+            namespace.bind(py).getattr(intern!(py, "from_dlpack"))?
+        }
     };
     let result = from_dlpack.call1((Bound::new(py, DlpackTensor::new(tensor)?)?,))?;
     if ufunc_scalar && zero_dim && matches!(library, Library::NumPy) {

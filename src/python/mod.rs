@@ -3,6 +3,7 @@
 //! A thin layer: it parses arguments, classifies the caller's array library,
 //! calls the pyo3-free core, and maps [`crate::Error`] to exceptions.
 
+mod array_api_strict;
 mod aten;
 mod bridge;
 mod container;
