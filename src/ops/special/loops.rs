@@ -197,11 +197,31 @@ impl Ufunc {
 
 /// The ufuncs whose complex loops torchbridge computes (the Faddeeva-function
 /// kernel of `csrc/faddeeva.cpp`, ndtr and log_ndtr included; the complex xsf
-/// kernels of `csrc/xsf_complex.cpp`; `expm1`, `log1p`, `xlogy` and `xlog1py`
+/// kernels of `csrc/xsf_complex.cpp`, Riemann's zeta included (Hurwitz's: nan + nanj, as SciPy); `expm1`, `log1p`, `xlogy` and `xlog1py`
 /// from libtorch's complex ops); the others' complex loops are refused.
 const COMPLEX_KERNELS: &[&str] = &[
-    "wofz", "erf", "erfc", "erfcx", "erfi", "dawsn", "expm1", "log1p", "ndtr", "log_ndtr", "gamma", "loggamma",
-    "rgamma", "digamma", "psi", "exp1", "expi", "spence", "xlogy", "xlog1py",
+    "wofz",
+    "erf",
+    "erfc",
+    "erfcx",
+    "erfi",
+    "dawsn",
+    "expm1",
+    "log1p",
+    "ndtr",
+    "log_ndtr",
+    "gamma",
+    "loggamma",
+    "rgamma",
+    "digamma",
+    "psi",
+    "exp1",
+    "expi",
+    "spence",
+    "xlogy",
+    "xlog1py",
+    "zeta",
+    "hurwitz_zeta",
 ];
 
 /// "not implemented" for a complex input SciPy accepts.
