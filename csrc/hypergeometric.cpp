@@ -1,10 +1,12 @@
 // torchbridge's C++ shim, hypergeometric half: the Gauss hypergeometric
 // function 2F1, the confluent function 1F1 and the confluent limit function
 // 0F1 of real arguments (`scipy.special.hyp2f1`, `hyp1f1`, `hyp0f1`) and the Struve functions H and L
-// (`scipy.special.struve`, `modstruve`) as CPU kernels, declared in Rust in
+// (`scipy.special.struve`, `modstruve`), Tricomi's U (`hyperu`) and Wright's
+// generalized Bessel function (`wright_bessel`, `log_wright_bessel`) as CPU kernels, declared in Rust in
 // src/ffi/hypergeometric.rs and used by src/ops/special/hypergeometric.rs and
 // src/ops/special/struve.rs. The scalar kernels and their methods are in
-// hypergeometric_kernels.h and struve_kernels.h; this file runs them over the
+// hypergeometric_kernels.h, hyperu_kernels.h, wright_bessel_kernels.h and
+// struve_kernels.h; this file runs them over the
 // elements, split over libtorch's thread count (csrc/parallel.h).
 //
 // Every entry point checks its tensors with TORCH_CHECK and catches every
@@ -12,12 +14,15 @@
 
 #include "error.h"
 #include "hypergeometric_kernels.h"
+#include "hyperu_kernels.h"
 #include "parallel.h"
 #include "struve_kernels.h"
+#include "wright_bessel_kernels.h"
 
 #include <ATen/ATen.h>
 
 #include <cstdint>
+#include <limits>
 
 using tb_shim::describe_current_exception;
 
@@ -26,9 +31,18 @@ namespace {
 constexpr int64_t kWorkPerThread = 1 << 9;
 
 // The kinds, as src/ffi/hypergeometric.rs numbers them, and their input counts.
-enum Kind : int64_t { kHyp2f1 = 0, kHyp0f1 = 1, kStruve = 2, kModstruve = 3, kHyp1f1 = 4 };
+enum Kind : int64_t {
+  kHyp2f1 = 0,
+  kHyp0f1 = 1,
+  kStruve = 2,
+  kModstruve = 3,
+  kHyp1f1 = 4,
+  kHyperu = 5,
+  kWrightBessel = 6,
+  kLogWrightBessel = 7,
+};
 
-int64_t arity(int64_t kind) { return kind == kHyp2f1 ? 4 : (kind == kHyp1f1 ? 3 : 2); }
+int64_t arity(int64_t kind) { return kind == kHyp2f1 ? 4 : (kind == kHyp0f1 || kind == kStruve || kind == kModstruve ? 2 : 3); }
 
 double evaluate(int64_t kind, const double* const* in, int64_t i) {
   switch (kind) {
@@ -41,13 +55,22 @@ double evaluate(int64_t kind, const double* const* in, int64_t i) {
       return tb_hyper::hyp0f1(in[0][i], in[1][i]);
     case kHyp1f1:
       return tb_hyper::hyp1f1(in[0][i], in[1][i], in[2][i]);
+    case kHyperu:
+      return tb_hyperu::hyperu(in[0][i], in[1][i], in[2][i]);
+    case kWrightBessel:
+      return tb_wright::wright_bessel(in[0][i], in[1][i], in[2][i]);
+    case kLogWrightBessel:
+      return tb_wright::log_wright_bessel(in[0][i], in[1][i], in[2][i]);
     case kStruve: {
       int status = 0;
       return tb_struve::struve(in[0][i], in[1][i], true, &status);
     }
-    default: {
+    case kModstruve: {
       int status = 0;
       return tb_struve::struve(in[0][i], in[1][i], false, &status);
+    }
+    default: {
+      return std::numeric_limits<double>::quiet_NaN();
     }
   }
 }
@@ -56,13 +79,14 @@ double evaluate(int64_t kind, const double* const* in, int64_t i) {
 
 extern "C" {
 
-// The routine `kind` (0 hyp2f1, 1 hyp0f1, 2 struve, 3 modstruve, 4 hyp1f1) of the elements of the
+// The routine `kind` (0 hyp2f1, 1 hyp0f1, 2 struve, 3 modstruve, 4 hyp1f1, 5 hyperu,
+// 6 wright_bessel, 7 log_wright_bessel) of the elements of the
 // `n` tensors `inputs` (one shape, contiguous float64, CPU; n the routine's input count)
 // into a new tensor `*out` of that shape.
 char* tb_hypergeometric_cpu(const at::Tensor* const* inputs, int64_t n, int64_t kind, at::Tensor** out) noexcept {
   *out = nullptr;
   try {
-    TORCH_CHECK(kind >= kHyp2f1 && kind <= kHyp1f1, "hypergeometric: unknown kind ", kind);
+    TORCH_CHECK(kind >= kHyp2f1 && kind <= kLogWrightBessel, "hypergeometric: unknown kind ", kind);
     TORCH_CHECK(n == arity(kind), "hypergeometric: kind ", kind, " takes ", arity(kind), " inputs, not ", n);
     const double* data[4] = {nullptr, nullptr, nullptr, nullptr};
     for (int64_t k = 0; k < n; ++k) {

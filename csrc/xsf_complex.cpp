@@ -1,9 +1,9 @@
 // torchbridge's C++ shim, complex half of SciPy's xsf kernels: loggamma,
-// gamma, rgamma, digamma, exp1, expi and spence of complex argument, and the
+// gamma, rgamma, digamma, exp1, expi, spence and Riemann's zeta of complex argument, and the
 // Lambert W function, on complex128 CPU tensors (declared in Rust in
 // src/ffi/xsf_complex.rs, used by src/ops/special/xsf_complex.rs). The scalar
 // mathematics, and where it comes from, is in loggamma_math.h,
-// expint_math.h, spence_math.h and lambertw_math.h.
+// expint_math.h, spence_math.h, zeta_complex_math.h and lambertw_math.h.
 
 #include "error.h"
 #include "expint_math.h"
@@ -11,6 +11,7 @@
 #include "loggamma_math.h"
 #include "parallel.h"
 #include "spence_math.h"
+#include "zeta_complex_math.h"
 
 #include <ATen/ATen.h>
 
@@ -34,14 +35,14 @@ void check_complex(const at::Tensor* t, const char* what) {
 extern "C" {
 
 // `out[i] = f(z[i])` for `which` 0: loggamma, 1: gamma, 2: rgamma,
-// 3: digamma, 4: exp1, 5: expi, 6: spence; `z` and `out` contiguous
+// 3: digamma, 4: exp1, 5: expi, 6: spence, 7: zeta; `z` and `out` contiguous
 // complex128 CPU tensors of one shape, `out` the caller's own.
 char* tb_xsf_complex_cpu(const at::Tensor* z, at::Tensor* out, int32_t which) noexcept {
   try {
     check_complex(z, "xsf_complex");
     check_complex(out, "xsf_complex");
     TORCH_CHECK(z->sizes() == out->sizes(), "xsf_complex: z and out must have one shape");
-    TORCH_CHECK(which >= 0 && which <= 6, "xsf_complex: unknown function ", which);
+    TORCH_CHECK(which >= 0 && which <= 7, "xsf_complex: unknown function ", which);
     using cd = std::complex<double>;
     const cd* pz = reinterpret_cast<const cd*>(z->const_data_ptr<c10::complex<double>>());
     cd* po = reinterpret_cast<cd*>(out->mutable_data_ptr<c10::complex<double>>());
@@ -57,7 +58,8 @@ char* tb_xsf_complex_cpu(const at::Tensor* z, at::Tensor* out, int32_t which) no
           case 3: po[i] = tb_xsf::digamma(v); break;
           case 4: po[i] = tb_xsf::exp1(v); break;
           case 5: po[i] = tb_xsf::expi(v); break;
-          default: po[i] = tb_xsf::cspence(v); break;
+          case 6: po[i] = tb_xsf::cspence(v); break;
+          default: po[i] = tb_zeta::riemann_zeta(v); break;
         }
       }
     });

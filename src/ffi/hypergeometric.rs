@@ -1,5 +1,5 @@
-//! Declaration of `csrc/hypergeometric.cpp` (hyp2f1, hyp1f1, hyp0f1, struve and
-//! modstruve of real arguments, one scalar loop per element) and its safe
+//! Declaration of `csrc/hypergeometric.cpp` (hyp2f1, hyp1f1, hyp0f1, hyperu,
+//! wright_bessel, log_wright_bessel, struve and modstruve of real arguments, one scalar loop per element) and its safe
 //! wrapper, for `crate::ops::special::hypergeometric` and
 //! `crate::ops::special::struve`.
 //!
@@ -36,6 +36,12 @@ pub(crate) enum HypergeometricKind {
     Modstruve = 3,
     /// `hyp1f1(a, b, x)`, three inputs.
     Hyp1f1 = 4,
+    /// `hyperu(a, b, x)`, three inputs.
+    Hyperu = 5,
+    /// `wright_bessel(a, b, x)`, three inputs.
+    WrightBessel = 6,
+    /// `log_wright_bessel(a, b, x)`, three inputs.
+    LogWrightBessel = 7,
 }
 
 /// The routine `kind` of `inputs` (one shape, contiguous float64, CPU, as

@@ -40,6 +40,8 @@ pub(crate) enum XsfComplex {
     Expi = 5,
     /// Spence's function.
     Spence = 6,
+    /// Riemann's zeta function.
+    Zeta = 7,
 }
 
 /// `out = f(z)` elementwise, `z` and `out` contiguous complex128 CPU of one

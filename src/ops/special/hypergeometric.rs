@@ -3,7 +3,13 @@
 //! linear transformations of DLMF 15.8, see `csrc/hypergeometric_kernels.h`),
 //! `hyp1f1(a, b, x)` by Kummer's series, Kummer's transformation, the
 //! large-x expansion and the recurrence in b (SciPy uses Boost's), and
-//! `hyp0f1(v, x)` through the Bessel kernels of `csrc/bessel_kernels.h`.
+//! `hyp0f1(v, x)` through the Bessel kernels of `csrc/bessel_kernels.h`,
+//! Tricomi's `hyperu(a, b, x)` (`csrc/hyperu_kernels.h`: polynomials, the
+//! large-x expansion, Kummer's relation to 1F1, an integral by
+//! double-exponential quadrature with the recurrence in a) and Wright's
+//! generalized Bessel function `wright_bessel(a, b, x)` and its logarithm
+//! (`csrc/wright_bessel_kernels.h`: the positive series summed in long double
+//! around its largest term).
 //!
 //! The kernels are scalar C++ loops on float64 CPU tensors; input on another
 //! device goes to the CPU and back (there is no libtorch composite of them).
@@ -47,4 +53,20 @@ pub(super) fn hyp1f1(a: &Tensor, b: &Tensor, x: &Tensor) -> Result<Tensor> {
 /// real arguments.
 pub(super) fn hyp0f1(v: &Tensor, x: &Tensor) -> Result<Tensor> {
     on_cpu(&[v, x], HypergeometricKind::Hyp0f1)
+}
+
+/// Tricomi's confluent hypergeometric function U(a, b, x), `scipy.special.hyperu`,
+/// real arguments.
+pub(super) fn hyperu(a: &Tensor, b: &Tensor, x: &Tensor) -> Result<Tensor> {
+    on_cpu(&[a, b, x], HypergeometricKind::Hyperu)
+}
+
+/// Wright's generalized Bessel function Phi(a, b; x), `scipy.special.wright_bessel`.
+pub(super) fn wright_bessel(a: &Tensor, b: &Tensor, x: &Tensor) -> Result<Tensor> {
+    on_cpu(&[a, b, x], HypergeometricKind::WrightBessel)
+}
+
+/// The logarithm of Wright's generalized Bessel function, `scipy.special.log_wright_bessel`.
+pub(super) fn log_wright_bessel(a: &Tensor, b: &Tensor, x: &Tensor) -> Result<Tensor> {
+    on_cpu(&[a, b, x], HypergeometricKind::LogWrightBessel)
 }

@@ -197,8 +197,9 @@ impl Ufunc {
 
 /// The ufuncs whose complex loops torchbridge computes (the Faddeeva-function
 /// kernel of `csrc/faddeeva.cpp`, ndtr and log_ndtr included; the complex xsf
-/// kernels of `csrc/xsf_complex.cpp`; the Bessel functions of complex
-/// argument of `csrc/bessel_complex.h`; `expm1`, `log1p`, `xlogy` and `xlog1py`
+/// kernels of `csrc/xsf_complex.cpp`, Riemann's zeta included (Hurwitz's: nan +
+/// nan j, as SciPy); the Bessel functions of complex argument of
+/// `csrc/bessel_complex.h`; `expm1`, `log1p`, `xlogy` and `xlog1py`
 /// from libtorch's complex ops); the others' complex loops are refused.
 const COMPLEX_KERNELS: &[&str] = &[
     "wofz",
@@ -242,6 +243,8 @@ const COMPLEX_KERNELS: &[&str] = &[
     "spherical_yn_d",
     "spherical_in_d",
     "spherical_kn_d",
+    "zeta",
+    "hurwitz_zeta",
 ];
 
 /// "not implemented" for a complex input SciPy accepts.

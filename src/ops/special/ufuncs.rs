@@ -333,6 +333,12 @@ macro_rules! special_ufuncs {
                 "Completely-symmetric elliptic integral of the second kind.\n\nCarlson's R_G(x, y, z), real arguments (`scipy.special.elliprg`).";
             hyp1f1: ["fff->f", "ffF->F", "ddd->d", "ddD->D"] REAL3 float64 super::hypergeometric::hyp1f1,
                 "Confluent hypergeometric function 1F1.\n\nKummer's function M(a, b, x), real x: Kummer's series (long double), Kummer's transformation for x < 0, the large-x expansion and the recurrence in b where the series cancels (`scipy.special.hyp1f1`); a C++ kernel on the CPU, input on another device goes there and back.";
+            hyperu: ["fff->f", "ddd->d"] REAL3 float64 super::hypergeometric::hyperu,
+                "Confluent hypergeometric function U\n\nTricomi's function U(a, b, x) of real arguments (`scipy.special.hyperu`): polynomials where a or a-b+1 is a non-positive integer, the large-x expansion, Kummer's relation to 1F1 for non-integer b, otherwise an integral by double-exponential quadrature with the recurrence in a; nan for x < 0, and at x = inf the limit only where U is x^(1-b) times a polynomial (nan elsewhere, as SciPy); a C++ kernel on the CPU, input on another device goes there and back.";
+            wright_bessel: ["ddd->d", "fff->f"] REAL3 float64 super::hypergeometric::wright_bessel,
+                "Wright's generalized Bessel function.\n\nWright's generalized Bessel function Phi(a, b; x) = sum x^k / (k! Gamma(a k + b)) for a, b, x >= 0 (`scipy.special.wright_bessel`; nan outside), its positive series summed in long double around its largest term (SciPy also uses asymptotic expansions and an integral); about 1e-16 relative up to x ~ 1e3, 1e-13 at x ~ 1e5; a C++ kernel on the CPU, input on another device goes there and back.";
+            log_wright_bessel: ["ddd->d", "fff->f"] REAL3 float64 super::hypergeometric::log_wright_bessel,
+                "Natural logarithm of Wright's generalized Bessel function, see `wright_bessel`. This function comes in handy in particular for large values of x.\n\nThe logarithm of Phi(a, b; x) for a, b, x >= 0 (`scipy.special.log_wright_bessel`), from the same long-double series as `wright_bessel`, finite where Phi overflows; a C++ kernel on the CPU, input on another device goes there and back.";
             eval_genlaguerre: ["ldd->d", "fff->f", "ffF->F", "ddd->d", "ddD->D"] PARAMETRIC direct super::orthogonal::eval_genlaguerre,
                 "Evaluate generalized Laguerre polynomial at a point.\n\nThe generalized Laguerre polynomial L_n^(alpha)(x) by SciPy's recurrence (`scipy.special.eval_genlaguerre`).";
             eval_gegenbauer: ["ldd->d", "fff->f", "ffF->F", "ddd->d", "ddD->D"] PARAMETRIC direct super::orthogonal::eval_gegenbauer,
@@ -366,11 +372,11 @@ macro_rules! special_ufuncs {
             psi: ["d->d", "D->D", "f->f", "F->F"] REAL float64 super::gamma::psi,
                 "The digamma function.\n\nThe digamma function (`scipy.special.psi`, the same ufunc as `digamma`); complex input by torchbridge's complex xsf kernel, CPU only.";
             zeta: ["d->d", "D->D", "f->f", "F->F"] REAL float64 super::zeta::zeta,
-                "Riemann or Hurwitz zeta function.\n\nRiemann's zeta function (`scipy.special.zeta(x)`, SciPy's `_riemann_zeta` loops).";
+                "Riemann or Hurwitz zeta function.\n\nRiemann's zeta function (`scipy.special.zeta(x)`, SciPy's `_riemann_zeta` loops); complex input by Euler-Maclaurin summation in long double and the reflection for Re z < 0 (torchbridge's complex kernel, CPU only; nan where |Im z| exceeds about 6e6, SciPy from 1e9 for 0 <= Re z < 2.5).";
         }
         binary_internal {
             hurwitz_zeta: ["ff->f", "Ff->F", "dd->d", "Dd->D"] REAL2 float64 super::zeta::hurwitz_zeta,
-                "The Hurwitz zeta function (`scipy.special.zeta(x, q)`, SciPy's `_zeta` loops).";
+                "The Hurwitz zeta function (`scipy.special.zeta(x, q)`, SciPy's `_zeta` loops; complex x gives nan + nanj, as SciPy).";
             spherical_jn: ["ld->d", "lD->D", "lf->f", "lF->F"] SPHERICAL float64 super::sph_bessel::jn,
                 "The spherical Bessel function j_n(x) (`scipy.special.spherical_jn(n, z)`, SciPy's `_spherical_jn` loops).";
             spherical_yn: ["ld->d", "lD->D", "lf->f", "lF->F"] SPHERICAL float64 super::sph_bessel::yn,

@@ -1,12 +1,17 @@
-//! The zeta functions (Cephes' `zeta.c`, `zetac.c`): Riemann's and Hurwitz's.
+//! The zeta functions (Cephes' `zeta.c`, `zetac.c`): Riemann's and Hurwitz's;
+//! Riemann's of complex argument by the kernel of `csrc/zeta_complex_math.h`
+//! (Euler-Maclaurin in long double, the reflection for Re s < 0), CPU only.
 
 use std::f64::consts::PI;
 
 use tch::Tensor;
 
 use super::constants::{BORWEIN, STIRLING_GAMMA};
+use super::faddeeva::is_complex;
 use super::gamma::gamma_nonneg;
 use super::helpers::*;
+use super::xsf_complex::xsf_complex;
+use crate::ffi::xsf_complex::XsfComplex;
 use crate::Result;
 
 /// `(2 pi)^-e` for e >= 0, with `e ln(2 pi)` evaluated exactly enough that the
@@ -88,12 +93,21 @@ pub(super) fn hurwitz_zeta_f64(x: &Tensor, q: &Tensor) -> Result<Tensor> {
 /// notes; defined on the whole real line as SciPy's (`-0.5` at 0, 0 at the
 /// negative even integers, `inf` at 1).
 pub(super) fn zeta(x: &Tensor) -> Result<Tensor> {
+    if is_complex(x)? {
+        return xsf_complex("zeta", XsfComplex::Zeta, x);
+    }
     riemann_zeta_f64(x)
 }
 
 /// The Hurwitz zeta function `sum_k (k + q)^-x`, `scipy.special.zeta(x, q)`
 /// (nan for x < 1, as SciPy).
 pub(super) fn hurwitz_zeta(x: &Tensor, q: &Tensor) -> Result<Tensor> {
+    if is_complex(x)? {
+        // SciPy's complex `_zeta` loops give nan + nanj everywhere
+        let nan = x.f_real()?.f_to_kind(tch::Kind::Double)?.f_full_like(f64::NAN)?;
+        let nan = nan.f_add(&q.f_to_kind(tch::Kind::Double)?.f_zeros_like()?)?;
+        return Ok(Tensor::f_complex(&nan, &nan)?);
+    }
     hurwitz_zeta_f64(x, q)
 }
 

@@ -34,7 +34,7 @@ pdtrc exp1 expi expn erfi dawsn spence zetac ellipk ellipkm1 ellipe ellipkinc el
 elliprc elliprf elliprd elliprg elliprj kolmogorov kolmogi rgamma gammasgn poch ndtri_exp
 eval_sh_legendre eval_sh_chebyt eval_sh_chebyu eval_genlaguerre eval_gegenbauer
 eval_jacobi jv jn yv iv kv jve yve ive kve yn owens_t tklmbda wofz voigt_profile hyp2f1 hyp1f1
-hyp0f1 struve modstruve""".split()
+hyp0f1 struve modstruve hyperu wright_bessel log_wright_bessel""".split()
 FUNCTIONS = ["polygamma", "multigammaln", "factorial", "comb", "perm", "bernoulli", "euler", "sinc", "zeta", "lambertw",
              "logsumexp", "softmax", "log_softmax", "jnyn_zeros", "jn_zeros", "jnp_zeros", "yn_zeros",
              "ynp_zeros", "spherical_jn", "spherical_yn", "spherical_in",
@@ -282,6 +282,19 @@ CASES: dict[str, Case] = {
                    "(test_hypergeometric.py, against mpmath)", f32_rtol=1e-4, f32_atol=1e-6),
     "modstruve": Case((uniform(-20, 20), uniform(0, 100)), 1e-13, 1e-300, "as struve",
                       f32_rtol=1e-4, f32_atol=1e-6),
+    # Tricomi's U and Wright's generalized Bessel function (csrc/hyperu_kernels.h,
+    # csrc/wright_bessel_kernels.h; test_hyperu_wright.py checks them against mpmath where SciPy is off)
+    "hyperu": Case((uniform(0.1, 5), uniform(-3, 3), uniform(0.5, 20)), 2e-6, 1e-300,
+                   "SciPy's specfun CHGU is only about 1e-6 accurate (and 1e5 off or nan elsewhere); "
+                   "torchbridge is within 1e-14 of mpmath here (test_hyperu_wright.py)",
+                   f32_rtol=1e-4, f32_atol=1e-30),
+    "wright_bessel": Case((uniform(0, 5), uniform(0, 10), uniform(0, 50)), 1e-12, 1e-300,
+                          "Lorenz & Rueben's method (SciPy) against the positive series (torchbridge); "
+                          "both within 1e-13 of mpmath", f32_rtol=1e-5, f32_atol=1e-30),
+    "log_wright_bessel": Case((uniform(0, 5), uniform(0, 10), uniform(0, 100)), 1e-12, 1e-14,
+                              "as wright_bessel, absolute slack where the logarithm is near 0 (beyond x = 100 "
+                              "SciPy's expansion for small a is 1e-9 off: test_hyperu_wright.py)",
+                              f32_rtol=1e-5, f32_atol=1e-6),
 }
 UNARY = [n for n, c in CASES.items() if len(c.args) == 1]
 BINARY = [n for n, c in CASES.items() if len(c.args) == 2]

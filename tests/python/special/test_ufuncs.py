@@ -413,7 +413,7 @@ def test_binary_any_floats(a, b):
 #: The ufuncs whose complex loops torchbridge computes (tests/python/special/test_complex.py).
 COMPLEX_KERNELS = {"wofz", "erf", "erfc", "erfcx", "erfi", "dawsn", "expm1", "log1p", "ndtr", "log_ndtr", "gamma",
                    "loggamma", "rgamma", "digamma", "psi", "exp1", "expi", "spence", "xlogy", "xlog1py", "jv", "jn",
-                   "yv", "iv", "kv", "jve", "yve", "ive", "kve", "hankel1", "hankel2", "hankel1e", "hankel2e"}
+                   "yv", "iv", "kv", "jve", "yve", "ive", "kve", "hankel1", "hankel2", "hankel1e", "hankel2e", "zeta"}
 
 
 def test_complex_input():
@@ -428,8 +428,8 @@ def test_complex_input():
     np.testing.assert_allclose(tb.special.xlogy(z, z), sc.xlogy(z, z), rtol=1e-15)
     with pytest.raises(tb.UnsupportedParameterError, match="complex"):
         tb.special.eval_legendre(2, z)  # SciPy's dD->D loop
-    with pytest.raises(tb.UnsupportedParameterError, match="complex"):
-        tb.special.zeta(z)
+    np.testing.assert_allclose(tb.special.zeta(z), sc.zeta(z), rtol=1e-14)  # test_zeta_complex.py
+    np.testing.assert_equal(tb.special.zeta(z, 2.0), sc.zeta(z, 2.0))  # nan + nanj, as SciPy
 
 
 def test_unsupported_ufunc_options_are_named():
