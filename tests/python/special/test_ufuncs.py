@@ -410,9 +410,11 @@ def test_binary_any_floats(a, b):
                                    err_msg=f"{name}({a}, {b})")
 
 
-#: The ufuncs whose complex loops torchbridge computes (tests/python/special/test_complex.py).
+#: The ufuncs whose complex loops torchbridge computes (tests/python/special/test_complex.py,
+#: test_complex_xsf.py, test_complex_part2.py).
 COMPLEX_KERNELS = {"wofz", "erf", "erfc", "erfcx", "erfi", "dawsn", "expm1", "log1p", "ndtr", "log_ndtr", "gamma",
-                   "loggamma", "rgamma", "digamma", "psi", "exp1", "expi", "spence", "xlogy", "xlog1py"}
+                   "loggamma", "rgamma", "digamma", "psi", "exp1", "expi", "spence", "xlogy", "xlog1py",
+                   "elliprf", "elliprd", "elliprc", "elliprj", "elliprg", "sici", "shichi", "fresnel"}
 
 
 def test_complex_input():
