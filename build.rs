@@ -2,7 +2,8 @@
 //! streams; `csrc/aten.cpp`: operators by name; `csrc/autograd.cpp`: values
 //! with given derivatives; `csrc/faddeeva.cpp`: the Faddeeva function and
 //! the complex erf family; `csrc/xsf_complex.cpp`: the complex gamma
-//! family, digamma, exp1/expi, spence and lambertw; `csrc/iir.cpp`: SciPy's recurrent filter loops;
+//! family, digamma, exp1/expi, spence, lambertw, Carlson's integrals and sici, shichi,
+//! fresnel of complex argument; `csrc/iir.cpp`: SciPy's recurrent filter loops;
 //! `csrc/bessel.cpp`: Bessel functions of real order; `csrc/hypergeometric.cpp`:
 //! hyp2f1, hyp1f1, hyp0f1 and the Struve functions; `csrc/cephes_misc.cpp`:
 //! SciPy's multi-output ufuncs (sici, shichi, fresnel, airy, airye, ellipj); `csrc/gammaln.cpp`:

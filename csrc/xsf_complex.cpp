@@ -1,15 +1,20 @@
 // torchbridge's C++ shim, complex half of SciPy's xsf kernels: loggamma,
-// gamma, rgamma, digamma, exp1, expi, spence and Riemann's zeta of complex argument, and the
-// Lambert W function, on complex128 CPU tensors (declared in Rust in
+// gamma, rgamma, digamma, exp1, expi, spence and Riemann's zeta of complex
+// argument, and the Lambert W function; Carlson's symmetric elliptic integrals
+// (elliprf, elliprd, elliprc, elliprj, elliprg) and the pairs sici, shichi,
+// fresnel of complex arguments, on complex128 CPU tensors (declared in Rust in
 // src/ffi/xsf_complex.rs, used by src/ops/special/xsf_complex.rs). The scalar
 // mathematics, and where it comes from, is in loggamma_math.h,
-// expint_math.h, spence_math.h, zeta_complex_math.h and lambertw_math.h.
+// expint_math.h, spence_math.h, zeta_complex_math.h, lambertw_math.h,
+// carlson_math.h and sici_complex_math.h.
 
+#include "carlson_math.h"
 #include "error.h"
 #include "expint_math.h"
 #include "lambertw_math.h"
 #include "loggamma_math.h"
 #include "parallel.h"
+#include "sici_complex_math.h"
 #include "spence_math.h"
 #include "zeta_complex_math.h"
 
@@ -94,6 +99,77 @@ char* tb_lambertw_cpu(const at::Tensor* z, const at::Tensor* k, const at::Tensor
       for (int64_t i = begin; i < end; ++i) {
         int status = 0;
         po[i] = tb_xsf::lambertw(pz[i], pk[i], pt[i], &status);
+      }
+    });
+    return nullptr;
+  } catch (...) {
+    return describe_current_exception();
+  }
+}
+
+// `out[i] = R(x[i], y[i], z[i], p[i])` for `which` 0: R_F(x, y, z),
+// 1: R_D(x, y, z), 2: R_C(x, y), 3: R_J(x, y, z, p), 4: R_G(x, y, z) (the
+// arguments a function does not take are read from any tensor of the shape);
+// all contiguous complex128 CPU tensors of one shape, `out` the caller's own.
+char* tb_carlson_complex_cpu(const at::Tensor* x, const at::Tensor* y, const at::Tensor* z, const at::Tensor* p,
+                             at::Tensor* out, int32_t which) noexcept {
+  try {
+    for (const at::Tensor* t : {x, y, z, p, static_cast<const at::Tensor*>(out)}) {
+      check_complex(t, "carlson_complex");
+      TORCH_CHECK(t->sizes() == out->sizes(), "carlson_complex: x, y, z, p and out must have one shape");
+    }
+    TORCH_CHECK(which >= 0 && which <= 4, "carlson_complex: unknown function ", which);
+    using cd = std::complex<double>;
+    const auto data = [](const at::Tensor* t) {
+      return reinterpret_cast<const cd*>(t->const_data_ptr<c10::complex<double>>());
+    };
+    const cd* px = data(x);
+    const cd* py = data(y);
+    const cd* pz = data(z);
+    const cd* pp = data(p);
+    cd* po = reinterpret_cast<cd*>(out->mutable_data_ptr<c10::complex<double>>());
+    const int64_t n = out->numel();
+    const int64_t threads = tb_shim::threads_for(n, n, kWorkPerThread);
+    tb_shim::split_over_threads(n, threads, 1, [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i) {
+        switch (which) {
+          case 0: po[i] = tb_carlson::rf(px[i], py[i], pz[i]); break;
+          case 1: po[i] = tb_carlson::rd(px[i], py[i], pz[i]); break;
+          case 2: po[i] = tb_carlson::rc(px[i], py[i]); break;
+          case 3: po[i] = tb_carlson::rj(px[i], py[i], pz[i], pp[i]); break;
+          default: po[i] = tb_carlson::rg(px[i], py[i], pz[i]); break;
+        }
+      }
+    });
+    return nullptr;
+  } catch (...) {
+    return describe_current_exception();
+  }
+}
+
+// `(first[i], second[i]) = f(z[i])` for `which` 0: (Si, Ci), 1: (Shi, Chi),
+// 2: (S, C) the Fresnel integrals; contiguous complex128 CPU tensors of one
+// shape, `first` and `second` the caller's own.
+char* tb_xsf_complex_pair_cpu(const at::Tensor* z, at::Tensor* first, at::Tensor* second, int32_t which) noexcept {
+  try {
+    for (const at::Tensor* t : {z, static_cast<const at::Tensor*>(first), static_cast<const at::Tensor*>(second)}) {
+      check_complex(t, "xsf_complex_pair");
+      TORCH_CHECK(t->sizes() == z->sizes(), "xsf_complex_pair: z and the outputs must have one shape");
+    }
+    TORCH_CHECK(which >= 0 && which <= 2, "xsf_complex_pair: unknown function ", which);
+    using cd = std::complex<double>;
+    const cd* pz = reinterpret_cast<const cd*>(z->const_data_ptr<c10::complex<double>>());
+    cd* pa = reinterpret_cast<cd*>(first->mutable_data_ptr<c10::complex<double>>());
+    cd* pb = reinterpret_cast<cd*>(second->mutable_data_ptr<c10::complex<double>>());
+    const int64_t n = z->numel();
+    const int64_t threads = tb_shim::threads_for(n, n, kWorkPerThread);
+    tb_shim::split_over_threads(n, threads, 1, [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i) {
+        switch (which) {
+          case 0: tb_sici::sici(pz[i], pa + i, pb + i); break;
+          case 1: tb_sici::shichi(pz[i], pa + i, pb + i); break;
+          default: tb_sici::fresnel(pz[i], pa + i, pb + i); break;
+        }
       }
     });
     return nullptr;

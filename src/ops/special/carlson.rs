@@ -14,10 +14,18 @@
 //! one order, then divides their relative spread by 4: 25 steps take even
 //! ratios of 1e-308 to a spread below 1e-6, where the fifth-order Taylor
 //! polynomials are exact to the last bit.
+//!
+//! Complex arguments (SciPy's `FFF->F`, `DDD->D` loops; the loop makes every
+//! argument complex) go to the C++ kernel of `csrc/carlson_math.h`
+//! (`csrc/xsf_complex.cpp`), a CPU loop with SciPy's domain rules: input on
+//! another device goes to the CPU and back. Not differentiable.
 
 use tch::Tensor;
 
+use super::faddeeva::is_complex;
 use super::helpers::*;
+use super::xsf_complex::carlson_complex;
+use crate::ffi::xsf_complex::Carlson;
 use crate::ops::autograd::with_derivatives;
 use crate::Result;
 
@@ -288,6 +296,9 @@ pub(super) fn rf_f64(x: &Tensor, y: &Tensor, z: &Tensor) -> Result<Tensor> {
 /// Carlson's completely symmetric elliptic integral of the first kind,
 /// `scipy.special.elliprf` (real arguments).
 pub(super) fn elliprf(x: &Tensor, y: &Tensor, z: &Tensor) -> Result<Tensor> {
+    if is_complex(x)? {
+        return carlson_complex(Carlson::Rf, &[x, y, z]);
+    }
     rf_f64(x, y, z)
 }
 
@@ -312,6 +323,9 @@ pub(super) fn rd_f64(x: &Tensor, y: &Tensor, z: &Tensor) -> Result<Tensor> {
 /// Carlson's symmetric elliptic integral of the second kind `R_D`,
 /// `scipy.special.elliprd` (real arguments).
 pub(super) fn elliprd(x: &Tensor, y: &Tensor, z: &Tensor) -> Result<Tensor> {
+    if is_complex(x)? {
+        return carlson_complex(Carlson::Rd, &[x, y, z]);
+    }
     rd_f64(x, y, z)
 }
 
@@ -341,6 +355,9 @@ pub(super) fn rc_f64(x: &Tensor, y: &Tensor) -> Result<Tensor> {
 /// relation `x d_x + y d_y = -R_C/2`. Autograd through the duplication
 /// steps' square roots gives nan at x = 0 < y.
 pub(super) fn elliprc(x: &Tensor, y: &Tensor) -> Result<Tensor> {
+    if is_complex(x)? {
+        return carlson_complex(Carlson::Rc, &[x, y]);
+    }
     let positive = y.f_gt(0.0)?;
     let y_safe = pick(&positive, y, &full(y, 1.0)?)?; // R_D needs y > 0
     let principal_in_y = |rc: &Tensor| {
@@ -412,6 +429,9 @@ pub(super) fn rj_f64(x: &Tensor, y: &Tensor, z: &Tensor, p: &Tensor) -> Result<T
 /// Carlson's symmetric elliptic integral of the third kind `R_J`,
 /// `scipy.special.elliprj(x, y, z, p)` (real arguments).
 pub(super) fn elliprj(x: &Tensor, y: &Tensor, z: &Tensor, p: &Tensor) -> Result<Tensor> {
+    if is_complex(x)? {
+        return carlson_complex(Carlson::Rj, &[x, y, z, p]);
+    }
     rj_f64(x, y, z, p)
 }
 
@@ -443,5 +463,8 @@ pub(super) fn rg_f64(x: &Tensor, y: &Tensor, z: &Tensor) -> Result<Tensor> {
 /// Carlson's completely symmetric elliptic integral of the second kind `R_G`,
 /// `scipy.special.elliprg` (real arguments).
 pub(super) fn elliprg(x: &Tensor, y: &Tensor, z: &Tensor) -> Result<Tensor> {
+    if is_complex(x)? {
+        return carlson_complex(Carlson::Rg, &[x, y, z]);
+    }
     rg_f64(x, y, z)
 }

@@ -197,10 +197,11 @@ impl Ufunc {
 
 /// The ufuncs whose complex loops torchbridge computes (the Faddeeva-function
 /// kernel of `csrc/faddeeva.cpp`, ndtr and log_ndtr included; the complex xsf
-/// kernels of `csrc/xsf_complex.cpp`, Riemann's zeta included (Hurwitz's: nan +
-/// nan j, as SciPy); the Bessel functions of complex argument of
-/// `csrc/bessel_complex.h`; `expm1`, `log1p`, `xlogy` and `xlog1py`
-/// from libtorch's complex ops); the others' complex loops are refused.
+/// kernels of `csrc/xsf_complex.cpp`, Riemann's zeta (Hurwitz's: nan + nan j,
+/// as SciPy), Carlson's integrals and the pairs sici, shichi, fresnel included;
+/// the Bessel functions of complex argument of `csrc/bessel_complex.h`;
+/// `expm1`, `log1p`, `xlogy` and `xlog1py` from libtorch's complex ops); the
+/// others' complex loops are refused.
 const COMPLEX_KERNELS: &[&str] = &[
     "wofz",
     "erf",
@@ -245,6 +246,14 @@ const COMPLEX_KERNELS: &[&str] = &[
     "spherical_kn_d",
     "zeta",
     "hurwitz_zeta",
+    "elliprf",
+    "elliprd",
+    "elliprc",
+    "elliprj",
+    "elliprg",
+    "sici",
+    "shichi",
+    "fresnel",
 ];
 
 /// "not implemented" for a complex input SciPy accepts.
@@ -290,6 +299,15 @@ pub(super) fn finish(result: Tensor, output: DType) -> Result<Tensor> {
     cast(&result, output)
 }
 
+/// `t` as float64, unless it is complex (a complex loop's complex128 input,
+/// which the kernel takes as it is).
+fn real_to_f64(t: &Tensor) -> Result<Tensor> {
+    if crate::dlpack::dtype_of(t)?.is_complex() {
+        return Ok(t.shallow_clone());
+    }
+    cast(t, DType::Float64)
+}
+
 /// A unary ufunc: `kernel` computes on the float64 (or loop-typed) input.
 pub(super) fn unary(ufunc: &Ufunc, x: &Tensor, kernel: fn(&Tensor) -> Result<Tensor>) -> Result<Tensor> {
     let args = prepare(ufunc, &[x])?;
@@ -315,7 +333,7 @@ pub(super) fn unary_multi(
     kernel: fn(&Tensor) -> Result<Vec<Tensor>>,
 ) -> Result<Vec<Tensor>> {
     let args = prepare(ufunc, &[x])?;
-    let x = cast(&args.tensors[0], DType::Float64)?;
+    let x = real_to_f64(&args.tensors[0])?;
     kernel(&x)?.into_iter().map(|t| finish(t, args.output)).collect()
 }
 
@@ -327,7 +345,7 @@ pub(super) fn binary_multi(
     kernel: fn(&Tensor, &Tensor) -> Result<Vec<Tensor>>,
 ) -> Result<Vec<Tensor>> {
     let args = prepare(ufunc, &[x, y])?;
-    let t = args.tensors.iter().map(|t| cast(t, DType::Float64)).collect::<Result<Vec<_>>>()?;
+    let t = args.tensors.iter().map(real_to_f64).collect::<Result<Vec<_>>>()?;
     kernel(&t[0], &t[1])?.into_iter().map(|t| finish(t, args.output)).collect()
 }
 
@@ -341,7 +359,7 @@ pub(super) fn ternary(
     kernel: fn(&Tensor, &Tensor, &Tensor) -> Result<Tensor>,
 ) -> Result<Tensor> {
     let args = prepare(ufunc, &[x, y, z])?;
-    let t = args.tensors.iter().map(|t| cast(t, DType::Float64)).collect::<Result<Vec<_>>>()?;
+    let t = args.tensors.iter().map(real_to_f64).collect::<Result<Vec<_>>>()?;
     finish(kernel(&t[0], &t[1], &t[2])?, args.output)
 }
 
@@ -355,7 +373,7 @@ pub(super) fn quaternary(
     kernel: fn(&Tensor, &Tensor, &Tensor, &Tensor) -> Result<Tensor>,
 ) -> Result<Tensor> {
     let args = prepare(ufunc, &[x, y, z, w])?;
-    let t = args.tensors.iter().map(|t| cast(t, DType::Float64)).collect::<Result<Vec<_>>>()?;
+    let t = args.tensors.iter().map(real_to_f64).collect::<Result<Vec<_>>>()?;
     finish(kernel(&t[0], &t[1], &t[2], &t[3])?, args.output)
 }
 

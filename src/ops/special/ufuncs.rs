@@ -244,7 +244,7 @@ macro_rules! special_ufuncs {
             ellipeinc: ["dd->d", "ff->f"] REAL2 float64 super::ellip::ellipeinc,
                 "Incomplete elliptic integral of the second kind\n\nE(phi | m) through Carlson's R_F and R_D (`scipy.special.ellipeinc`).";
             elliprc: ["ff->f", "dd->d", "FF->F", "DD->D"] REAL2 float64 super::carlson::elliprc,
-                "Degenerate symmetric elliptic integral.\n\nCarlson's R_C(x, y), real arguments, Cauchy's principal value for y < 0 (`scipy.special.elliprc`).";
+                "Degenerate symmetric elliptic integral.\n\nCarlson's R_C(x, y), Cauchy's principal value for real y < 0 (`scipy.special.elliprc`); complex arguments by Carlson's duplication in complex arithmetic with SciPy's domain (nan for x on the negative real axis), a C++ kernel on the CPU (input on another device goes there and back).";
             poch: ["ff->f", "dd->d"] REAL2 float64 super::gamma::poch,
                 "Pochhammer symbol.\n\nThe rising factorial Gamma(z + m) / Gamma(z) (`scipy.special.poch`).";
             owens_t: ["ff->f", "dd->d"] REAL2 float64 super::owens_t::owens_t,
@@ -326,11 +326,11 @@ macro_rules! special_ufuncs {
             nbdtri: ["lld->d", "fff->f", "ddd->d"] REAL3 float64 super::incbi::nbdtri,
                 "Returns the inverse with respect to the parameter `p` of ``y = nbdtr(k, n, p)``, the negative binomial cumulative distribution function.\n\nThe p with nbdtr(k, n, p) = y (`scipy.special.nbdtri(k, n, y)`).";
             elliprf: ["fff->f", "ddd->d", "FFF->F", "DDD->D"] REAL3 float64 super::carlson::elliprf,
-                "Completely-symmetric elliptic integral of the first kind.\n\nCarlson's R_F(x, y, z), real arguments (`scipy.special.elliprf`).";
+                "Completely-symmetric elliptic integral of the first kind.\n\nCarlson's R_F(x, y, z) (`scipy.special.elliprf`); complex arguments by Carlson's duplication in complex arithmetic (nan for an argument on the negative real axis, as SciPy), a C++ kernel on the CPU (input on another device goes there and back).";
             elliprd: ["fff->f", "ddd->d", "FFF->F", "DDD->D"] REAL3 float64 super::carlson::elliprd,
-                "Symmetric elliptic integral of the second kind.\n\nCarlson's R_D(x, y, z), real arguments (`scipy.special.elliprd`).";
+                "Symmetric elliptic integral of the second kind.\n\nCarlson's R_D(x, y, z) (`scipy.special.elliprd`); complex arguments by Carlson's duplication in complex arithmetic (nan for an argument on the negative real axis, as SciPy), a C++ kernel on the CPU (input on another device goes there and back).";
             elliprg: ["fff->f", "ddd->d", "FFF->F", "DDD->D"] REAL3 float64 super::carlson::elliprg,
-                "Completely-symmetric elliptic integral of the second kind.\n\nCarlson's R_G(x, y, z), real arguments (`scipy.special.elliprg`).";
+                "Completely-symmetric elliptic integral of the second kind.\n\nCarlson's R_G(x, y, z) (`scipy.special.elliprg`); complex arguments by the symmetric sum of three R_D (the AGM where one is 0), SciPy's domain, scaled where SciPy's products overflow; a C++ kernel on the CPU (input on another device goes there and back).";
             hyp1f1: ["fff->f", "ffF->F", "ddd->d", "ddD->D"] REAL3 float64 super::hypergeometric::hyp1f1,
                 "Confluent hypergeometric function 1F1.\n\nKummer's function M(a, b, x), real x: Kummer's series (long double), Kummer's transformation for x < 0, the large-x expansion and the recurrence in b where the series cancels (`scipy.special.hyp1f1`); a C++ kernel on the CPU, input on another device goes there and back.";
             hyperu: ["fff->f", "ddd->d"] REAL3 float64 super::hypergeometric::hyperu,
@@ -346,7 +346,7 @@ macro_rules! special_ufuncs {
         }
         quaternary {
             elliprj: ["ffff->f", "dddd->d", "FFFF->F", "DDDD->D"] REAL3 float64 super::carlson::elliprj,
-                "Symmetric elliptic integral of the third kind.\n\nCarlson's R_J(x, y, z, p), real arguments, Cauchy's principal value for p < 0 (`scipy.special.elliprj`).";
+                "Symmetric elliptic integral of the third kind.\n\nCarlson's R_J(x, y, z, p), Cauchy's principal value for real p < 0 (`scipy.special.elliprj`); complex arguments by Carlson's duplication where his sufficient conditions hold (SciPy's rule: nan elsewhere), a C++ kernel on the CPU (input on another device goes there and back).";
             hyp2f1: ["dddd->d", "dddD->D", "ffff->f", "fffF->F"] REAL3 float64 super::hypergeometric::hyp2f1,
                 "Gauss hypergeometric function 2F1(a, b; c; z)\n\nThe Gauss hypergeometric function 2F1(a, b; c; x), real x, by Cephes' power series and linear transformations (`scipy.special.hyp2f1`); a C++ kernel on the CPU, input on another device goes there and back.";
             eval_jacobi: ["lddd->d", "ffff->f", "fffF->F", "dddd->d", "dddD->D"] PARAMETRIC direct super::orthogonal::eval_jacobi,
@@ -354,11 +354,11 @@ macro_rules! special_ufuncs {
         }
         unary_multi {
             sici: 2 ["f->ff", "d->dd", "F->FF", "D->DD"] REAL super::sici::sici,
-                "Sine and cosine integrals.\n\nThe sine and cosine integrals `(Si(x), Ci(x))` of real x (`scipy.special.sici`): Ci(x) for x < 0 is its real part Ci(|x|), Ci(0) = -inf; a C++ kernel, CPU only (input on another device goes to the CPU and back).";
+                "Sine and cosine integrals.\n\nThe sine and cosine integrals `(Si(x), Ci(x))` (`scipy.special.sici`): for real x < 0 Ci(x) is its real part Ci(|x|), Ci(0) = -inf; complex z by the power series below |z| = 0.8 and the complex Ei(+-iz) beyond, on the principal branch of log z as SciPy; a C++ kernel, CPU only (input on another device goes to the CPU and back).";
             shichi: 2 ["f->ff", "d->dd", "F->FF", "D->DD"] REAL super::sici::shichi,
-                "Hyperbolic sine and cosine integrals.\n\nThe hyperbolic sine and cosine integrals `(Shi(x), Chi(x))` of real x (`scipy.special.shichi`): Chi(x) for x < 0 is its real part Chi(|x|); a C++ kernel, CPU only (input on another device goes to the CPU and back).";
+                "Hyperbolic sine and cosine integrals.\n\nThe hyperbolic sine and cosine integrals `(Shi(x), Chi(x))` (`scipy.special.shichi`): for real x < 0 Chi(x) is its real part Chi(|x|); complex z by the power series below |z| = 0.8 and the complex Ei(+-z) beyond, as SciPy; a C++ kernel, CPU only (input on another device goes to the CPU and back).";
             fresnel: 2 ["d->dd", "f->ff", "D->DD", "F->FF"] REAL super::fresnel::fresnel,
-                "Fresnel integrals.\n\nThe Fresnel integrals `(S(x), C(x))` of real x (`scipy.special.fresnel`, S first as SciPy); a C++ kernel, CPU only (input on another device goes to the CPU and back).";
+                "Fresnel integrals.\n\nThe Fresnel integrals `(S(x), C(x))` (`scipy.special.fresnel`, S first as SciPy); complex z by the power series below |z| = 1 and the complex erf (the Faddeeva kernel) beyond; a C++ kernel, CPU only (input on another device goes to the CPU and back).";
             airy: 4 ["f->ffff", "d->dddd", "F->FFFF", "D->DDDD"] REAL super::airy::airy,
                 "Airy functions and their derivatives.\n\n`(Ai, Ai', Bi, Bi')` of real x (`scipy.special.airy`): Maclaurin series near 0, Bessel functions of orders 1/3 and 2/3 beyond; nan where SciPy's AMOS path gives nan (|x| >= about 2**20, Bi past its overflow); a C++ kernel, CPU only (input on another device goes to the CPU and back).";
             airye: 4 ["f->ffff", "d->dddd", "F->FFFF", "D->DDDD"] REAL super::airy::airye,
