@@ -31,6 +31,9 @@ struct Strict {
     array_type: Py<PyType>,
     /// `object.__new__` (the type's own `__new__` refuses direct construction).
     object_new: Py<PyAny>,
+    /// Whether `Array`'s state is exactly the three slots set here: a version
+    /// that adds state keeps `_new` on every call.
+    three_slots: bool,
     by_dtype: ByDtype,
 }
 
@@ -39,7 +42,16 @@ fn strict(py: Python<'_>) -> PyResult<&Strict> {
     STRICT.get_or_try_init(py, || {
         let array_type = py.import("array_api_strict._array_object")?.getattr("Array")?.cast_into::<PyType>()?;
         let object_new = py.import("builtins")?.getattr("object")?.getattr("__new__")?;
-        Ok(Strict { array_type: array_type.unbind(), object_new: object_new.unbind(), by_dtype: Mutex::default() })
+        let slots: Vec<String> = array_type.getattr("__slots__").and_then(|s| s.extract()).unwrap_or_default();
+        let mut slots: Vec<&str> = slots.iter().map(String::as_str).filter(|s| *s != "__weakref__").collect();
+        slots.sort_unstable();
+        let three_slots = slots == ["_array", "_device", "_dtype"];
+        Ok(Strict {
+            array_type: array_type.unbind(),
+            object_new: object_new.unbind(),
+            three_slots,
+            by_dtype: Mutex::default(),
+        })
     })
 }
 
@@ -72,7 +84,7 @@ pub(crate) fn build<'py>(array: Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>
         // The first result of this dtype: the library's own constructor (which
         // also raises its own error for a dtype it does not support).
         let made = array_type.call_method1(intern!(py, "_new"), (&array, py.None()))?;
-        if made.get_type().is(array_type) && made.getattr(intern!(py, "_array"))?.is(&array) {
+        if strict.three_slots && made.get_type().is(array_type) && made.getattr(intern!(py, "_array"))?.is(&array) {
             let xp_dtype = made.getattr(intern!(py, "_dtype"))?.unbind();
             let device = made.getattr(intern!(py, "_device"))?.unbind();
             let mut found = strict.by_dtype.lock().unwrap_or_else(|poisoned| poisoned.into_inner());

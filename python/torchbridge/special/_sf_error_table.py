@@ -94,7 +94,7 @@ def _carlson_domain(*args: np.ndarray) -> np.ndarray:
 
 
 def _zeros(*args: np.ndarray) -> np.ndarray:
-    return sum(np.asarray(a == 0, dtype=int) for a in args)
+    return np.sum([np.asarray(a == 0, dtype=int) for a in args], axis=0)
 
 
 def _binomial_n(k: np.ndarray, n: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -119,6 +119,29 @@ def _incbi_domain(a: np.ndarray, b: np.ndarray, y: np.ndarray) -> np.ndarray:
     infinite = (np.isinf(a) & (b != 1)) | (np.isinf(b) & (a != 1))
     inside = (y > 0) & (y < 1)
     return ((a <= 0) | (b <= 0) | (y < 0) | (y > 1) | (infinite & inside)) & ~_any_nan(a, b, y)
+
+
+def _nbdtr_domain(k: np.ndarray, n: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """nbdtr/nbdtrc/nbdtri's ``ddd->d`` loops: k and n cast to int, a nan k or n unreported."""
+    return ((p < 0) | (p > 1) | (_as_int(k) < 0)) & ~_any_nan(k, n)
+
+
+def _yn(n: np.ndarray, x: np.ndarray, orders: Callable[[np.ndarray], np.ndarray], check: Callable[..., Any]) -> Any:
+    """yn's ``dd->d`` loop: n cast to int; |n| <= 1 is y0/y1 under their own names."""
+    return check(x) & orders(np.abs(_as_int(n))) & ~_any_nan(n, x)
+
+
+def _yn_checks(orders: Callable[[np.ndarray], np.ndarray]) -> tuple[tuple[str, Predicate], ...]:
+    # (a closure per order: report() counts the predicates' parameters, so no default arguments)
+    return (
+        ("domain", lambda n, x, out: _yn(n, x, orders, lambda x: x < 0)),
+        ("singular", lambda n, x, out: _yn(n, x, orders, lambda x: x == 0)),
+    )
+
+
+def _yn_rows() -> list[tuple[str, str, Predicate]]:
+    orders = (("yn", lambda m: m >= 2), ("y1", lambda m: m == 1), ("y0", lambda m: m == 0))
+    return [row for name, order in orders for row in _row(name, *_yn_checks(order))]
 
 
 #: cephes' MINL10: log10 of the smallest normal double; SciPy's exp10 gives 0 below it
@@ -162,6 +185,10 @@ TABLE: dict[str, list[tuple[str, str, Predicate]]] = {
     "bdtri": _row("bdtri", ("domain", lambda k, n, y, out: _bdtr_domain(k, n, y, k_negative=True, inverse=True))),
     "fdtr": _row("fdtr", ("domain", lambda a, b, x, out: ((a <= 0) | (b <= 0) | (x < 0)) & ~_any_nan(a, b, x))),
     "fdtrc": _row("fdtrc", ("domain", lambda a, b, x, out: ((a <= 0) | (b <= 0) | (x < 0)) & ~_any_nan(a, b, x))),
+    "nbdtr": _row("nbdtr", ("domain", lambda k, n, p, out: _nbdtr_domain(k, n, p))),
+    "nbdtrc": _row("nbdtr", ("domain", lambda k, n, p, out: _nbdtr_domain(k, n, p))),
+    "nbdtri": _row("nbdtri", ("domain", lambda k, n, p, out: _nbdtr_domain(k, n, p))),
+    "yn": _yn_rows(),
     "betaincinv": _row("betaincinv", ("domain", lambda a, b, y, out: _incbi_domain(a, b, y))),
     "betainccinv": _row("betainccinv", ("domain", lambda a, b, y, out: _incbi_domain(a, b, y))),
     "gamma": _row("Gamma", ("singular", lambda x, out: _negative_integer(x))),
