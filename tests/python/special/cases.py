@@ -346,6 +346,16 @@ def reference_bessel(name, x):
     return float(kind(order, mpf(x)))
 
 
+def rel_err(got, want):
+    """|got - want| / |want| elementwise on float64 (0 where both agree exactly, nan included)."""
+    got, want = np.asarray(got, dtype=np.float64), np.asarray(want, dtype=np.float64)
+    same = (got == want) | (np.isnan(got) & np.isnan(want))
+    with np.errstate(all="ignore"):
+        err = np.abs(got - want) / np.abs(want)
+    err[same] = 0.0
+    return err
+
+
 def relative_to_mpmath(got, reference):
     """|got - ref| / |ref| against mpmath values (0 where both agree exactly)."""
     got = np.asarray(got, dtype=np.float64).ravel()

@@ -19,18 +19,9 @@ from hypothesis import strategies as st
 
 import torchbridge as tb
 
-from .cases import mp
+from .cases import mp, rel_err
 
 SEED = 20261206
-
-
-def rel_err(got, want):
-    got, want = np.asarray(got, dtype=np.float64), np.asarray(want, dtype=np.float64)
-    same = (got == want) | (np.isnan(got) & np.isnan(want))
-    with np.errstate(all="ignore"):
-        err = np.abs(got - want) / np.abs(want)
-    err[same] = 0.0
-    return err
 
 
 def mp_values(f, *args):
