@@ -93,9 +93,13 @@ def _import_torch() -> Any:
 
 
 def numpy_view(array: Any, torch: Any) -> Any:
-    """``torch.from_numpy(array)`` when ``array`` is an exact, writable ``numpy.ndarray`` that torch
-    can view; ``None`` otherwise (the caller takes the general route)."""
-    if type(array) is not _ndarray or not array.flags.writeable:
+    """``torch.from_numpy(array)`` when ``array`` is an exact, writable, aligned, real ``numpy.ndarray``
+    that torch can view; ``None`` otherwise (the caller takes the general route, which copies
+    unaligned memory and complex data off its itemsize's alignment, as DESIGN.md's traps say)."""
+    if type(array) is not _ndarray:
+        return None
+    flags = array.flags
+    if not (flags.writeable and flags.aligned) or array.dtype.kind == "c":
         return None
     try:
         return torch.from_numpy(array)
