@@ -207,7 +207,9 @@ inline double hyperu(double a, double b, double x) {
     }
     return tb_hyper::gamma(1.0 - b) * tb_hyper::rgamma(a - b + 1.0);
   }
-  if (std::isinf(a) || std::isinf(b)) {
+  // Parameters beyond 2^20 in size would run recurrences and polynomials of
+  // that length per element (a hang at 2^62): nan, a documented limit.
+  if (std::isinf(a) || std::isinf(b) || std::fabs(a) > 0x1p20 || std::fabs(b) > 0x1p20) {
     return kNan;
   }
   const double c = shifted(a, b);
