@@ -58,7 +58,9 @@ loaded" section with each cell's speedup quiet and under each load, side by
 side, against the floors (under load within 2x of the quiet speedup, and not
 below 0.5x SciPy). The busy processes are started once and paused between the
 loaded timings (SIGSTOP/SIGCONT), so the quiet timings run without them. The
-load warning then counts them too.
+load average then counts them too, so the warning is judged on the other
+processes' CPU use instead (/proc/stat less this run's own): more than half a
+core on average, times --load-threshold.
 
 --smoke is the smallest configuration (size 16, 2 rounds, token extras), for
 checking the output, not for numbers (tests/python/test_bench_output.py).
@@ -1465,15 +1467,31 @@ def loadavg() -> list[float] | None:
         return None
 
 
+def machine_busy_seconds() -> float | None:
+    """CPU seconds every process on the machine has spent busy since boot (/proc/stat's
+    first line: user, nice, system, irq, softirq, steal), or None off Linux."""
+    try:
+        with open("/proc/stat") as f:
+            fields = f.readline().split()
+    except OSError:
+        return None
+    if not fields or fields[0] != "cpu":
+        return None
+    user, nice, system, _idle, _iowait, irq, softirq, steal = (int(x) for x in fields[1:9])
+    return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
+
+
 class LoadMonitor:
     """The load average before, during (sampled at each finished cell) and
-    after the run, and the CPU time this process and its children used."""
+    after the run, the CPU time this process and its children used, and the
+    CPU time every other process on the machine used meanwhile."""
 
     def __init__(self):
         self.start = time.perf_counter()
         self.before = loadavg()
         self.samples: list[tuple[float, float]] = []  # (seconds since the start, 1-minute load)
         self.cpu_start = self._cpu()
+        self.machine_start = machine_busy_seconds()
 
     @staticmethod
     def _cpu() -> float:
@@ -1486,31 +1504,52 @@ class LoadMonitor:
         if now is not None:
             self.samples.append((round(time.perf_counter() - self.start, 1), now[0]))
 
-    def finish(self, threshold: float) -> dict:
-        """The machine block's load part; `threshold` is a multiple of the usable cores."""
+    def finish(self, threshold: float, own_load: bool = False) -> dict:
+        """The machine block's load part; `threshold` is a multiple of the usable cores.
+
+        With `own_load` (``--load``: the benchmark's own busy processes raise the load
+        average on purpose), the warning is judged on the other processes' CPU use
+        instead: more than half a core, on average, taken by anything but this run."""
         after = loadavg()
         wall = time.perf_counter() - self.start
+        own_cpu = self._cpu() - self.cpu_start
+        machine_now = machine_busy_seconds()
+        others = None
+        if self.machine_start is not None and machine_now is not None and wall > 0:
+            others = round(max(0.0, machine_now - self.machine_start - own_cpu) / wall, 2)
         affinity = usable_cores()
         cores = len(affinity) if affinity else (os.cpu_count() or 1)
         during = [load for _, load in self.samples] + ([after[0]] if after else [])
         peak = max(during) if during else None
         limit = threshold * cores
+        if own_load and others is not None:
+            others_limit = 0.5 * threshold
+            high = others > others_limit
+            rule = (f"other processes' CPU use during the run above {others_limit:g} cores on average (--load: "
+                    "the load average counts the benchmark's own busy processes)")
+            what = (f"other processes kept {others:.2f} cores busy on average during the run, above "
+                    f"{others_limit:g}")
+        else:
+            high = peak is not None and peak > limit
+            rule = f"1-minute load average during the run above {threshold:g} x {cores} usable cores"
+            what = (f"the 1-minute load average reached {peak:.2f} during the run, above {limit:g} "
+                    f"({threshold:g} x {cores} usable cores; before the run it was "
+                    f"{self.before[0] if self.before else 'unknown'})")
         out = {
             "loadavg_before": self.before,
             "loadavg_after": after,
             "loadavg_1min_max_during": peak,
             "loadavg_1min_samples": self.samples,
             "load_threshold": limit,
-            "load_threshold_rule": f"1-minute load average during the run above {threshold:g} x {cores} usable cores",
-            "benchmark_busy_cores": round((self._cpu() - self.cpu_start) / wall, 2) if wall > 0 else None,
+            "load_threshold_rule": rule,
+            "benchmark_busy_cores": round(own_cpu / wall, 2) if wall > 0 else None,
+            "other_busy_cores": others,
             "wall_s": round(wall, 1),
-            "high_load": peak is not None and peak > limit,
+            "high_load": high,
         }
-        if out["high_load"]:
+        if high:
             out["warning"] = (
-                f"high machine load: the 1-minute load average reached {peak:.2f} during the run, above "
-                f"{limit:g} ({threshold:g} x {cores} usable cores; before the run it was "
-                f"{self.before[0] if self.before else 'unknown'}). More threads wanted a core than there were "
+                f"high machine load: {what}. More threads wanted a core than there were "
                 "cores, so the timings are inflated and the speedups less certain: rerun on a quieter machine."
             )
         return out
@@ -1652,7 +1691,8 @@ def load_summary(m: dict) -> str:
 
     return (f"load average (1 / 5 / 15 min) before {fmt(m['loadavg_before'])}, after {fmt(m['loadavg_after'])}; "
             f"1-minute peak during the run {m['loadavg_1min_max_during']}; the benchmark itself kept "
-            f"{m['benchmark_busy_cores']} cores busy on average over {m['wall_s']} s")
+            f"{m['benchmark_busy_cores']} cores busy on average over {m['wall_s']} s"
+            + (f", other processes {m['other_busy_cores']}" if m.get("other_busy_cores") is not None else ""))
 
 
 def markdown(results: dict) -> str:
@@ -2231,7 +2271,8 @@ def main(argv=None) -> int:
             progress.begin(f"import {module}, fresh process")
             imports[f"import {module}"] = import_time(module, int(imports["runs"]))
             progress.end(f"median of {imports['runs']}: {imports[f'import {module}']:.2f} s")
-    results = {"environment": environment_facts, "machine": machine(load.finish(args.load_threshold)),
+    machine_block = machine(load.finish(args.load_threshold, own_load=bool(loads)))
+    results = {"environment": environment_facts, "machine": machine_block,
                "config": config, "rows": rows, "overhead": over, "containers": containers, "conversion": conv,
                "threads": threads, "imports": imports, "fft_backend": backend_rows, "iir_crossover": crossover_rows,
                "small_linalg": small_rows}

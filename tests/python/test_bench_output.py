@@ -23,6 +23,7 @@ import re
 import struct
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -274,6 +275,22 @@ def test_load_warning_threshold():
     assert not quiet["high_load"] and "warning" not in quiet
     busy = monitor.finish(threshold=0)
     assert busy["high_load"] == (busy["loadavg_1min_max_during"] > 0)
+
+
+def test_load_warning_under_own_load_counts_only_other_processes():
+    """--load raises the load average on purpose: the rule is then the other processes' CPU use."""
+    monitor = bench.LoadMonitor()
+    deadline = time.perf_counter() + 0.2
+    while time.perf_counter() < deadline:  # the benchmark's own work, which must not count
+        pass
+    own = monitor.finish(threshold=1e6, own_load=True)
+    assert own["other_busy_cores"] is not None and own["other_busy_cores"] >= 0
+    assert own["benchmark_busy_cores"] > 0.5
+    assert not own["high_load"] and "other processes' CPU use" in own["load_threshold_rule"]
+    strict = monitor.finish(threshold=0, own_load=True)
+    assert strict["high_load"] == (strict["other_busy_cores"] > 0)
+    if strict["high_load"]:
+        assert "other processes kept" in strict["warning"]
 
 
 def test_terminal_rendering_never_cuts_a_cell(synthetic):
