@@ -126,6 +126,97 @@ def _nbdtr_domain(k: np.ndarray, n: np.ndarray, p: np.ndarray) -> np.ndarray:
     return ((p < 0) | (p > 1) | (_as_int(k) < 0)) & ~_any_nan(k, n)
 
 
+#: cephes' MAXGAM: beta and lbeta go through lgam beyond it
+MAXGAM = 171.624376956302725
+#: cephes' beta: the expansion for |a| > ASYMP |b| and a > ASYMP
+BETA_ASYMP = 1e6
+
+
+def _log_abs_gamma(x: np.ndarray) -> np.ndarray:
+    import torch
+
+    return torch.lgamma(torch.from_numpy(np.ascontiguousarray(x, dtype=np.float64))).numpy()
+
+
+def _beta_reports(a: np.ndarray, b: np.ndarray, log: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Which elements Cephes' ``beta`` (``log`` False) or ``lbeta`` reports, as three masks:
+    "beta: overflow", "lbeta: overflow", "lgam: singularity" (beta.h's branches in order)."""
+    a, b = np.broadcast_arrays(np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64))
+    a_negint = (a <= 0) & (a == np.floor(a))
+    b_negint = (b <= 0) & (b == np.floor(b)) & ~a_negint
+    a_int, b_int = a == _as_int(a), b == _as_int(b)
+    # a non-positive integer: beta_negint(a, b) recurs into beta(1 - a - b, b), silent only when b is a
+    # positive integer with 1 - a - b > 0 (1 - a in C int arithmetic: it wraps at INT_MIN); one too
+    # large for an int goes to the overflow label
+    int_min = float(np.iinfo(np.int32).min)
+    negint_silent = (a_negint & a_int & (a != int_min) & b_int & (b > 0) & (1 - a - b > 0)) | (
+        b_negint & b_int & (b != int_min) & a_int & (a > 0) & (1 - a - b > 0)
+    )
+    negint_loud = (a_negint | b_negint) & ~negint_silent
+    negint_lbeta = negint_loud & ((a_negint & a_int) | (b_negint & b_int))
+    beta_overflow = np.zeros(a.shape, dtype=bool)
+    lbeta_overflow = negint_loud if log else negint_lbeta
+    if not log:
+        beta_overflow |= negint_loud & ~negint_lbeta
+    rest = ~(a_negint | b_negint)
+    big = np.where(np.abs(a) < np.abs(b), b, a)
+    small = np.where(np.abs(a) < np.abs(b), a, b)
+    rest &= ~((np.abs(big) > BETA_ASYMP * np.abs(small)) & (big > BETA_ASYMP))
+    y = big + small
+    through_lgam = rest & ((np.abs(y) > MAXGAM) | (np.abs(big) > MAXGAM) | (np.abs(small) > MAXGAM))
+    singular = through_lgam & (y <= 0) & (y == np.floor(y)) & np.isfinite(y)
+    over = np.zeros(a.size, dtype=bool)
+    if not log and through_lgam.any():  # lgam(a) + lgam(b) - lgam(a + b) > MAXLOG
+        at = np.flatnonzero(through_lgam)
+        bf, sf, yf = big.ravel()[at], small.ravel()[at], y.ravel()[at]
+        over[at] = _log_abs_gamma(bf) + (_log_abs_gamma(sf) - _log_abs_gamma(yf)) > MAXLOG
+    # otherwise rgamma(a + b) = 1 / Gamma(a + b), inf where Cephes' reflection for a + b < -33
+    # overflows in its denominator |pi / Gamma(a + b)| (before the division by pi)
+    gamma_path = np.flatnonzero(rest & ~through_lgam & (y < -33))
+    over[gamma_path] = np.log(np.pi) - _log_abs_gamma(y.ravel()[gamma_path]) > MAXLOG
+    over = over.reshape(a.shape)
+    if log:
+        lbeta_overflow = lbeta_overflow | over
+    else:
+        beta_overflow |= over
+    return beta_overflow, lbeta_overflow, singular
+
+
+def _binom_reports(n: np.ndarray, k: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """xsf's binom: the reports of ``lbeta(1 + n - k, 1 + k)`` (n >= 1e10 k > 0) or of
+    ``beta(1 + n - k, 1 + k)`` (the general case), after its silent branches."""
+    n, k = np.broadcast_arrays(np.asarray(n, dtype=np.float64), np.asarray(k, dtype=np.float64))
+    silent = (n < 0) & (n == np.floor(n))
+    kx = np.floor(k)
+    product = (k == kx) & ((np.abs(n) > 1e-8) | (n == 0))
+    nx = np.floor(n)
+    kx = np.where((nx == n) & (kx > nx / 2) & (nx > 0), nx - kx, kx)
+    silent |= product & (kx >= 0) & (kx < 20)
+    via_lbeta = ~silent & (n >= 1e10 * k) & (k > 0)
+    silent |= via_lbeta | (k > 1e8 * np.abs(n))
+    lb = _beta_reports(1 + n - k, 1 + k, log=True)
+    b = _beta_reports(1 + n - k, 1 + k, log=False)
+    return (
+        b[0] & ~silent,
+        (lb[1] & via_lbeta) | (b[1] & ~silent),
+        (lb[2] & via_lbeta) | (b[2] & ~silent),
+    )
+
+
+def _beta_rows(name: str) -> list[tuple[str, str, Predicate]]:
+    """beta, betaln and binom: Cephes' beta/lbeta reports under their own names (and lgam's)."""
+    reports = {
+        "beta": lambda a, b: _beta_reports(a, b, log=False),
+        "betaln": lambda a, b: _beta_reports(a, b, log=True),
+        "binom": _binom_reports,
+    }[name]
+    return (
+        _row("beta", ("overflow", lambda a, b, out: reports(a, b)[0]))
+        + _row("lbeta", ("overflow", lambda a, b, out: reports(a, b)[1]))
+        + _row("lgam", ("singular", lambda a, b, out: reports(a, b)[2]))
+    )
+
+
 def _yn(n: np.ndarray, x: np.ndarray, orders: Callable[[np.ndarray], np.ndarray], check: Callable[..., Any]) -> Any:
     """yn's ``dd->d`` loop: n cast to int; |n| <= 1 is y0/y1 under their own names."""
     return check(x) & orders(np.abs(_as_int(n))) & ~_any_nan(n, x)
@@ -189,6 +280,9 @@ TABLE: dict[str, list[tuple[str, str, Predicate]]] = {
     "nbdtrc": _row("nbdtr", ("domain", lambda k, n, p, out: _nbdtr_domain(k, n, p))),
     "nbdtri": _row("nbdtri", ("domain", lambda k, n, p, out: _nbdtr_domain(k, n, p))),
     "yn": _yn_rows(),
+    "beta": _beta_rows("beta"),
+    "betaln": _beta_rows("betaln"),
+    "binom": _beta_rows("binom"),
     "betaincinv": _row("betaincinv", ("domain", lambda a, b, y, out: _incbi_domain(a, b, y))),
     "betainccinv": _row("betainccinv", ("domain", lambda a, b, y, out: _incbi_domain(a, b, y))),
     "gamma": _row("Gamma", ("singular", lambda x, out: _negative_integer(x))),

@@ -220,3 +220,32 @@ def test_reports_match_scipys_on_edge_inputs(name):
         getattr(special, name)(*points)
     messages = [str(w.message) for w in record]
     assert len(messages) == len(set(messages))
+
+
+#: beta, betaln and binom branch on integers, int range, MAXGAM, the asymptotic factor 1e6 and the
+#: overflow of 1 / Gamma near a + b = -171: a grid across those edges, and random points around them
+BETA_GRID = [-np.inf, -1e300, -2.0**31 - 1, -2.0**31, -1e6, -1000.5, -201, -200.5, -170.8, -100.5, -10, -2.5,
+             -1, -0.5, -1e-310, -0.0, 0.0, 1e-310, 1e-300, 0.5, 1, 2.5, 3, 19, 20, 21, 100.5, 172, 700, 1e6, 1e7,
+             1e10, 1e17, 2.0**31, 1e300, np.inf, np.nan]
+
+
+@pytest.mark.parametrize("name", ["beta", "betaln", "binom"])
+def test_beta_family_reports_match_scipys_across_its_branches(name):
+    rng = np.random.default_rng(7)
+    wide = 10 ** rng.uniform(-320, 3.5, (2, 1500)) * rng.choice([-1, 1], (2, 1500))
+    wide[:, ::3] = np.round(wide[:, ::3])
+    near_pole = np.stack([rng.uniform(-171.7, -169.5, 300), -(10 ** rng.uniform(-300, -1, 300))])
+    points = np.concatenate([np.array(list(itertools.product(BETA_GRID, repeat=2))).T, wide, near_pole], axis=1)
+    with np.errstate(all="ignore"):
+        out = getattr(sc, name)(*points)
+        masks = {message: np.asarray(predicate(*points, out)) for _, message, predicate in TABLE[name]}
+    mismatches = []
+    for i, point in enumerate(points.T):
+        theirs = _scipy_reports(name, point) & set(masks)
+        ours = {message for message, mask in masks.items() if mask[i]}
+        if theirs != ours:
+            mismatches.append((tuple(point), sorted(theirs), sorted(ours)))
+    assert not mismatches, mismatches[:10]
+    # and the points reach each report the routine makes
+    expected = {"beta": ("beta", "lbeta", "lgam"), "betaln": ("lbeta", "lgam"), "binom": ("beta", "lbeta")}[name]
+    assert {m.split("/")[1].split(":")[0] for m, mask in masks.items() if mask.any()} == set(expected)
