@@ -1780,6 +1780,34 @@ def loaded_markdown(results: dict) -> list[str]:
     return lines
 
 
+def summary_markdown(results: dict) -> str:
+    """`--summary`: one line per routine, tb(numpy)'s speedup over native at each size, quiet and under
+    each `--load` (the README's table), and the error flag where a path went above the tolerance."""
+    by_routine: dict[tuple[str, str], list[dict]] = {}
+    for r in results["rows"]:
+        if "tb(numpy)" in r["timings"]:
+            by_routine.setdefault((r["suite"], r["routine"]), []).append(r)
+    loads = sorted({k for r in results["rows"] for k in r.get("loaded", {})}, key=int)
+    head = "| suite | routine | n | speedup quiet | " + " | ".join(f"load {k}" for k in loads)
+    lines = [head + (" |" if loads else "|"), "|---|---|---|---|" + "---|" * len(loads)]
+    for (suite, routine), rows in by_routine.items():
+        sizes = " / ".join(f"{r['size']:g}" for r in rows)
+
+        def speedups(timings_of) -> str:
+            out = []
+            for r in rows:
+                t = timings_of(r)
+                out.append(f"{t['native']['median'] / t['tb(numpy)']['median']:.2f}" if t else "-")
+            return " / ".join(out)
+
+        quiet = speedups(lambda r: r["timings"])
+        flagged = any(r["max_rel_error"].get("tb(numpy)", 0) > r.get("tol", float("inf")) for r in rows)
+        under = [speedups(lambda r, k=k: r.get("loaded", {}).get(k)) for k in loads]
+        lines.append(f"| {suite} | {routine} | {sizes} | {quiet}{' (err > tol)' if flagged else ''} | "
+                     + " | ".join(under) + (" |" if loads else "|"))
+    return "\n".join(lines) + "\n"
+
+
 def extras_markdown(results: dict, m: dict, env: dict) -> list[str]:
     """Overhead, conversion, threads and import times."""
     lines: list[str] = []
@@ -2157,6 +2185,9 @@ def main(argv=None) -> int:
                              "cores, for each N given (1 up to the core count), and report quiet vs loaded")
     parser.add_argument("--replot", metavar="RESULTS_JSON",
                         help="only redraw speedup.png in --out from a results.json (older ones included)")
+    parser.add_argument("--summary", metavar="RESULTS_JSON",
+                        help="only print one line per routine from a results.json: speedups by size, quiet and "
+                             "under each --load (the README's table)")
     parser.add_argument("--worker-array-api", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     loads: tuple[int, ...] = ()
@@ -2165,6 +2196,9 @@ def main(argv=None) -> int:
         limit = len(usable_cores() or []) or os.cpu_count() or 1
         if any(k < 1 or k > limit for k in loads):
             parser.error(f"--load: each N from 1 to the {limit} usable cores, got {args.load}")
+    if args.summary:
+        print(summary_markdown(json.loads(Path(args.summary).read_text())), end="")
+        return 0
     if args.replot:
         out = Path(args.out)
         out.mkdir(parents=True, exist_ok=True)
