@@ -16,6 +16,7 @@ No assertion depends on how fast anything ran.
 
 from __future__ import annotations
 
+import copy
 import importlib.util
 import json
 import os
@@ -491,3 +492,23 @@ def test_load_option_is_checked():
         bench.main(["--load", "0"])
     with pytest.raises(SystemExit):
         bench.main(["--load", str((len(os.sched_getaffinity(0)) or 1) + 1)])
+
+
+def test_slower_routines_are_listed_with_their_reason(synthetic):
+    results = copy.deepcopy(synthetic)
+    erf, solve = results["rows"]
+    erf.update(suite="fft", routine="dct")
+    erf["timings"]["tb(numpy)"] = timing(4.0, 4.0, 4.0)  # native 1.0: 0.25x
+    solve["timings"]["tb(numpy)"] = timing(4.0, 4.0, 4.0)  # native 2.0: 0.5x
+    report = bench.markdown(results)
+    section = report[report.index("## Slower than SciPy") :]
+    assert f"| fft.dct | 1000: 0.25x | {bench.WHY_SLOWER['fft.dct']} |" in section
+    assert "| linalg.solve | 64: 0.50x | not investigated |" in section
+    assert "## Slower than SciPy" not in bench.markdown(synthetic)  # nothing slower, no section
+
+
+def test_summary_has_one_line_per_routine(synthetic):
+    lines = bench.summary_markdown(synthetic).splitlines()
+    assert lines[0].startswith("| suite | routine | n | speedup quiet")
+    assert len(lines) == 2 + len({(r["suite"], r["routine"]) for r in synthetic["rows"]})
+    assert lines[3] == "| linalg | solve | 64 | 1.00 |"
