@@ -32,6 +32,8 @@
 //! - [`lapack`] declares LAPACK's `dgetrf_`/`dgetrs_`/`dpotrf_`/`dpotrs_`
 //!   (exported by libtorch_cpu) and wraps them for `crate::ops::linalg`'s
 //!   small-matrix path.
+//! - [`logit`] declares `csrc/logit.cpp` (`logit` in one pass on float32
+//!   and float64 CPU tensors) and wraps it for `crate::ops::special`.
 //! - [`ndtr`] declares `csrc/ndtr.cpp` (the last pass of `ndtr` and all of
 //!   `log_ndtr` on float64 CPU tensors) and wraps it for `crate::ops::special`.
 //! - [`ni_interpolation`] declares `csrc/ni_interpolation.cpp` (the point
@@ -58,6 +60,7 @@ pub(crate) mod hypergeometric;
 pub(crate) mod iir;
 pub(crate) mod incbet;
 pub(crate) mod lapack;
+pub(crate) mod logit;
 pub(crate) mod ndtr;
 pub(crate) mod ni_filters;
 pub(crate) mod ni_interpolation;
