@@ -39,6 +39,9 @@
 //! - [`ni_interpolation`] declares `csrc/ni_interpolation.cpp` (the point
 //!   loop of SciPy's `NI_GeometricTransform`) and wraps it for
 //!   `crate::ops::ndimage::interpolation`.
+//! - [`realtransforms`] declares `csrc/realtransforms.cpp` (the passes
+//!   around the FFT of the DCT/DST of types 2 and 3 on float32 and float64
+//!   CPU tensors) and wraps it for `crate::ops::fft`.
 //! - [`rankdata`] declares `csrc/rankdata.cpp` (`rankdata` by a radix sort)
 //!   and wraps it for `crate::ops::stats`.
 //! - [`threads`] declares `csrc/threads.cpp` (the calling thread's libtorch
@@ -65,6 +68,7 @@ pub(crate) mod ndtr;
 pub(crate) mod ni_filters;
 pub(crate) mod ni_interpolation;
 pub(crate) mod rankdata;
+pub(crate) mod realtransforms;
 #[cfg(feature = "python")]
 pub(crate) mod tensor_impl;
 pub(crate) mod threads;
