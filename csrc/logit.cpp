@@ -13,8 +13,9 @@
 // FMA and libtorch_cpu exports SLEEF's AVX2 entry points (weak symbols:
 // absent, they are null), this pass calls the same SLEEF kernels on four
 // doubles (eight floats) at a time, in the same order of operations, so it
-// gives the composite's bits at a tenth of its memory traffic; otherwise it
-// runs the C library's `log` and `log1p` element by element.
+// gives the composite's values (to an ulp: libtorch may run SLEEF's AVX-512
+// variants) at a tenth of its memory traffic; otherwise it runs the C
+// library's `log` and `log1p` element by element.
 
 #include "error.h"
 #include "parallel.h"
@@ -156,8 +157,8 @@ void logit_all(const T* x, T* y, int64_t n, bool vectorized) {
 
 extern "C" {
 
-// Whether the pass runs SLEEF's vectorized kernels here (libtorch's own,
-// the composite's bits) rather than the C library's `log` and `log1p`.
+// Whether the pass runs SLEEF's vectorized kernels here (libtorch's own)
+// rather than the C library's `log` and `log1p`.
 bool tb_logit_vectorized() noexcept {
 #ifdef TB_LOGIT_AVX2
   return sleef_avx2_available();

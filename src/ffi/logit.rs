@@ -20,7 +20,7 @@ extern "C" {
 /// `logit(x)` into `out` (contiguous CPU tensors of one shape and dtype,
 /// float32 or float64, `out` a fresh tensor of the caller's own).
 /// `vectorized`: libtorch's SLEEF kernels where the CPU and libtorch have
-/// them (the composite's bits), else the C library's `log` and `log1p`.
+/// them (the composite's values), else the C library's `log` and `log1p`.
 pub(crate) fn logit_cpu(x: &Tensor, out: &mut Tensor, vectorized: bool) -> Result<()> {
     // SAFETY: both tensors are live for the call; the shim checks them,
     // reads `x` and writes `out`'s memory only, which the caller owns (`&mut`).
