@@ -8,10 +8,11 @@
 //! hyp2f1, hyp1f1, hyp0f1 and the Struve functions; `csrc/cephes_misc.cpp`:
 //! SciPy's multi-output ufuncs (sici, shichi, fresnel, airy, airye, ellipj); `csrc/gammaln.cpp`:
 //! gammaln (Cephes' lgam); `csrc/incbet.cpp`: the incomplete beta function;
-//! `csrc/ndtr.cpp`: ndtr's last pass and log_ndtr;
+//! `csrc/logit.cpp`: logit in one pass; `csrc/ndtr.cpp`: ndtr's last pass and log_ndtr;
 //! `csrc/ni_filters.cpp`: ndimage's line filters;
 //! `csrc/ni_interpolation.cpp`: ndimage's interpolation point loop;
-//! `csrc/rankdata.cpp`: `rankdata`; `csrc/tensor_impl.cpp`: torch tensors as
+//! `csrc/rankdata.cpp`: `rankdata`; `csrc/realtransforms.cpp`: the passes
+//! around the FFT of the DCT/DST of types 2 and 3; `csrc/tensor_impl.cpp`: torch tensors as
 //! the `at::Tensor`s they are; `csrc/threads.cpp`: the calling thread's
 //! OpenMP team)
 //! against the libtorch that `torch-sys` found, and emits rpaths so that tests, examples,
@@ -79,10 +80,12 @@ fn main() {
         .file("csrc/hypergeometric.cpp")
         .file("csrc/cephes_misc.cpp")
         .file("csrc/incbet.cpp")
+        .file("csrc/logit.cpp")
         .file("csrc/ndtr.cpp")
         .file("csrc/ni_filters.cpp")
         .file("csrc/ni_interpolation.cpp")
         .file("csrc/rankdata.cpp")
+        .file("csrc/realtransforms.cpp")
         .file("csrc/tensor_impl.cpp")
         .file("csrc/threads.cpp")
         .compile("torchbridge_shim");

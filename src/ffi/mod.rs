@@ -32,11 +32,16 @@
 //! - [`lapack`] declares LAPACK's `dgetrf_`/`dgetrs_`/`dpotrf_`/`dpotrs_`
 //!   (exported by libtorch_cpu) and wraps them for `crate::ops::linalg`'s
 //!   small-matrix path.
+//! - [`logit`] declares `csrc/logit.cpp` (`logit` in one pass on float32
+//!   and float64 CPU tensors) and wraps it for `crate::ops::special`.
 //! - [`ndtr`] declares `csrc/ndtr.cpp` (the last pass of `ndtr` and all of
 //!   `log_ndtr` on float64 CPU tensors) and wraps it for `crate::ops::special`.
 //! - [`ni_interpolation`] declares `csrc/ni_interpolation.cpp` (the point
 //!   loop of SciPy's `NI_GeometricTransform`) and wraps it for
 //!   `crate::ops::ndimage::interpolation`.
+//! - [`realtransforms`] declares `csrc/realtransforms.cpp` (the passes
+//!   around the FFT of the DCT/DST of types 2 and 3 on float32 and float64
+//!   CPU tensors) and wraps it for `crate::ops::fft`.
 //! - [`rankdata`] declares `csrc/rankdata.cpp` (`rankdata` by a radix sort)
 //!   and wraps it for `crate::ops::stats`.
 //! - [`threads`] declares `csrc/threads.cpp` (the calling thread's libtorch
@@ -58,10 +63,12 @@ pub(crate) mod hypergeometric;
 pub(crate) mod iir;
 pub(crate) mod incbet;
 pub(crate) mod lapack;
+pub(crate) mod logit;
 pub(crate) mod ndtr;
 pub(crate) mod ni_filters;
 pub(crate) mod ni_interpolation;
 pub(crate) mod rankdata;
+pub(crate) mod realtransforms;
 #[cfg(feature = "python")]
 pub(crate) mod tensor_impl;
 pub(crate) mod threads;

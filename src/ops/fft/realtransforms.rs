@@ -10,6 +10,7 @@ use tch::{Device, Kind, Tensor};
 
 use super::helper::{arange, check_size, fft_input, length_1d, nd_shape_and_axes, nonempty, resize_axis, NdPlan};
 use super::Norm;
+use crate::ops::autograd::records_grad;
 use crate::{Error, Result};
 
 /// The type of a cosine or sine transform (SciPy's `type`, 1 to 4).
@@ -412,6 +413,18 @@ fn gather_index(
     })
 }
 
+/// `x` (real, last axis transformed, at least one point) as `[rows, N]` (a
+/// view where its strides allow) when the one-pass kernels of
+/// `csrc/realtransforms.cpp` take it: float32 or float64 on the CPU, no
+/// gradient recorded (autograd follows the composite's libtorch ops).
+fn one_pass_rows(x: &Tensor) -> Result<Option<Tensor>> {
+    let n = x.size().last().copied().unwrap_or(0);
+    if x.device() != Device::Cpu || !matches!(x.f_kind()?, Kind::Float | Kind::Double) || n < 1 || records_grad(x) {
+        return Ok(None);
+    }
+    Ok(Some(x.f_reshape([-1, n])?))
+}
+
 /// DCT-II of the last axis times `factor`, its output 0 (DST-II: N-1) times
 /// `end` as well; DST-II with `sine`. Makhoul's algorithm as [`dct2`], in four
 /// libtorch ops: the permutation (circularly reversed, so that the FFT gives
@@ -425,6 +438,16 @@ fn dct2_fused(x: &Tensor, sine: bool, factor: f64, end: f64) -> Result<Tensor> {
     let (kind, device) = (x.f_kind()?, x.device());
     let half = n / 2 + 1;
     let ceil = (n + 1) / 2;
+    if let Some(rows) = one_pass_rows(x)? {
+        // the same ops as below, the gathers, signs and twiddle as csrc/realtransforms.cpp's passes
+        let mut v = Tensor::f_empty(rows.size(), (kind, Device::Cpu))?;
+        crate::ffi::realtransforms::dct2_pre(&rows, &mut v, sine)?;
+        let z = v.f_fft_rfft(None, -1, "backward")?.f_contiguous()?;
+        let w = scaled_twiddle(half, 0.0, PI / (2 * n) as f64, factor, end, kind, device)?.f_contiguous()?;
+        let mut y = Tensor::f_empty(rows.size(), (kind, Device::Cpu))?;
+        crate::ffi::realtransforms::dct2_post(&z, &w, &mut y, sine)?;
+        return Ok(y.f_reshape(x.size())?);
+    }
     // v[m] = x[2m] (m < ceil), x[2(n-1-m)+1] (m >= ceil); read circularly reversed
     let permutation = |m: i64| if m < ceil { 2 * m } else { 2 * (n - 1 - m) + 1 };
     let input = gather_index(2, false, false, n, device, |j| permutation((n - j) % n), n)?;
@@ -462,6 +485,17 @@ fn dct3_fused(x: &Tensor, sine: bool, factor: f64, first: f64) -> Result<Tensor>
     let n = x.size().last().copied().unwrap_or(0);
     let (kind, device) = (x.f_kind()?, x.device());
     let half = n / 2 + 1;
+    if let Some(rows) = one_pass_rows(x)? {
+        // the same ops as below, the gathers, signs and twiddle as csrc/realtransforms.cpp's passes
+        let w = scaled_twiddle(half, 0.0, -PI / (2 * n) as f64, factor, first, kind, device)?.f_contiguous()?;
+        let complex = if kind == Kind::Float { Kind::ComplexFloat } else { Kind::ComplexDouble };
+        let mut u = Tensor::f_empty([rows.size()[0], half], (complex, Device::Cpu))?;
+        crate::ffi::realtransforms::dct3_pre(&rows, &w, &mut u, sine)?;
+        let s = u.f_fft_irfft(n, -1, "forward")?.f_contiguous()?;
+        let mut y = Tensor::f_empty(rows.size(), (kind, Device::Cpu))?;
+        crate::ffi::realtransforms::dct3_post(&s, &mut y, sine)?;
+        return Ok(y.f_reshape(x.size())?);
+    }
     let padded = x.f_constant_pad_nd([0i64, 1])?; // padded[n] = 0
                                                   // x'[k] = x[k] (DST: x[n-1-k]) for k < n, x'[n] = 0; pairs (x'[k], x'[n-k]) for k < half
     let source = |k: i64| {

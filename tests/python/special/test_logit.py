@@ -50,3 +50,69 @@ def test_logit_gradient_near_one_half_and_at_the_ends():
     tb.special.logit(x).sum().backward()
     expected = 1 / (x.detach() * (1 - x.detach()))
     assert torch.allclose(x.grad, expected, rtol=1e-14, atol=0)
+
+
+# The one-pass CPU kernel (csrc/logit.cpp) against SciPy: edge values, both
+# precisions, layouts, sizes that take threads.
+
+def _logit_edges(dtype):
+    f = np.dtype(dtype).type
+    edges = [-np.inf, -1.0, -0.0, 0.0, 5e-324, 1e-300, 1e-30, 0.1, 0.3, 0.4999999999999, 0.5, 0.5000000000001,
+             0.65, 0.9, 1 - 1e-16, 1.0, 1.5, np.inf, np.nan]
+    x = np.array(edges, dtype=dtype)
+    # the branch boundaries and their neighbours in this precision
+    for b in (f(0.3), f(0.65), f(0.5)):
+        x = np.concatenate([x, [np.nextafter(b, f(0)), b, np.nextafter(b, f(1))]]).astype(dtype)
+    return x
+
+
+def _assert_logit_like_scipy(ours, want, rtol):
+    assert ours.dtype == want.dtype and ours.shape == want.shape
+    np.testing.assert_array_equal(np.isnan(ours), np.isnan(want))
+    inf = np.isinf(want)
+    np.testing.assert_array_equal(ours[inf], want[inf])
+    finite = np.isfinite(want)
+    np.testing.assert_allclose(ours[finite], want[finite], rtol=rtol, atol=0)
+
+
+@pytest.mark.parametrize("dtype, rtol", [(np.float64, 5e-16), (np.float32, 2.5e-7)])
+def test_logit_one_pass_edges_and_random(dtype, rtol):
+    x = _logit_edges(dtype)
+    ours = tb.special.logit(x)
+    _assert_logit_like_scipy(ours, sc.logit(x), rtol)
+    assert np.signbit(ours[x == 0]).all() and (ours[x == 0] == -np.inf).all()  # -0.0 and 0.0: -inf, as SciPy
+    assert ours[x == 0.5][0] == 0.0
+    rng = np.random.default_rng(20261207)
+    for n in (1, 3, 7, 8, 9, 1000, 2**16 + 3, 300_001):  # vector tails; one thread and several
+        x = rng.uniform(-0.05, 1.05, n).astype(dtype)
+        _assert_logit_like_scipy(tb.special.logit(x), sc.logit(x), rtol)
+
+
+def test_logit_one_pass_layouts_and_dtypes():
+    rng = np.random.default_rng(7)
+    x = rng.uniform(0, 1, (40, 30))
+    for view in (x.T, x[::-1], x[:, ::-3], x[::2, 1::2]):
+        _assert_logit_like_scipy(tb.special.logit(view), sc.logit(view), 5e-16)
+    for empty in (np.empty(0), np.empty((3, 0), dtype=np.float32)):
+        out = tb.special.logit(empty)
+        assert out.shape == empty.shape and out.dtype == sc.logit(empty).dtype
+    ints = np.array([0, 1, 2, -1])
+    _assert_logit_like_scipy(tb.special.logit(ints), sc.logit(ints), 5e-16)
+    half = np.array([0.25, 0.5, 0.75], dtype=np.float16)
+    _assert_logit_like_scipy(tb.special.logit(half), sc.logit(half), 2.5e-7)
+
+
+def test_logit_one_pass_second_derivative():
+    import torch
+
+    x = torch.tensor([1e-6, 0.2, 0.3, 0.45, 0.5, 0.65, 0.8], dtype=torch.float64, requires_grad=True)
+    (first,) = torch.autograd.grad(tb.special.logit(x).sum(), x, create_graph=True)
+    (second,) = torch.autograd.grad(first.sum(), x)
+    p = x.detach()
+    assert torch.allclose(first.detach(), 1 / (p * (1 - p)), rtol=1e-14, atol=0)
+    assert torch.allclose(second, (2 * p - 1) / (p * (1 - p)) ** 2, rtol=1e-13, atol=1e-12)
+    x32 = torch.tensor([0.2, 0.5, 0.7], dtype=torch.float32, requires_grad=True)
+    out = tb.special.logit(x32)
+    assert out.dtype == torch.float32
+    out.sum().backward()
+    assert torch.allclose(x32.grad, 1 / (x32.detach() * (1 - x32.detach())), rtol=1e-6, atol=0)
