@@ -1,7 +1,8 @@
 // torchbridge's C++ shim, SciPy's multi-output ufuncs of real argument:
 // `scipy.special.sici`, `shichi` (Cephes sici.c, shichi.c), `fresnel`
 // (fresnl.c), `airy`, `airye` (airy.c; AMOS's zairy/zbiry for real x) and
-// `ellipj` (ellpj.c); and the spherical Bessel functions behind
+// `ellipj` (ellpj.c); the exponential integrals `exp1`, `expi`, `expn`
+// (specfun's e1xb/eix, Cephes expn.c; src/ops/special/expint.rs); and the spherical Bessel functions behind
 // `spherical_jn`, `spherical_yn`, `spherical_in`, `spherical_kn` (xsf's
 // sph_bessel.h) with their derivatives, and `smirnov`, `smirnovi` (Cephes
 // kolmogorov.c), as CPU kernels declared in Rust in
@@ -24,6 +25,7 @@
 
 #include <ATen/ATen.h>
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <cstdint>
@@ -51,6 +53,9 @@ enum Kind : int64_t {
   kSphKnD = 13,
   kSmirnov = 14,
   kSmirnovi = 15,
+  kExp1 = 16,
+  kExpi = 17,
+  kExpn = 18,
 };
 
 constexpr double kPi = 3.14159265358979323846;
@@ -660,6 +665,173 @@ inline double smirnovi(int64_t n, double p) {
   return x;
 }
 
+// ---------------------------------------------------------------------------
+// The exponential integrals: the scalar forms of src/ops/special/expint.rs's
+// composites (the same regions, series and term counts, which that file
+// explains), so that the CPU kernel is as accurate as the composite. The
+// continued fraction stops at the depth its convergence needs at x (at most
+// the composite's 120 below x = 2 and 60 above).
+// ---------------------------------------------------------------------------
+
+// x + n + t, t = -1 n / (x + n + 2 - 2 (n + 1) / (x + n + 4 - ...)) evaluated
+// backwards (DLMF 8.19.17): E_n(x) = e^-x / it, for x >= 1.
+inline double expn_fraction(double n, double x) {
+  const int cap = x < 2.0 ? 120 : 60;
+  // 12 + 120 / x terms converge to the last bit for n <= 50, x >= 1
+  const int depth = x >= 1e4 ? 12 : std::min(cap, 12 + static_cast<int>(120.0 / x));
+  const double xn = x + n;
+  double t = 0.0;
+  for (int i = depth; i >= 1; --i) {
+    const double di = static_cast<double>(i);
+    t = ((n + (di - 1.0)) * -di) / ((xn + 2.0 * di) + t);
+  }
+  return std::exp(-x) / (xn + t);
+}
+
+// E1 (SciPy's real loop): nan below 0 and at nan, inf at +-0; the power
+// series -gamma - ln x - sum (-x)^k / (k k!) below 1, the fraction above.
+inline double exp1(double x) {
+  if (std::isnan(x) || x < 0.0) return kNan;
+  if (x == 0.0) return kInf;
+  if (std::isinf(x)) return 0.0;
+  if (x < 1.0) {
+    double term = 1.0, sum = 0.0;
+    for (int k = 1; k <= 25; ++k) {
+      term = term * -x / k;
+      const double add = term / k;
+      sum += add;
+      if (std::fabs(add) < 0.25 * kEps * std::fabs(sum)) break;
+    }
+    return -((std::log(x) + sum) + kEuler);
+  }
+  return expn_fraction(1.0, x);
+}
+
+// Ei's zero as the double nearest it plus the rest, and Ei^(k)(root) / k!
+// (src/ops/special/constants.rs' EI_ROOT, EI_ROOT_ERR, EI_TAYLOR).
+constexpr double kEiRoot = 0.3725074107813666;
+constexpr double kEiRootErr = 1.3140183414386028e-17;
+constexpr double kEiTaylor[27] = {
+    0.0, 3.8962157339071672, -3.2816078663985615, 6.5223761454389253, -1.2969697383536516e+1,
+    2.7886297962942049e+1, -6.2378801528915417e+1, 1.4353494880967509e+2, -3.371558271787469e+2,
+    8.0453183998213819e+2, -1.9437966457234988e+3, 4.7437656504024308e+3, -1.1673463991167164e+4,
+    2.8926955305435451e+4, -7.2107945868371593e+4, 1.8066955858939196e+5, -4.5469621885446657e+5,
+    1.1488345468177444e+6, -2.9127216638508374e+6, 7.4076929580005882e+6, -1.8891727000381529e+7,
+    4.8300034930860244e+7, -1.2376821900249171e+8, 3.1781110566636217e+8, -8.1761856931849277e+8,
+    2.1071092918643637e+9, -5.4389968310772848e+9,
+};
+
+// Ei (SciPy's real loop): -E1(-x) below 0, -inf at +-0; above 0 the Taylor
+// series about the zero within 0.06 of it, the power series
+// gamma + ln x + sum x^k / (k k!) (60 terms to 6, 150 to 40), the asymptotic
+// series e^x / x sum k! / x^k from 40 on with e^x / x split in halves (inf
+// only where Ei overflows, from 716.4).
+inline double expi(double x) {
+  if (std::isnan(x)) return kNan;
+  if (x == 0.0) return -kInf;
+  if (x < 0.0) return -exp1(-x);
+  if (std::isinf(x)) return kInf;
+  if (std::fabs(x - kEiRoot) < 0.06) {
+    const double d = (x - kEiRoot) - kEiRootErr;
+    double acc = kEiTaylor[26];
+    for (int k = 25; k >= 0; --k) acc = acc * d + kEiTaylor[k];
+    return acc;
+  }
+  if (x < 40.0) {
+    const int terms = x <= 6.0 ? 60 : 150;
+    double term = 1.0, sum = 0.0;
+    for (int k = 1; k <= terms; ++k) {
+      term = term * x / k;
+      const double add = term / k;
+      sum += add;
+      if (k > x && add < 0.25 * kEps * sum) break;
+    }
+    return (std::log(x) + sum) + kEuler;
+  }
+  const double inverse = 1.0 / x;
+  double term = 1.0, sum = 1.0;
+  for (int k = 1; k < 40; ++k) {
+    term = term * inverse * k;
+    sum += term;
+    if (term < 0.25 * kEps * sum) break;
+  }
+  const double half = std::exp(0.5 * x);
+  return (half * (half * inverse)) * sum;
+}
+
+// The polynomials A_k(l) of E_n's large-n expansion (DLMF 8.20.ii), k < 13,
+// in ascending powers: A_0 = A_1 = 1, A_(k+1) = (1 - 2 k l) A_k + l (l + 1) A_k'.
+constexpr int kExpnLargeTerms = 13;
+
+inline const std::vector<std::vector<double>>& expn_polynomials() {
+  static const std::vector<std::vector<double>> polys = [] {
+    std::vector<std::vector<double>> p{{1.0}, {1.0}};
+    for (int k = 1; k < kExpnLargeTerms - 1; ++k) {
+      const std::vector<double>& a = p[k];
+      std::vector<double> next(a.size() + 1, 0.0);
+      for (size_t j = 0; j < a.size(); ++j) {
+        next[j] += a[j];
+        next[j + 1] -= 2.0 * k * a[j];
+        if (j > 0) {
+          next[j] += static_cast<double>(j) * a[j];
+          next[j + 1] += static_cast<double>(j) * a[j];
+        }
+      }
+      p.push_back(next);
+    }
+    return p;
+  }();
+  return polys;
+}
+
+// E_n(x), n > 50, x > 0: e^-x / ((l + 1) n) sum_k A_k(l) / (n (l + 1)^2)^k, l = x / n.
+inline double expn_large_n(double n, double x) {
+  const double lambda = x / n;
+  const double l1 = lambda + 1.0;
+  const double multiplier = 1.0 / (n * (l1 * l1));
+  double factor = 1.0, sum = 0.0;
+  for (const std::vector<double>& poly : expn_polynomials()) {
+    double acc = poly.back();
+    for (size_t j = poly.size() - 1; j-- > 0;) acc = acc * lambda + poly[j];
+    sum += factor * acc;
+    factor *= multiplier;
+  }
+  return std::exp(-x) / l1 / n * sum;
+}
+
+// E_n(x), 1 <= n <= 50, 0 < x <= 1: (-x)^(n-1) (psi(n) - ln x) / (n-1)!
+// - sum_(k != n-1) (-x)^k / (k! (k - n + 1)) (DLMF 8.19.8, Cephes).
+inline double expn_series(double n, double x) {
+  double term = 1.0, sum = 0.0;
+  for (int k = 0; k <= 25; ++k) {
+    if (k > 0) term = term * -x / k;
+    const double denominator = (k + 1.0) - n;
+    if (denominator != 0.0) sum += term / denominator;
+  }
+  const int m = static_cast<int>(n) - 1;
+  double psi = -kEuler, gamma_n = 1.0;
+  for (int k = 1; k <= m; ++k) {
+    psi += 1.0 / k;
+    gamma_n *= k;
+  }
+  const double lead = std::pow(-x, static_cast<double>(m)) * (psi - std::log(x)) / gamma_n;
+  return lead - sum;
+}
+
+// E_n(x) as SciPy's expn (Cephes): n truncated; nan for n < 0 or beyond the
+// C int, x < 0 or nan; E_n(0) = 1 / (n - 1) (inf for n < 2); 0 beyond x = 746.
+inline double expn(double n, double x) {
+  if (std::isnan(n) || std::isnan(x)) return kNan;
+  n = std::trunc(n);
+  if (n < 0.0 || n > 2147483647.0 || x < 0.0) return kNan;
+  if (x == 0.0) return n < 2.0 ? kInf : 1.0 / (n - 1.0);
+  if (x > 746.0) return 0.0;
+  if (n == 0.0) return std::exp(-x) / x;
+  if (n > 50.0) return expn_large_n(n, x);
+  if (x <= 1.0) return expn_series(n, x);
+  return expn_fraction(n, x);
+}
+
 inline int64_t nout(int64_t kind) {
   switch (kind) {
     case kSici:
@@ -675,7 +847,7 @@ inline int64_t nout(int64_t kind) {
   }
 }
 
-inline int64_t nin(int64_t kind) { return kind >= kEllipj ? 2 : 1; }
+inline int64_t nin(int64_t kind) { return kind >= kEllipj && kind != kExp1 && kind != kExpi ? 2 : 1; }
 
 // The outputs of `kind` at (x, y), into out[0 .. nout).
 inline void evaluate(int64_t kind, double x, double y, double out[4]) {
@@ -725,8 +897,17 @@ inline void evaluate(int64_t kind, double x, double y, double out[4]) {
     case kSmirnov:
       out[0] = smirnov_sf(smirnov_n(x), y);
       return;
-    default:
+    case kSmirnovi:
       out[0] = smirnovi(smirnov_n(x), y);
+      return;
+    case kExp1:
+      out[0] = exp1(x);
+      return;
+    case kExpi:
+      out[0] = expi(x);
+      return;
+    default:
+      out[0] = expn(x, y);
       return;
   }
 }
@@ -739,14 +920,15 @@ extern "C" {
 
 // The routine `kind` (tb_cephes_misc::Kind: 0 sici, 1 shichi, 2 fresnel,
 // 3 airy, 4 airye, 5 ellipj, 6-9 spherical_jn, yn, in, kn, 10-13 their
-// derivatives, 14 smirnov, 15 smirnovi) of the elements of `x` (and `y` for
-// ellipj, the spherical kinds and smirnov, whose `x` is the order n; else null; one shape, contiguous float64, CPU) into a new tensor `*out` of shape
+// derivatives, 14 smirnov, 15 smirnovi, 16 exp1, 17 expi, 18 expn) of the
+// elements of `x` (and `y` for ellipj, the spherical kinds, smirnov and expn,
+// whose `x` is the order n; else null; one shape, contiguous float64, CPU) into a new tensor `*out` of shape
 // [nout, *shape], the outputs in SciPy's order.
 char* tb_cephes_misc_cpu(int64_t kind, const at::Tensor* x, const at::Tensor* y, at::Tensor** out) noexcept {
   using namespace tb_cephes_misc;
   *out = nullptr;
   try {
-    TORCH_CHECK(kind >= kSici && kind <= kSmirnovi, "cephes_misc: unknown kind ", kind);
+    TORCH_CHECK(kind >= kSici && kind <= kExpn, "cephes_misc: unknown kind ", kind);
     TORCH_CHECK((y != nullptr) == (nin(kind) == 2), "cephes_misc: wrong number of inputs for kind ", kind);
     for (const at::Tensor* t : {x, y}) {
       if (t == nullptr) continue;

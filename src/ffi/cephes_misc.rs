@@ -1,7 +1,7 @@
 //! Declaration of `csrc/cephes_misc.cpp` (SciPy's multi-output ufuncs of
 //! real argument, one scalar loop per element) and its safe wrapper, for
-//! `crate::ops::special`'s `sici`, `fresnel`, `airy`, `ellipj` and
-//! `sph_bessel` modules.
+//! `crate::ops::special`'s `sici`, `fresnel`, `airy`, `ellipj`,
+//! `sph_bessel`, `kolmogorov` and `expint` modules.
 //!
 //! The shim checks the tensors it is given (device, dtype, contiguity, shape)
 //! and returns a new tensor; nothing here writes the caller's memory.
@@ -52,10 +52,16 @@ pub(crate) enum MiscKind {
     Smirnov = 14,
     /// smirnovi(n, p).
     Smirnovi = 15,
+    /// E1(x), SciPy's real `exp1`.
+    Exp1 = 16,
+    /// Ei(x), SciPy's real `expi`.
+    Expi = 17,
+    /// E_n(x) of n (as float64, truncated) and x, SciPy's `expn`.
+    Expn = 18,
 }
 
-/// The routine `kind` of `x` (and `y` for [`MiscKind::Ellipj`] and the
-/// spherical Bessel kinds, whose `x` is the order; one shape,
+/// The routine `kind` of `x` (and `y` for [`MiscKind::Ellipj`], the
+/// spherical Bessel kinds, smirnov and expn, whose `x` is the order; one shape,
 /// contiguous float64, CPU): a tensor of shape `[nout, *shape]`, the outputs
 /// stacked in SciPy's order.
 pub(crate) fn cephes_misc_cpu(kind: MiscKind, x: &Tensor, y: Option<&Tensor>) -> Result<Tensor> {

@@ -1,15 +1,33 @@
 //! The exponential integrals (SciPy's `specfun` `e1xb`/`eix` behind `exp1` and
 //! `expi`, Cephes' `expn.c`): exp1, expi, expn.
+//!
+//! On CPU input that records no gradient the real loops run the scalar
+//! kernels of `csrc/cephes_misc.cpp` (the same regions and series as the
+//! composites below, one pass over the elements, threads for large sizes);
+//! elsewhere (CUDA, autograd) the composites of libtorch ops.
 
-use tch::Tensor;
+use tch::{Device, Tensor};
 
 use super::constants::{EI_ROOT, EI_ROOT_ERR, EI_TAYLOR, EULER};
 use super::faddeeva::is_complex;
 use super::gamma::{digamma_nonneg, gamma_nonneg};
 use super::helpers::*;
 use super::xsf_complex::xsf_complex;
+use crate::ffi::cephes_misc::MiscKind;
 use crate::ffi::xsf_complex::XsfComplex;
+use crate::ops::autograd::records_grad;
 use crate::Result;
+
+/// Whether the scalar CPU kernel takes `inputs`: all on the CPU, none
+/// recording a gradient (the composites carry autograd).
+fn on_kernel(inputs: &[&Tensor]) -> bool {
+    inputs.iter().all(|t| t.device() == Device::Cpu && !records_grad(t))
+}
+
+/// The unary kernel `kind` of `csrc/cephes_misc.cpp` on `x` (float64 CPU).
+fn kernel1(kind: MiscKind, x: &Tensor) -> Result<Tensor> {
+    Ok(cephes_misc(kind, x, None)?.swap_remove(0))
+}
 
 /// `sum_(k=1..terms) sign^k x^k / (k k!)`, the tail of the power series of
 /// E1 (`sign = -1`) and Ei (`sign = 1`), DLMF 6.6.1-2.
@@ -49,8 +67,16 @@ fn expn_above_one(out: Tensor, n: &Tensor, x: &Tensor) -> Result<Tensor> {
 
 /// E1 on float64: the power series `-gamma - ln x - sum (-x)^k / (k k!)` below
 /// 1, the continued fraction above (both as SciPy's `e1xb`); `inf` at ±0, nan
-/// below 0 (SciPy's real loop).
+/// below 0 (SciPy's real loop). The scalar kernel where it applies.
 pub(super) fn exp1_f64(x: &Tensor) -> Result<Tensor> {
+    if on_kernel(&[x]) {
+        return kernel1(MiscKind::Exp1, x);
+    }
+    exp1_composite(x)
+}
+
+/// [`exp1_f64`] from libtorch ops, for any device and autograd.
+fn exp1_composite(x: &Tensor) -> Result<Tensor> {
     let out = full(x, f64::NAN)?;
     let small = and(&x.f_gt(0.0)?, &x.f_lt(1.0)?)?;
     let out = patch(out, &small, &[x], |v| {
@@ -103,10 +129,18 @@ fn expi_positive(x: &Tensor) -> Result<Tensor> {
 }
 
 /// The exponential integral Ei on float64: [`expi_positive`] above 0,
-/// `-E1(-x)` below, `-inf` at ±0.
+/// `-E1(-x)` below, `-inf` at ±0. The scalar kernel where it applies.
 pub(super) fn expi_f64(x: &Tensor) -> Result<Tensor> {
+    if on_kernel(&[x]) {
+        return kernel1(MiscKind::Expi, x);
+    }
+    expi_composite(x)
+}
+
+/// [`expi_f64`] from libtorch ops, for any device and autograd.
+fn expi_composite(x: &Tensor) -> Result<Tensor> {
     let positive = expi_positive(&x.f_clamp_min(f64::from_bits(1))?)?;
-    let negative = exp1_f64(&x.f_neg()?.f_clamp_min(0.0)?)?.f_neg()?;
+    let negative = exp1_composite(&x.f_neg()?.f_clamp_min(0.0)?)?.f_neg()?;
     let out = pick(&x.f_gt(0.0)?, &positive, &negative)?;
     let out = fill(&out, &x.f_eq(0.0)?, f64::NEG_INFINITY)?;
     let out = fill(&out, &x.f_isposinf()?, f64::INFINITY)?;
@@ -189,7 +223,18 @@ fn expn_series(n: &Tensor, x: &Tensor) -> Result<Tensor> {
 /// int, x < 0 or nan; `e^-x / x` for n = 0, the power series for x <= 1,
 /// the continued fraction above, the large-n expansion for n > 50. Results
 /// below the smallest normal double are kept (Cephes returns 0 beyond x = 709.8).
+/// The scalar kernel where it applies.
 pub(super) fn expn(n: &Tensor, x: &Tensor) -> Result<Tensor> {
+    if on_kernel(&[n, x]) {
+        let n = n.f_to_kind(tch::Kind::Double)?;
+        let both = Tensor::f_broadcast_tensors(&[&n, x])?;
+        return Ok(cephes_misc(MiscKind::Expn, &both[0], Some(&both[1]))?.swap_remove(0));
+    }
+    expn_composite(n, x)
+}
+
+/// [`expn`] from libtorch ops, for any device and autograd.
+fn expn_composite(n: &Tensor, x: &Tensor) -> Result<Tensor> {
     let n = n.f_to_kind(tch::Kind::Double)?.f_trunc()?;
     let bad = or(&or(&n.f_lt(0.0)?, &n.f_gt(f64::from(i32::MAX))?)?, &or(&x.f_lt(0.0)?, &any_nan(&n, x)?)?)?;
     let n = fill(&n, &bad, 1.0)?;
