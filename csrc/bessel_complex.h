@@ -323,7 +323,9 @@ inline bool cik_hankel_recur(double nu, cd u, IkScaled* r) {
 }
 
 // I_nu(u), K_nu(u) for nu >= 0, Re u >= 0, u != 0, all finite; false where no method applies.
-inline bool cik(double nu, cd u, IkScaled* r) {
+// `shortcut`: I = 0, K = inf where I is below 1e-347 (callers that scale the result, as hyp0f1,
+// take the recurrences instead).
+inline bool cik(double nu, cd u, IkScaled* r, bool shortcut = true) {
   const double az = std::abs(u);
   if (az > 25.0 && az > nu * nu) {
     cik_hankel(nu, u, r);
@@ -334,7 +336,7 @@ inline bool cik(double nu, cd u, IkScaled* r) {
   }
   // I_nu(u) <= e^|Re u| (|u|/2)^nu / Gamma(nu + 1) (DLMF 10.14.4): below 1e-347 I is 0 and K
   // overflows (the caller's overflow rules apply), without the recurrences
-  if (nu > 1.0 && nu * std::log(0.5 * az) - std::lgamma(nu + 1.0) + std::fabs(u.real()) < -800.0) {
+  if (shortcut && nu > 1.0 && nu * std::log(0.5 * az) - std::lgamma(nu + 1.0) + std::fabs(u.real()) < -800.0) {
     r->is = 0.0;
     r->pi = 0;
     r->ks = cd(kInf, 0.0);
@@ -460,8 +462,9 @@ inline cd real_axis_jyh(int64_t base, bool scaled, double v, double re) {
 }
 
 // The routine `kind` at (v, z), z finite and nonzero, without SciPy's special values.
-// *overflowed is set where the unscaled value is not finite.
-inline cd complex_core(int64_t kind, double v, cd z, bool* failed) {
+// *overflowed is set where the unscaled value is not finite. The result is multiplied by
+// e^extra inside the scaled sum (hyp0f1's Gamma(v) a^(1-v) as a logarithm).
+inline cd complex_core(int64_t kind, double v, cd z, bool* failed, cd extra = 0.0) {
   *failed = false;
   const bool scaled = kind == kCJve || kind == kCYve || kind == kCIve || kind == kCKve || kind == kCH1e ||
                       kind == kCH2e;
@@ -555,8 +558,9 @@ inline cd complex_core(int64_t kind, double v, cd z, bool* failed) {
       comb.b += comb.a * ((2.0 / kPi) * sn);
     }
   }
+  s += extra;
   IkScaled ik;
-  if (!cik(nu, comb.u, &ik)) {
+  if (!cik(nu, comb.u, &ik, extra == cd(0.0))) {
     *failed = true;
     return {kNan, kNan};
   }

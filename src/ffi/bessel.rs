@@ -1,6 +1,7 @@
 //! Declaration of `csrc/bessel.cpp` (Bessel functions of real order and real
-//! or complex argument, one scalar loop per element) and its safe wrappers,
-//! for `crate::ops::special::bessel`.
+//! or complex argument, one scalar loop per element; hyp0f1 and the Airy
+//! functions of complex argument, built on the complex ones) and its safe
+//! wrappers, for `crate::ops::special::bessel`, `airy` and `hypergeometric`.
 //!
 //! The shim checks the tensors it is given (device, dtype, contiguity, shape)
 //! and returns a new tensor; nothing here writes the caller's memory.
@@ -26,6 +27,7 @@ extern "C" {
         kind: i64,
         out: *mut *mut C_tensor,
     ) -> *mut std::ffi::c_char;
+    fn tb_airy_complex_cpu(z: *const C_tensor, scaled: i64, out: *mut *mut C_tensor) -> *mut std::ffi::c_char;
 }
 
 /// The routines of `csrc/bessel_kernels.h`, as its `Kind` numbers them.
@@ -77,6 +79,8 @@ pub(crate) enum BesselComplexKind {
     SphYnD = 25,
     SphInD = 26,
     SphKnD = 27,
+    /// `hyp0f1(v, z)`, the order argument `v` its parameter.
+    Hyp0f1 = 30,
 }
 
 /// The routine `kind` of the real orders `v` (contiguous float64) and complex
@@ -89,4 +93,16 @@ pub(crate) fn bessel_complex_cpu(v: &Tensor, z: &Tensor, kind: BesselComplexKind
     unsafe { check(tb_bessel_complex_cpu(v.as_ptr(), z.as_ptr(), kind as i64, &mut out))? };
     // SAFETY: after a successful call `out` is a new tensor nobody owns.
     unsafe { take_tensor(out, "bessel_complex") }
+}
+
+/// `(Ai, Ai', Bi, Bi')` of the complex arguments `z` (contiguous complex128,
+/// CPU), airye's scaled forms when `scaled`, with SciPy's special values: a
+/// new complex128 tensor of shape `[4, z.numel()]`, the outputs in rows.
+pub(crate) fn airy_complex_cpu(z: &Tensor, scaled: bool) -> Result<Tensor> {
+    let mut out = ptr::null_mut();
+    // SAFETY: `z` is live for the call (the shim only reads it); the
+    // out-pointer is valid for writes.
+    unsafe { check(tb_airy_complex_cpu(z.as_ptr(), i64::from(scaled), &mut out))? };
+    // SAFETY: after a successful call `out` is a new tensor nobody owns.
+    unsafe { take_tensor(out, "airy_complex") }
 }

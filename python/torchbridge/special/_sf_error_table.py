@@ -381,10 +381,46 @@ def _complex_pole(z: np.ndarray) -> np.ndarray:
     return (z.real <= 0) & (z == np.floor(z.real))
 
 
+#: AMOS's exponent limits ELIM and ALIM for IEEE double (zairy/zbiry; csrc/airy_complex.h)
+AMOS_ELIM = 2.303 * (1021 * 0.30102999566398120 - 3.0)
+AMOS_ALIM = AMOS_ELIM - 2.303 * (0.30102999566398120 * 52)
+
+
+def _airy_overflow(z: np.ndarray) -> np.ndarray:
+    """AMOS's overflow test of complex airy (kode 1) on Re zeta, as zairy/zbiry clamp it."""
+    zr = (2.0 / 3.0 * (z * np.sqrt(z))).real
+    zr = np.where(z.real < 0, -np.abs(zr), zr)
+    zr = np.where((z.imag == 0) & (z.real <= 0), 0.0, np.abs(zr))
+    return (np.abs(z) > 1) & (zr >= AMOS_ALIM) & (zr + 0.25 * np.log(np.abs(z)) > AMOS_ELIM)
+
+
+def _complex_airy(name: str, scaled: bool) -> list[tuple[str, str, Predicate]]:
+    """Complex airy, airye: AMOS's error codes as xsf reports them, one report per output's
+    call (the result here is Ai's): no result past AMOS's range (and at infinities), loss of
+    precision from |z| ~ 1024 on where no output over- or underflows first; airy's overflow
+    (AMOS's test, and a nan |z|, whose comparisons fail in zairy) and underflow (Ai = 0; Ai' alone
+    underflowing, in slivers ~1e-5 wide next to Ai's threshold, is not reported)."""
+    within = lambda z: np.abs(z) < AIRY_NO_RESULT  # noqa: E731
+    checks: list[tuple[str, Predicate]] = [("no_result", lambda z, out: np.abs(z) >= AIRY_NO_RESULT)]
+    if scaled:
+        checks.append(("loss", lambda z, out: (np.abs(z) >= AIRY_LOSS) & within(z)))
+    else:
+        checks += [
+            ("loss", lambda z, out: (np.abs(z) >= AIRY_LOSS) & within(z) & ~_airy_overflow(z)),
+            ("underflow", lambda z, out: within(z) & (np.abs(z) > 1) & (out == 0)),
+            ("overflow", lambda z, out: np.isnan(np.abs(z)) | (within(z) & _airy_overflow(z))),
+        ]
+    return _row(f"{name}:", *checks)
+
+
 #: The rows of the complex loops (their arguments complex128, the result last):
 #: xsf's complex loggamma, gamma and digamma report the poles, lambertw the
-#: branches k != 0 at z = 0 (its Python-level k and tol filled in).
+#: branches k != 0 at z = 0 (its Python-level k and tol filled in), airy and
+#: airye AMOS's error codes. (Complex hyp0f1 reports what its AMOS Bessel
+#: calls report, under their names, "iv:: overflow": not reproduced.)
 COMPLEX_TABLE: dict[str, list[tuple[str, str, Predicate]]] = {
+    "airy": _complex_airy("airy", scaled=False),
+    "airye": _complex_airy("airye", scaled=True),
     "loggamma": _row("loggamma", ("singular", lambda z, out: _complex_pole(z))),
     "gamma": _row("gamma", ("singular", lambda z, out: _complex_pole(z))),
     "digamma": _row("digamma", ("singular", lambda z, out: _complex_pole(z))),

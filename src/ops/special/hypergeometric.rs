@@ -3,7 +3,9 @@
 //! linear transformations of DLMF 15.8, see `csrc/hypergeometric_kernels.h`),
 //! `hyp1f1(a, b, x)` by Kummer's series, Kummer's transformation, the
 //! large-x expansion and the recurrence in b (SciPy uses Boost's), and
-//! `hyp0f1(v, x)` through the Bessel kernels of `csrc/bessel_kernels.h`,
+//! `hyp0f1(v, x)` through the Bessel kernels of `csrc/bessel_kernels.h`
+//! (complex x: `csrc/hyp0f1_complex.h`, the power series or the complex
+//! Bessel kernels),
 //! Tricomi's `hyperu(a, b, x)` (`csrc/hyperu_kernels.h`: polynomials, the
 //! large-x expansion, Kummer's relation to 1F1, an integral by
 //! double-exponential quadrature with the recurrence in a) and Wright's
@@ -18,6 +20,9 @@
 
 use tch::{Device, Kind, Tensor};
 
+use super::bessel::complex_arg;
+use super::faddeeva::is_complex;
+use crate::ffi::bessel::BesselComplexKind;
 use crate::ffi::hypergeometric::{hypergeometric_cpu, HypergeometricKind};
 use crate::Result;
 
@@ -49,9 +54,13 @@ pub(super) fn hyp1f1(a: &Tensor, b: &Tensor, x: &Tensor) -> Result<Tensor> {
     on_cpu(&[a, b, x], HypergeometricKind::Hyp1f1)
 }
 
-/// The confluent hypergeometric limit function 0F1(; v; x), `scipy.special.hyp0f1`,
-/// real arguments.
+/// The confluent hypergeometric limit function 0F1(; v; x), `scipy.special.hyp0f1`;
+/// complex x by `csrc/hyp0f1_complex.h` (the power series, or the complex
+/// Bessel functions of `csrc/bessel_complex.h`).
 pub(super) fn hyp0f1(v: &Tensor, x: &Tensor) -> Result<Tensor> {
+    if is_complex(x)? {
+        return complex_arg(v, x, BesselComplexKind::Hyp0f1);
+    }
     on_cpu(&[v, x], HypergeometricKind::Hyp0f1)
 }
 

@@ -199,7 +199,8 @@ impl Ufunc {
 /// kernel of `csrc/faddeeva.cpp`, ndtr and log_ndtr included; the complex xsf
 /// kernels of `csrc/xsf_complex.cpp`, Riemann's zeta (Hurwitz's: nan + nan j,
 /// as SciPy), Carlson's integrals and the pairs sici, shichi, fresnel included;
-/// the Bessel functions of complex argument of `csrc/bessel_complex.h`;
+/// the Bessel functions of complex argument of `csrc/bessel_complex.h`, and
+/// hyp0f1, airy and airye built on them;
 /// `expm1`, `log1p`, `xlogy` and `xlog1py` from libtorch's complex ops); the
 /// others' complex loops are refused.
 const COMPLEX_KERNELS: &[&str] = &[
@@ -236,6 +237,7 @@ const COMPLEX_KERNELS: &[&str] = &[
     "hankel2",
     "hankel1e",
     "hankel2e",
+    "hyp0f1",
     "spherical_jn",
     "spherical_yn",
     "spherical_in",
@@ -254,6 +256,8 @@ const COMPLEX_KERNELS: &[&str] = &[
     "sici",
     "shichi",
     "fresnel",
+    "airy",
+    "airye",
 ];
 
 /// "not implemented" for a complex input SciPy accepts.

@@ -411,11 +411,12 @@ def test_binary_any_floats(a, b):
 
 
 #: The ufuncs whose complex loops torchbridge computes (tests/python/special/test_complex.py,
-#: test_complex_xsf.py, test_complex_part2.py).
+#: test_complex_xsf.py, test_complex_part2.py, test_airy_hyp0f1_complex.py).
 COMPLEX_KERNELS = {"wofz", "erf", "erfc", "erfcx", "erfi", "dawsn", "expm1", "log1p", "ndtr", "log_ndtr", "gamma",
                    "loggamma", "rgamma", "digamma", "psi", "exp1", "expi", "spence", "xlogy", "xlog1py", "jv", "jn",
                    "yv", "iv", "kv", "jve", "yve", "ive", "kve", "hankel1", "hankel2", "hankel1e", "hankel2e", "zeta",
-                   "elliprf", "elliprd", "elliprc", "elliprj", "elliprg", "sici", "shichi", "fresnel"}
+                   "elliprf", "elliprd", "elliprc", "elliprj", "elliprg", "sici", "shichi", "fresnel", "hyp0f1",
+                   "airy", "airye"}
 
 
 def test_complex_input():
