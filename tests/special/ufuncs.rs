@@ -59,11 +59,15 @@ fn result_dtypes() {
 #[test]
 fn refusals_map_to_their_errors() {
     let z = Tensor::from_slice(&[0.5f64, 0.5]).view([1, 2]).view_as_complex();
-    // gamma, kv and hyp0f1 compute complex input now (the xsf and complex Bessel kernels); hyp1f1's complex loop is
-    // refused
+    // gamma, kv and hyp0f1 compute complex input (the xsf and complex Bessel kernels)
     assert!(sp::gamma(&z).is_ok() && sp::kv(&t64(&[0.5]), &z).is_ok() && sp::hyp0f1(&t64(&[0.5]), &z).is_ok());
-    let half = t64(&[0.5]);
-    assert!(matches!(sp::hyp1f1(&half, &half, &z), Err(Error::NotImplemented(m)) if m.contains("complex")));
+    // hyp2f1 of complex z computes (csrc/hypergeometric_complex.h): 2F1(1, 1; 2; z) = -log(1 - z) / z
+    let one = t64(&[1.0]);
+    let f = sp::hyp2f1(&one, &one, &t64(&[2.0]), &z).unwrap().view_as_real();
+    let (re, im) = (f.double_value(&[0, 0]), f.double_value(&[0, 1]));
+    // -log(0.5 - 0.5i) / (0.5 + 0.5i) = (ln(2)/2 + i pi/4)(1 - i)
+    let (p, q) = (std::f64::consts::LN_2 / 2.0, std::f64::consts::FRAC_PI_4);
+    assert!((re - (p + q)).abs() < 1e-15 && (im - (q - p)).abs() < 1e-15, "{re} {im}");
     assert!(matches!(sp::expit(&z), Err(Error::DtypeNotAccepted { .. })));
     let err = sp::eval_hermite(&t64(&[2.0]), &t64(&[0.5])).unwrap_err();
     assert!(matches!(err, Error::DtypeNotAccepted { routine: "special.eval_hermite", dtype: DType::Float64, .. }));

@@ -23,7 +23,9 @@ use tch::{Device, Kind, Tensor};
 use super::bessel::complex_arg;
 use super::faddeeva::is_complex;
 use crate::ffi::bessel::BesselComplexKind;
-use crate::ffi::hypergeometric::{hypergeometric_cpu, HypergeometricKind};
+use crate::ffi::hypergeometric::{
+    hypergeometric_complex_cpu, hypergeometric_cpu, HypergeometricComplexKind, HypergeometricKind,
+};
 use crate::Result;
 
 /// The kernel `kind` of the broadcast float64 `inputs`, on the CPU: inputs
@@ -42,15 +44,48 @@ pub(super) fn on_cpu(inputs: &[&Tensor], kind: HypergeometricKind) -> Result<Ten
     Ok(out.f_to_device(device)?)
 }
 
-/// The Gauss hypergeometric function 2F1(a, b; c; x), `scipy.special.hyp2f1`,
-/// real arguments.
+/// The complex kernel `kind` of the broadcast real parameters and complex
+/// argument (last), on the CPU (see `csrc/hypergeometric_complex.h`): inputs
+/// elsewhere go there and the complex128 result comes back.
+pub(super) fn complex_on_cpu(inputs: &[&Tensor], kind: HypergeometricComplexKind) -> Result<Tensor> {
+    let device = inputs[0].device();
+    let last = inputs.len() - 1;
+    let host = inputs
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let wanted = if i == last { Kind::ComplexDouble } else { Kind::Double };
+            Ok(t.f_detach()?.f_to_device(Device::Cpu)?.f_to_kind(wanted)?.f_contiguous()?)
+        })
+        .collect::<Result<Vec<Tensor>>>()?;
+    let refs: Vec<&Tensor> = host.iter().collect();
+    let out = hypergeometric_complex_cpu(&refs, kind)?;
+    if device == Device::Cpu {
+        return Ok(out);
+    }
+    Ok(out.f_to_device(device)?)
+}
+
+fn is_complex(t: &Tensor) -> Result<bool> {
+    Ok(crate::dlpack::dtype_of(t)?.is_complex())
+}
+
+/// The Gauss hypergeometric function 2F1(a, b; c; z), `scipy.special.hyp2f1`:
+/// real z by Cephes' method, complex z (SciPy's `dddD->D` loop) by the kernel
+/// of `csrc/hypergeometric_complex.h`.
 pub(super) fn hyp2f1(a: &Tensor, b: &Tensor, c: &Tensor, x: &Tensor) -> Result<Tensor> {
+    if is_complex(x)? {
+        return complex_on_cpu(&[a, b, c, x], HypergeometricComplexKind::Hyp2f1);
+    }
     on_cpu(&[a, b, c, x], HypergeometricKind::Hyp2f1)
 }
 
-/// Kummer's confluent hypergeometric function 1F1(a; b; x), `scipy.special.hyp1f1`,
-/// real arguments.
+/// Kummer's confluent hypergeometric function 1F1(a; b; z), `scipy.special.hyp1f1`:
+/// real x by the real kernel, complex z (`ddD->D`) by the complex one.
 pub(super) fn hyp1f1(a: &Tensor, b: &Tensor, x: &Tensor) -> Result<Tensor> {
+    if is_complex(x)? {
+        return complex_on_cpu(&[a, b, x], HypergeometricComplexKind::Hyp1f1);
+    }
     on_cpu(&[a, b, x], HypergeometricKind::Hyp1f1)
 }
 

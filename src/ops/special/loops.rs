@@ -201,7 +201,9 @@ impl Ufunc {
 /// as SciPy), Carlson's integrals and the pairs sici, shichi, fresnel included;
 /// the Bessel functions of complex argument of `csrc/bessel_complex.h`, and
 /// hyp0f1, airy and airye built on them;
-/// `expm1`, `log1p`, `xlogy` and `xlog1py` from libtorch's complex ops); the
+/// `expm1`, `log1p`, `xlogy` and `xlog1py` from libtorch's complex ops;
+/// hyp2f1, hyp1f1 and the orthogonal polynomials' complex loops of
+/// `csrc/hypergeometric_complex.h`); the
 /// others' complex loops are refused.
 const COMPLEX_KERNELS: &[&str] = &[
     "wofz",
@@ -258,6 +260,18 @@ const COMPLEX_KERNELS: &[&str] = &[
     "fresnel",
     "airy",
     "airye",
+    "hyp2f1",
+    "hyp1f1",
+    "eval_jacobi",
+    "eval_gegenbauer",
+    "eval_genlaguerre",
+    "eval_chebyt",
+    "eval_chebyu",
+    "eval_legendre",
+    "eval_laguerre",
+    "eval_sh_legendre",
+    "eval_sh_chebyt",
+    "eval_sh_chebyu",
 ];
 
 /// "not implemented" for a complex input SciPy accepts.

@@ -5,8 +5,10 @@
 use tch::{Kind, Tensor};
 
 use super::helpers::*;
+use super::hypergeometric::complex_on_cpu;
 use super::loops::{finish, prepare};
 use super::ufuncs::Ufunc;
+use crate::ffi::hypergeometric::HypergeometricComplexKind as Complex;
 use crate::{dlpack, DType, Error, Result};
 
 /// The largest degree |n| evaluated (2^24: a recurrence of that many steps).
@@ -38,8 +40,14 @@ fn eval_poly(
     negative: NegativeDegree,
     kernel: fn(&Tensor, &Tensor) -> std::result::Result<Tensor, tch::TchError>,
     shifted: bool,
+    complex: Option<Complex>,
 ) -> Result<Tensor> {
     let args = prepare(u, &[n, x])?;
+    if let Some(kind) = complex {
+        if let Some(out) = complex_loop(&args.tensors, kind)? {
+            return finish(out, args.output);
+        }
+    }
     let n = &args.tensors[0];
     // the shifted polynomials are SciPy's `eval_<family>(n, 2 x - 1)`
     let shifted_x =
@@ -97,6 +105,18 @@ fn eval_poly(
         _ => {}
     }
     finish(fill(&out, &invalid, f64::NAN)?, args.output)
+}
+
+/// SciPy's complex loops (`dD->D`, `ddD->D`, `dddD->D`): the kernel of
+/// `csrc/hypergeometric_complex.h` on the loop's inputs when the argument
+/// (the last) is complex; `None` for the real loops.
+fn complex_loop(tensors: &[Tensor], kind: Complex) -> Result<Option<Tensor>> {
+    let last = &tensors[tensors.len() - 1];
+    if !dlpack::dtype_of(last)?.is_complex() {
+        return Ok(None);
+    }
+    let refs: Vec<&Tensor> = tensors.iter().collect();
+    Ok(Some(complex_on_cpu(&refs, kind)?))
 }
 
 /// `±inf`, the sign of the leading term (`sign(x)^n`, `sign(-x)^n` for
@@ -159,49 +179,81 @@ fn nonfinite_x(
 
 /// The Chebyshev polynomial of the first kind `T_n(x)`, `scipy.special.eval_chebyt`.
 pub(super) fn eval_chebyt(u: &'static Ufunc, n: &Tensor, x: &Tensor) -> Result<Tensor> {
-    eval_poly(u, n, x, NegativeDegree::Abs, Tensor::f_special_chebyshev_polynomial_t, false)
+    eval_poly(u, n, x, NegativeDegree::Abs, Tensor::f_special_chebyshev_polynomial_t, false, Some(Complex::Chebyt))
 }
 
 /// The Chebyshev polynomial of the second kind `U_n(x)`, `scipy.special.eval_chebyu`.
 pub(super) fn eval_chebyu(u: &'static Ufunc, n: &Tensor, x: &Tensor) -> Result<Tensor> {
-    eval_poly(u, n, x, NegativeDegree::ChebyshevU, Tensor::f_special_chebyshev_polynomial_u, false)
+    eval_poly(
+        u,
+        n,
+        x,
+        NegativeDegree::ChebyshevU,
+        Tensor::f_special_chebyshev_polynomial_u,
+        false,
+        Some(Complex::Chebyu),
+    )
 }
 
 /// The physicists' Hermite polynomial `H_n(x)`, `scipy.special.eval_hermite`
 /// (integer n only, as SciPy; nan for n < 0).
 pub(super) fn eval_hermite(u: &'static Ufunc, n: &Tensor, x: &Tensor) -> Result<Tensor> {
-    eval_poly(u, n, x, NegativeDegree::Nan, Tensor::f_special_hermite_polynomial_h, false)
+    eval_poly(u, n, x, NegativeDegree::Nan, Tensor::f_special_hermite_polynomial_h, false, None)
 }
 
 /// The probabilists' Hermite polynomial `He_n(x)`, `scipy.special.eval_hermitenorm`.
 pub(super) fn eval_hermitenorm(u: &'static Ufunc, n: &Tensor, x: &Tensor) -> Result<Tensor> {
-    eval_poly(u, n, x, NegativeDegree::Nan, Tensor::f_special_hermite_polynomial_he, false)
+    eval_poly(u, n, x, NegativeDegree::Nan, Tensor::f_special_hermite_polynomial_he, false, None)
 }
 
 /// The Laguerre polynomial `L_n(x)`, `scipy.special.eval_laguerre` (0 for
 /// integer n < 0, nan for real-valued n < 0, as SciPy).
 pub(super) fn eval_laguerre(u: &'static Ufunc, n: &Tensor, x: &Tensor) -> Result<Tensor> {
-    eval_poly(u, n, x, NegativeDegree::Zero, Tensor::f_special_laguerre_polynomial_l, false)
+    eval_poly(u, n, x, NegativeDegree::Zero, Tensor::f_special_laguerre_polynomial_l, false, Some(Complex::Laguerre))
 }
 
 /// The Legendre polynomial `P_n(x)`, `scipy.special.eval_legendre` (`P_-n = P_(n-1)`).
 pub(super) fn eval_legendre(u: &'static Ufunc, n: &Tensor, x: &Tensor) -> Result<Tensor> {
-    eval_poly(u, n, x, NegativeDegree::Legendre, Tensor::f_special_legendre_polynomial_p, false)
+    eval_poly(
+        u,
+        n,
+        x,
+        NegativeDegree::Legendre,
+        Tensor::f_special_legendre_polynomial_p,
+        false,
+        Some(Complex::Legendre),
+    )
 }
 
 /// The shifted Legendre polynomial `P_n(2x - 1)`, `scipy.special.eval_sh_legendre`.
 pub(super) fn eval_sh_legendre(u: &'static Ufunc, n: &Tensor, x: &Tensor) -> Result<Tensor> {
-    eval_poly(u, n, x, NegativeDegree::Legendre, Tensor::f_special_legendre_polynomial_p, true)
+    eval_poly(
+        u,
+        n,
+        x,
+        NegativeDegree::Legendre,
+        Tensor::f_special_legendre_polynomial_p,
+        true,
+        Some(Complex::ShLegendre),
+    )
 }
 
 /// The shifted Chebyshev polynomial of the first kind `T_n(2x - 1)`, `scipy.special.eval_sh_chebyt`.
 pub(super) fn eval_sh_chebyt(u: &'static Ufunc, n: &Tensor, x: &Tensor) -> Result<Tensor> {
-    eval_poly(u, n, x, NegativeDegree::Abs, Tensor::f_special_chebyshev_polynomial_t, true)
+    eval_poly(u, n, x, NegativeDegree::Abs, Tensor::f_special_chebyshev_polynomial_t, true, Some(Complex::ShChebyt))
 }
 
 /// The shifted Chebyshev polynomial of the second kind `U_n(2x - 1)`, `scipy.special.eval_sh_chebyu`.
 pub(super) fn eval_sh_chebyu(u: &'static Ufunc, n: &Tensor, x: &Tensor) -> Result<Tensor> {
-    eval_poly(u, n, x, NegativeDegree::ChebyshevU, Tensor::f_special_chebyshev_polynomial_u, true)
+    eval_poly(
+        u,
+        n,
+        x,
+        NegativeDegree::ChebyshevU,
+        Tensor::f_special_chebyshev_polynomial_u,
+        true,
+        Some(Complex::ShChebyu),
+    )
 }
 
 /// The largest degree the recurrences below run to: each step is a few
@@ -274,6 +326,9 @@ fn real_degree_nonfinite(out: Tensor, integer_loop: bool, n: &Tensor, x: &Tensor
 /// alpha <= -1 or nan input, 0 for n < 0.
 pub(super) fn eval_genlaguerre(u: &'static Ufunc, n: &Tensor, alpha: &Tensor, x: &Tensor) -> Result<Tensor> {
     let args = prepare(u, &[n, alpha, x])?;
+    if let Some(out) = complex_loop(&args.tensors, Complex::Genlaguerre)? {
+        return finish(out, args.output);
+    }
     let (n, integer_loop, largest) = parametric_degree(u, &args.tensors[0])?;
     let (alpha, x) = (&args.tensors[1], &args.tensors[2]);
     let a1 = alpha.f_add_scalar(1.0)?;
@@ -303,6 +358,9 @@ pub(super) fn eval_genlaguerre(u: &'static Ufunc, n: &Tensor, alpha: &Tensor, x:
 /// nan for nan input.
 pub(super) fn eval_gegenbauer(u: &'static Ufunc, n: &Tensor, alpha: &Tensor, x: &Tensor) -> Result<Tensor> {
     let args = prepare(u, &[n, alpha, x])?;
+    if let Some(out) = complex_loop(&args.tensors, Complex::Gegenbauer)? {
+        return finish(out, args.output);
+    }
     let (n, integer_loop, largest) = parametric_degree(u, &args.tensors[0])?;
     let (alpha, x) = (&args.tensors[1], &args.tensors[2]);
     let two_alpha = alpha.f_mul_scalar(2.0)?;
@@ -370,6 +428,9 @@ pub(super) fn eval_gegenbauer(u: &'static Ufunc, n: &Tensor, alpha: &Tensor, x: 
 /// hypergeometric form, 0 (or nan); 1 for n = 0.
 pub(super) fn eval_jacobi(u: &'static Ufunc, n: &Tensor, alpha: &Tensor, beta: &Tensor, x: &Tensor) -> Result<Tensor> {
     let args = prepare(u, &[n, alpha, beta, x])?;
+    if let Some(out) = complex_loop(&args.tensors, Complex::Jacobi)? {
+        return finish(out, args.output);
+    }
     let (n, integer_loop, largest) = parametric_degree(u, &args.tensors[0])?;
     let (alpha, beta, x) = (&args.tensors[1], &args.tensors[2], &args.tensors[3]);
     let ab = alpha.f_add(beta)?;

@@ -59,10 +59,11 @@ const COMPLEX: &str = "bool, integer, floating-point and complex input";
 const REAL2: &str = "bool, integer and real floating-point inputs";
 const REAL3: &str = REAL2;
 const DEGREE: &str = "an integer degree n (bool or integer up to int64) and real x";
-const POLY: &str = "a degree n (integer, or real with integral values) and real x";
+const POLY: &str = "a degree n (integer, or real with integral values) and real or complex x";
 const BESSEL_COMPLEX: &str = "a real order v (bool, integer or real floating-point) and a real or complex z";
 const SPHERICAL: &str = "an integer order n and real or complex z";
-const PARAMETRIC: &str = "a degree n (integer, or real with integral values), real parameters and real x";
+const PARAMETRIC: &str = "a degree n (integer, or real with integral values), real parameters and real or complex x";
+const HYPER_COMPLEX: &str = "bool, integer and real floating-point parameters and a real or complex z";
 
 /// Hands the ufunc table to the macro `$then` (see the module docs).
 macro_rules! special_ufuncs {
@@ -198,17 +199,17 @@ macro_rules! special_ufuncs {
             pseudo_huber: ["ff->f", "dd->d"] REAL2 float64 super::convex_analysis::pseudo_huber,
                 "Pseudo-Huber loss function.\n\nThe pseudo-Huber loss pseudo_huber(delta, r) (`scipy.special.pseudo_huber`).";
             eval_chebyt: ["ld->d", "ff->f", "fF->F", "dd->d", "dD->D"] POLY direct super::orthogonal::eval_chebyt,
-                "Evaluate Chebyshev polynomial of the first kind at a point.\n\nThe Chebyshev polynomial of the first kind T_n(x) (`scipy.special.eval_chebyt`).";
+                "Evaluate Chebyshev polynomial of the first kind at a point.\n\nThe Chebyshev polynomial of the first kind T_n(x) (`scipy.special.eval_chebyt`); complex x by the recurrence for integral n >= 0, else by SciPy's hypergeometric form, CPU only.";
             eval_chebyu: ["ld->d", "ff->f", "fF->F", "dd->d", "dD->D"] POLY direct super::orthogonal::eval_chebyu,
-                "Evaluate Chebyshev polynomial of the second kind at a point.\n\nThe Chebyshev polynomial of the second kind U_n(x) (`scipy.special.eval_chebyu`).";
+                "Evaluate Chebyshev polynomial of the second kind at a point.\n\nThe Chebyshev polynomial of the second kind U_n(x) (`scipy.special.eval_chebyu`); complex x by the recurrence for integral n >= 0, else by SciPy's hypergeometric form, CPU only.";
             eval_hermite: ["ld->d"] DEGREE direct super::orthogonal::eval_hermite,
                 "Evaluate physicist's Hermite polynomial at a point.\n\nThe physicists' Hermite polynomial H_n(x), integer n (`scipy.special.eval_hermite`).";
             eval_hermitenorm: ["ld->d"] DEGREE direct super::orthogonal::eval_hermitenorm,
                 "Evaluate probabilist's (normalized) Hermite polynomial at a point.\n\nThe probabilists' Hermite polynomial He_n(x), integer n (`scipy.special.eval_hermitenorm`).";
             eval_laguerre: ["ld->d", "ff->f", "fF->F", "dd->d", "dD->D"] POLY direct super::orthogonal::eval_laguerre,
-                "Evaluate Laguerre polynomial at a point.\n\nThe Laguerre polynomial L_n(x) (`scipy.special.eval_laguerre`).";
+                "Evaluate Laguerre polynomial at a point.\n\nThe Laguerre polynomial L_n(x) (`scipy.special.eval_laguerre`); complex x by the recurrence for integral n >= 0, else by SciPy's hypergeometric form, CPU only.";
             eval_legendre: ["ld->d", "ff->f", "fF->F", "dd->d", "dD->D"] POLY direct super::orthogonal::eval_legendre,
-                "Evaluate Legendre polynomial at a point.\n\nThe Legendre polynomial P_n(x) (`scipy.special.eval_legendre`).";
+                "Evaluate Legendre polynomial at a point.\n\nThe Legendre polynomial P_n(x) (`scipy.special.eval_legendre`); complex x by the recurrence for integral n >= 0, else by SciPy's hypergeometric form, CPU only.";
             boxcox: ["ff->f", "dd->d"] REAL2 float64 super::boxcox::boxcox,
                 "Compute the Box-Cox transformation.\n\nThe Box-Cox transformation boxcox(x, lmbda) (`scipy.special.boxcox`).";
             inv_boxcox: ["ff->f", "dd->d"] REAL2 float64 super::boxcox::inv_boxcox,
@@ -252,11 +253,11 @@ macro_rules! special_ufuncs {
             tklmbda: ["ff->f", "dd->d"] REAL2 float64 super::tukey::tklmbda,
                 "Cumulative distribution function of the Tukey lambda distribution.\n\nThe Tukey lambda CDF, its quantile inverted in log space on the smaller tail (`scipy.special.tklmbda(x, lmbda)`).";
             eval_sh_legendre: ["ld->d", "ff->f", "fF->F", "dd->d", "dD->D"] POLY direct super::orthogonal::eval_sh_legendre,
-                "Evaluate shifted Legendre polynomial at a point.\n\nThe shifted Legendre polynomial P_n(2x - 1) (`scipy.special.eval_sh_legendre`).";
+                "Evaluate shifted Legendre polynomial at a point.\n\nThe shifted Legendre polynomial P_n(2x - 1) (`scipy.special.eval_sh_legendre`); complex x by the recurrence for integral n >= 0, else by SciPy's hypergeometric form, CPU only.";
             eval_sh_chebyt: ["ld->d", "ff->f", "fF->F", "dd->d", "dD->D"] POLY direct super::orthogonal::eval_sh_chebyt,
-                "Evaluate shifted Chebyshev polynomial of the first kind at a point.\n\nThe shifted Chebyshev polynomial T_n(2x - 1) (`scipy.special.eval_sh_chebyt`).";
+                "Evaluate shifted Chebyshev polynomial of the first kind at a point.\n\nThe shifted Chebyshev polynomial T_n(2x - 1) (`scipy.special.eval_sh_chebyt`); complex x by the recurrence for integral n >= 0, else by SciPy's hypergeometric form, CPU only.";
             eval_sh_chebyu: ["ld->d", "ff->f", "fF->F", "dd->d", "dD->D"] POLY direct super::orthogonal::eval_sh_chebyu,
-                "Evaluate shifted Chebyshev polynomial of the second kind at a point.\n\nThe shifted Chebyshev polynomial U_n(2x - 1) (`scipy.special.eval_sh_chebyu`).";
+                "Evaluate shifted Chebyshev polynomial of the second kind at a point.\n\nThe shifted Chebyshev polynomial U_n(2x - 1) (`scipy.special.eval_sh_chebyu`); complex x by the recurrence for integral n >= 0, else by SciPy's hypergeometric form, CPU only.";
             jv: ["ff->f", "dd->d", "fF->F", "dD->D"] REAL2 float64 super::bessel::jv,
                 "Bessel function of the first kind of real order and complex argument.\n\nThe Bessel function of the first kind J_v(x), real order: real x gives nan for x < 0 unless v is an integer (`scipy.special.jv`). Complex z (loops `fF->F`, `dD->D`) by torchbridge's complex-argument C++ kernel (I and K by Hankel's expansions, Temme's series or continued fractions, J and Y by rotation, SciPy's branch cut on the negative real axis), not differentiable; input on another device goes to the CPU and back.";
             jn: ["ff->f", "dd->d", "fF->F", "dD->D"] REAL2 float64 super::bessel::jv,
@@ -331,8 +332,8 @@ macro_rules! special_ufuncs {
                 "Symmetric elliptic integral of the second kind.\n\nCarlson's R_D(x, y, z) (`scipy.special.elliprd`); complex arguments by Carlson's duplication in complex arithmetic (nan for an argument on the negative real axis, as SciPy), a C++ kernel on the CPU (input on another device goes there and back).";
             elliprg: ["fff->f", "ddd->d", "FFF->F", "DDD->D"] REAL3 float64 super::carlson::elliprg,
                 "Completely-symmetric elliptic integral of the second kind.\n\nCarlson's R_G(x, y, z) (`scipy.special.elliprg`); complex arguments by the symmetric sum of three R_D (the AGM where one is 0), SciPy's domain, scaled where SciPy's products overflow; a C++ kernel on the CPU (input on another device goes there and back).";
-            hyp1f1: ["fff->f", "ffF->F", "ddd->d", "ddD->D"] REAL3 float64 super::hypergeometric::hyp1f1,
-                "Confluent hypergeometric function 1F1.\n\nKummer's function M(a, b, x), real x: Kummer's series (long double), Kummer's transformation for x < 0, the large-x expansion and the recurrence in b where the series cancels (`scipy.special.hyp1f1`); a C++ kernel on the CPU, input on another device goes there and back.";
+            hyp1f1: ["fff->f", "ffF->F", "ddd->d", "ddD->D"] HYPER_COMPLEX float64 super::hypergeometric::hyp1f1,
+                "Confluent hypergeometric function 1F1.\n\nKummer's function M(a, b, x), real x: Kummer's series (long double), Kummer's transformation for x < 0, the large-x expansion and the recurrence in b where the series cancels; complex z by Kummer's series and transformation, the large-|z| expansion and Taylor steps of Kummer's ODE (`scipy.special.hyp1f1`); a C++ kernel on the CPU, input on another device goes there and back.";
             hyperu: ["fff->f", "ddd->d"] REAL3 float64 super::hypergeometric::hyperu,
                 "Confluent hypergeometric function U\n\nTricomi's function U(a, b, x) of real arguments (`scipy.special.hyperu`): polynomials where a or a-b+1 is a non-positive integer, the large-x expansion, Kummer's relation to 1F1 for non-integer b, otherwise an integral by double-exponential quadrature with the recurrence in a; nan for x < 0, and at x = inf the limit only where U is x^(1-b) times a polynomial (nan elsewhere, as SciPy); a C++ kernel on the CPU, input on another device goes there and back.";
             wright_bessel: ["ddd->d", "fff->f"] REAL3 float64 super::hypergeometric::wright_bessel,
@@ -340,17 +341,17 @@ macro_rules! special_ufuncs {
             log_wright_bessel: ["ddd->d", "fff->f"] REAL3 float64 super::hypergeometric::log_wright_bessel,
                 "Natural logarithm of Wright's generalized Bessel function, see `wright_bessel`. This function comes in handy in particular for large values of x.\n\nThe logarithm of Phi(a, b; x) for a, b, x >= 0 (`scipy.special.log_wright_bessel`), from the same long-double series as `wright_bessel`, finite where Phi overflows; a C++ kernel on the CPU, input on another device goes there and back.";
             eval_genlaguerre: ["ldd->d", "fff->f", "ffF->F", "ddd->d", "ddD->D"] PARAMETRIC direct super::orthogonal::eval_genlaguerre,
-                "Evaluate generalized Laguerre polynomial at a point.\n\nThe generalized Laguerre polynomial L_n^(alpha)(x) by SciPy's recurrence (`scipy.special.eval_genlaguerre`).";
+                "Evaluate generalized Laguerre polynomial at a point.\n\nThe generalized Laguerre polynomial L_n^(alpha)(x) by SciPy's recurrence (`scipy.special.eval_genlaguerre`); complex x by the recurrence for integral n >= 0, else by SciPy's hypergeometric form, CPU only.";
             eval_gegenbauer: ["ldd->d", "fff->f", "ffF->F", "ddd->d", "ddD->D"] PARAMETRIC direct super::orthogonal::eval_gegenbauer,
-                "Evaluate Gegenbauer polynomial at a point.\n\nThe Gegenbauer polynomial C_n^(alpha)(x) by SciPy's recurrence (`scipy.special.eval_gegenbauer`).";
+                "Evaluate Gegenbauer polynomial at a point.\n\nThe Gegenbauer polynomial C_n^(alpha)(x) by SciPy's recurrence (`scipy.special.eval_gegenbauer`); complex x by the recurrence for integral n >= 0, else by SciPy's hypergeometric form, CPU only.";
         }
         quaternary {
             elliprj: ["ffff->f", "dddd->d", "FFFF->F", "DDDD->D"] REAL3 float64 super::carlson::elliprj,
                 "Symmetric elliptic integral of the third kind.\n\nCarlson's R_J(x, y, z, p), Cauchy's principal value for real p < 0 (`scipy.special.elliprj`); complex arguments by Carlson's duplication where his sufficient conditions hold (SciPy's rule: nan elsewhere), a C++ kernel on the CPU (input on another device goes there and back).";
-            hyp2f1: ["dddd->d", "dddD->D", "ffff->f", "fffF->F"] REAL3 float64 super::hypergeometric::hyp2f1,
-                "Gauss hypergeometric function 2F1(a, b; c; z)\n\nThe Gauss hypergeometric function 2F1(a, b; c; x), real x, by Cephes' power series and linear transformations (`scipy.special.hyp2f1`); a C++ kernel on the CPU, input on another device goes there and back.";
+            hyp2f1: ["dddd->d", "dddD->D", "ffff->f", "fffF->F"] HYPER_COMPLEX float64 super::hypergeometric::hyp2f1,
+                "Gauss hypergeometric function 2F1(a, b; c; z)\n\nThe Gauss hypergeometric function 2F1(a, b; c; x), real x by Cephes' power series and linear transformations; complex z by the series in the least of z, 1 - z, 1/z, z/(z-1), 1/(1-z), 1 - 1/z (limiting forms where c - a - b or a - b is an integer) and Taylor steps of the ODE around exp(+-i pi/3) (`scipy.special.hyp2f1`); a C++ kernel on the CPU, input on another device goes there and back.";
             eval_jacobi: ["lddd->d", "ffff->f", "fffF->F", "dddd->d", "dddD->D"] PARAMETRIC direct super::orthogonal::eval_jacobi,
-                "Evaluate Jacobi polynomial at a point.\n\nThe Jacobi polynomial P_n^(alpha, beta)(x) by SciPy's recurrence (`scipy.special.eval_jacobi`).";
+                "Evaluate Jacobi polynomial at a point.\n\nThe Jacobi polynomial P_n^(alpha, beta)(x) by SciPy's recurrence (`scipy.special.eval_jacobi`); complex x by the recurrence for integral n >= 0, else by SciPy's hypergeometric form, CPU only.";
         }
         unary_multi {
             sici: 2 ["f->ff", "d->dd", "F->FF", "D->DD"] REAL super::sici::sici,
