@@ -366,6 +366,19 @@ class Gufunc:
         return results[0]
 
 
+@dataclass(frozen=True)
+class LeadingCore:
+    """A :class:`Gufunc` whose eager result puts its one core axis first
+    (SciPy's ``sph_legendre_p(..., diff_n=d)``: shape ``(d + 1, ...)``): the
+    gufunc's trailing core axis moved to the front."""
+
+    inner: Gufunc
+    kind: str = "batched"
+
+    def build(self, call: Call) -> Any:
+        return _da().moveaxis(self.inner.build(call), -1, 0)
+
+
 def _unified_batches(arrays: list[Any], cores: list[tuple[str, ...]], loop_ndim: int) -> list[Any]:
     """``arrays`` with their batch axes (broadcast from the right) rechunked
     to common chunks, as ``blockwise`` does (``apply_gufunc`` refuses
