@@ -630,19 +630,17 @@ inline double lpmv0(double v, int64_t m, double x) {
 // overflow marker, which SciPy reports as an overflow) as +-inf. Orders and
 // degrees beyond kMaxDegree (whose loops would run that long) give nan.
 inline double pmv(double m, double v, double x) {
-  if (std::isnan(m) || std::isnan(v) || std::isnan(x)) return nan_value();
-  if (m != std::floor(m)) return nan_value();
-  if (std::fabs(m) > double(kMaxDegree) || std::fabs(v) > double(kMaxDegree)) return nan_value();
-  const int64_t im = int64_t(m);
+  if (std::isnan(m) || m != std::floor(m)) return nan_value();
   double out;
-  if (x == -1.0 && v != std::trunc(v)) {
-    if (im == 0) {
-      const double vs = std::sin(v * kPi) / (v * kPi);
-      out = vs > 0 ? -1e300 : 1e300;
-    } else {
-      out = 1e300;
-    }
+  // specfun compares v with (int)v: non-integral, nan and |v| >= 2^31 (INT_MIN there) all differ
+  const bool int_v = std::fabs(v) < 2147483648.0 && v == std::trunc(v);
+  if (x == -1.0 && !int_v) {
+    out = m == 0 ? -1e300 : 1e300;  // SciPy 1.17's specfun (xsf has since signed m = 0 by sin(v pi))
+  } else if (std::isnan(v) || std::isnan(x) || std::fabs(m) > double(kMaxDegree) ||
+             std::fabs(v) > double(kMaxDegree)) {
+    return nan_value();
   } else {
+    const int64_t im = int64_t(m);
     double vx = v;
     int64_t mx = im;
     bool neg_m = false;

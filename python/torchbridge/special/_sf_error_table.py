@@ -271,11 +271,11 @@ TABLE: dict[str, list[tuple[str, str, Predicate]]] = {
         ("singular", lambda x, q, out: ~(x < 1) & (x != 1) & _nonpositive_integer(q)),
         ("domain", lambda x, q, out: (x < 1) | ((q <= 0) & (q != np.floor(q)) & (x != np.floor(x)) & (x != 1))),
     ),
-    # specfun's LPMV marks its overflow (x = -1 with a non-integral degree) with +-1e300, which
+    # specfun's LPMV marks its overflow (x = -1 with a degree v != (int)v) with +-1e300, which
     # SciPy's pmv reports and turns into +-inf
     "lpmv": _row(
         "pmv",
-        ("overflow", lambda m, v, x, out: (x == -1) & (v != np.trunc(v)) & (m == np.floor(m)) & np.isfinite(v)),
+        ("overflow", lambda m, v, x, out: (x == -1) & (v != _as_int(v)) & (m == np.floor(m))),
     ),
     "eval_genlaguerre": [
         (
