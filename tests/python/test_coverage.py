@@ -50,7 +50,7 @@ def _scipy_signature(theirs) -> inspect.Signature:
     if type(theirs).__name__ == "MultiUFunc":
         first = theirs.__doc__.strip().splitlines()[0]
         params = first[first.index("(") + 1 : first.rindex(")")]
-        return inspect.signature(eval(f"lambda {params}: None"))  # noqa: S307 (SciPy's own docstring)
+        return inspect.signature(eval(f"lambda {params}: None"))  # SciPy's own docstring
     return inspect.signature(theirs)
 
 

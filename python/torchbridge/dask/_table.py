@@ -13,7 +13,7 @@ from typing import Any
 
 from .._core import special as _special
 from . import _linalg_rows, _ndimage_rows, _reductions, _signal_rows, _spatial_rows, _stats_rows
-from ._chunking import AlongAxis, Chunking, Elementwise, Gufunc, LeadingCore, NoArrays, Reduction, Reorder
+from ._chunking import AlongAxis, Chunking, Elementwise, Gufunc, MultiUfunc, NoArrays, Reduction, Reorder
 
 
 def _ufunc_arrays(name: str) -> tuple[str, ...]:
@@ -70,10 +70,10 @@ _SPECIAL: dict[str, Chunking] = {name: Elementwise(_ufunc_arrays(name)) for name
     "zeta": Elementwise(("x", "q")),
     "lambertw": Elementwise(("z", "k", "tol"), probe=1.0),
     **{f"spherical_{kind}n": Elementwise(("n", "z")) for kind in "jyik"},
-    "sph_harm_y": Gufunc(("n", "m", "theta", "phi"), _sph_harm_y_signature),
-    "sph_legendre_p": LeadingCore(Gufunc(("n", "m", "theta"), _legendre_signature)),
-    "assoc_legendre_p": LeadingCore(Gufunc(("n", "m", "z", "branch_cut"), _legendre_signature)),
-    "legendre_p": LeadingCore(Gufunc(("n", "z"), _legendre_signature)),
+    "sph_harm_y": MultiUfunc(Gufunc(("n", "m", "theta", "phi"), _sph_harm_y_signature)),
+    "sph_legendre_p": MultiUfunc(Gufunc(("n", "m", "theta"), _legendre_signature), leading=True),
+    "assoc_legendre_p": MultiUfunc(Gufunc(("n", "m", "z", "branch_cut"), _legendre_signature), leading=True),
+    "legendre_p": MultiUfunc(Gufunc(("n", "z"), _legendre_signature), leading=True),
     "logsumexp": Reduction(_reductions.logsumexp),
     "softmax": Reduction(_reductions.softmax),
     "log_softmax": Reduction(_reductions.softmax),
