@@ -5,7 +5,8 @@
 //! family, digamma, exp1/expi, spence, lambertw, Carlson's integrals and sici, shichi,
 //! fresnel of complex argument; `csrc/iir.cpp`: SciPy's recurrent filter loops;
 //! `csrc/bessel.cpp`: Bessel functions of real order; `csrc/hypergeometric.cpp`:
-//! hyp2f1, hyp1f1, hyp0f1 and the Struve functions; `csrc/cephes_misc.cpp`:
+//! hyp2f1, hyp1f1, hyp0f1 and the Struve functions; `csrc/legendre.cpp`: the
+//! Legendre functions and spherical harmonics; `csrc/cephes_misc.cpp`:
 //! SciPy's multi-output ufuncs (sici, shichi, fresnel, airy, airye, ellipj); `csrc/gammaln.cpp`:
 //! gammaln (Cephes' lgam); `csrc/incbet.cpp`: the incomplete beta function;
 //! `csrc/logit.cpp`: logit in one pass; `csrc/ndtr.cpp`: ndtr's last pass and log_ndtr;
@@ -78,6 +79,7 @@ fn main() {
         .file("csrc/gammaln.cpp")
         .file("csrc/bessel.cpp")
         .file("csrc/hypergeometric.cpp")
+        .file("csrc/legendre.cpp")
         .file("csrc/cephes_misc.cpp")
         .file("csrc/incbet.cpp")
         .file("csrc/logit.cpp")

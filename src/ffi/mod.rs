@@ -29,6 +29,9 @@
 //! - [`xsf_complex`] declares `csrc/xsf_complex.cpp` (loggamma, gamma,
 //!   rgamma, digamma, exp1, expi and spence of complex argument, lambertw,
 //!   on complex128 CPU tensors) and wraps it for `crate::ops::special`.
+//! - [`legendre`] declares `csrc/legendre.cpp` (the Legendre functions and
+//!   the spherical harmonics, with their derivatives, as a scalar loop) and
+//!   wraps it for `crate::ops::special`.
 //! - [`lapack`] declares LAPACK's `dgetrf_`/`dgetrs_`/`dpotrf_`/`dpotrs_`
 //!   (exported by libtorch_cpu) and wraps them for `crate::ops::linalg`'s
 //!   small-matrix path.
@@ -63,6 +66,7 @@ pub(crate) mod hypergeometric;
 pub(crate) mod iir;
 pub(crate) mod incbet;
 pub(crate) mod lapack;
+pub(crate) mod legendre;
 pub(crate) mod logit;
 pub(crate) mod ndtr;
 pub(crate) mod ni_filters;

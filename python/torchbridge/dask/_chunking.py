@@ -366,6 +366,46 @@ class Gufunc:
         return results[0]
 
 
+@dataclass(frozen=True)
+class MultiUfunc:
+    """SciPy's multi-ufuncs (``sph_harm_y``, ``legendre_p``, ...): ``apply_gufunc``
+    over broadcast blocks, the derivative axes (``diff_n``) core axes of each
+    task; Python scalars become 0-d arrays first (SciPy calls ``np.asarray``);
+    where the eager result puts its core axis first (``(diff_n + 1, ...)``),
+    so does the dask one."""
+
+    inner: Gufunc
+    leading: bool = False
+    kind: str = "multi-ufunc"
+
+    def build(self, call: Call) -> Any:
+        arguments = dict(call.bound.arguments)
+        for name in self.inner.arrays:
+            value = call.get(name)
+            if value is not None and _is_python_scalar(value):
+                arguments[name] = np.asarray(value)
+        func = _CoreLast(call.func) if self.leading else call.func
+        result = self.inner.build(Call(call.name, func, (), arguments))
+        return _da().moveaxis(result, -1, 0) if self.leading else result
+
+
+class _CoreLast:
+    """A routine whose result's leading core axis is moved last, as ``apply_gufunc`` wants it."""
+
+    def __init__(self, func: Callable[..., Any]):
+        import inspect
+
+        self.func = func
+        self.__signature__ = inspect.signature(func)
+        self.__name__ = getattr(func, "__name__", "routine")
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return np.moveaxis(self.func(*args, **kwargs), 0, -1)
+
+    def __reduce__(self) -> tuple:
+        return (_CoreLast, (self.func,))
+
+
 def _unified_batches(arrays: list[Any], cores: list[tuple[str, ...]], loop_ndim: int) -> list[Any]:
     """``arrays`` with their batch axes (broadcast from the right) rechunked
     to common chunks, as ``blockwise`` does (``apply_gufunc`` refuses

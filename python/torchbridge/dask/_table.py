@@ -9,16 +9,33 @@ it, and a test fails when a public routine has no row.
 from __future__ import annotations
 
 import inspect
+from typing import Any
 
 from .._core import special as _special
 from . import _linalg_rows, _ndimage_rows, _reductions, _signal_rows, _spatial_rows, _stats_rows
-from ._chunking import AlongAxis, Chunking, Elementwise, NoArrays, Reduction, Reorder
+from ._chunking import AlongAxis, Chunking, Elementwise, Gufunc, MultiUfunc, NoArrays, Reduction, Reorder
 
 
 def _ufunc_arrays(name: str) -> tuple[str, ...]:
     """A compiled ufunc's array arguments: its positional-only parameters."""
     parameters = inspect.signature(getattr(_special, name)).parameters.values()
     return tuple(p.name for p in parameters if p.kind is inspect.Parameter.POSITIONAL_ONLY)
+
+
+def _diff_n(call: Any) -> int:
+    d = call.get("diff_n", 0)
+    return int(d) if d is not None else 0
+
+
+def _sph_harm_y_signature(call: Any, shapes: dict) -> tuple[str, dict[str, int]]:
+    """``sph_harm_y``: the value, then the gradient ``(..., 2)`` and the Hessian ``(..., 2, 2)``."""
+    outputs = ["()", "(i)", "(i,j)"][: _diff_n(call) + 1]
+    return "(),(),(),()->" + ",".join(outputs), {"i": 2, "j": 2}
+
+
+def _legendre_signature(call: Any, shapes: dict) -> tuple[str, dict[str, int]]:
+    """The Legendre functions: one core axis of the value and its ``diff_n`` derivatives."""
+    return ",".join("()" for _ in shapes) + "->(k)", {"k": _diff_n(call) + 1}
 
 
 _SPECIAL: dict[str, Chunking] = {name: Elementwise(_ufunc_arrays(name)) for name in _special.UFUNCS} | {
@@ -53,6 +70,10 @@ _SPECIAL: dict[str, Chunking] = {name: Elementwise(_ufunc_arrays(name)) for name
     "zeta": Elementwise(("x", "q")),
     "lambertw": Elementwise(("z", "k", "tol"), probe=1.0),
     **{f"spherical_{kind}n": Elementwise(("n", "z")) for kind in "jyik"},
+    "sph_harm_y": MultiUfunc(Gufunc(("n", "m", "theta", "phi"), _sph_harm_y_signature)),
+    "sph_legendre_p": MultiUfunc(Gufunc(("n", "m", "theta"), _legendre_signature), leading=True),
+    "assoc_legendre_p": MultiUfunc(Gufunc(("n", "m", "z", "branch_cut"), _legendre_signature), leading=True),
+    "legendre_p": MultiUfunc(Gufunc(("n", "z"), _legendre_signature), leading=True),
     "logsumexp": Reduction(_reductions.logsumexp),
     "softmax": Reduction(_reductions.softmax),
     "log_softmax": Reduction(_reductions.softmax),

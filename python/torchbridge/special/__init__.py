@@ -36,13 +36,17 @@ from .. import _dispatch
 from .._core import special as _special
 from .._core.special import *  # noqa: F403 (the table's names, by design)
 from .._core.special import (
+    assoc_legendre_p,
     lambertw,
+    legendre_p,
     log_softmax,
     logsumexp,
     multigammaln,
     polygamma,
     sinc,
     softmax,
+    sph_harm_y,
+    sph_legendre_p,
     spherical_in,
     spherical_jn,
     spherical_kn,
@@ -76,6 +80,11 @@ __all__ = list(_special.UFUNCS) + [
     "spherical_yn",
     "spherical_in",
     "spherical_kn",
+    # SciPy's multi-ufuncs (_multiufuncs.py)
+    "sph_harm_y",
+    "sph_legendre_p",
+    "assoc_legendre_p",
+    "legendre_p",
     "logsumexp",
     "softmax",
     "log_softmax",

@@ -365,6 +365,17 @@ TABLE: dict[str, list[tuple[str, str, Predicate]]] = {
         ("singular", lambda x, q, out: ~(x < 1) & (x != 1) & _nonpositive_integer(q)),
         ("domain", lambda x, q, out: (x < 1) | ((q <= 0) & (q != np.floor(q)) & (x != np.floor(x)) & (x != 1))),
     ),
+    # specfun's LPMV marks its overflow (x = -1 with a degree v != (int)v) with +-1e300, which
+    # SciPy's pmv reports and turns into +-inf; so it does with a true value of +-1e300
+    # (P_1(+-1e300), v = 1 or -2)
+    "lpmv": _row(
+        "pmv",
+        (
+            "overflow",
+            lambda m, v, x, out: (m == np.floor(m))
+            & (((x == -1) & (v != _as_int(v))) | ((m == 0) & ((v == 1) | (v == -2)) & (np.abs(x) == 1e300))),
+        ),
+    ),
     "eval_genlaguerre": [
         (
             "domain",

@@ -344,6 +344,8 @@ macro_rules! special_ufuncs {
                 "Evaluate generalized Laguerre polynomial at a point.\n\nThe generalized Laguerre polynomial L_n^(alpha)(x) by SciPy's recurrence (`scipy.special.eval_genlaguerre`); complex x by the recurrence for integral n >= 0, else by SciPy's hypergeometric form, CPU only.";
             eval_gegenbauer: ["ldd->d", "fff->f", "ffF->F", "ddd->d", "ddD->D"] PARAMETRIC direct super::orthogonal::eval_gegenbauer,
                 "Evaluate Gegenbauer polynomial at a point.\n\nThe Gegenbauer polynomial C_n^(alpha)(x) by SciPy's recurrence (`scipy.special.eval_gegenbauer`); complex x by the recurrence for integral n >= 0, else by SciPy's hypergeometric form, CPU only.";
+            lpmv: ["fff->f", "ddd->d"] REAL3 float64 super::legendre::lpmv,
+                "Associated Legendre function of integer order and real degree.\n\nThe associated Legendre function P_v^m(x) of integer order m and real degree v, the Condon-Shortley phase included (`scipy.special.lpmv`), by specfun's LPMV as SciPy: hypergeometric series for the degree's fractional part, the recurrence in the degree above; nan for a non-integral m and for the negative m it cannot reflect, +-inf where SciPy reports an overflow (x = -1 with non-integral v); a C++ kernel on the CPU, input on another device goes there and back.";
         }
         quaternary {
             elliprj: ["ffff->f", "dddd->d", "FFFF->F", "DDDD->D"] REAL3 float64 super::carlson::elliprj,

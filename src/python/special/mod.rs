@@ -44,6 +44,7 @@ macro_rules! special_note {
 }
 
 mod basic;
+mod legendre;
 mod logsumexp;
 mod sph_bessel;
 mod ufuncs;
@@ -65,6 +66,7 @@ pub(crate) fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     basic::add(&module)?;
     logsumexp::add(&module)?;
     sph_bessel::add(&module)?;
+    legendre::add(&module)?;
     module.add_function(wrap_pyfunction!(_ufunc_types, &module)?)?;
     // `from torchbridge._core.special import *` takes exactly the ufuncs
     module.add("UFUNCS", pyo3::types::PyTuple::new(parent.py(), ufuncs::UFUNCS)?)?;
