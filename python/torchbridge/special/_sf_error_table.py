@@ -165,7 +165,7 @@ def _beta_reports(a: np.ndarray, b: np.ndarray, log: bool) -> tuple[np.ndarray, 
     y = big + small
     through_lgam = rest & ((np.abs(y) > MAXGAM) | (np.abs(big) > MAXGAM) | (np.abs(small) > MAXGAM))
     singular = through_lgam & (y <= 0) & (y == np.floor(y)) & np.isfinite(y)
-    over = np.zeros(a.size, dtype=bool)
+    over: np.ndarray = np.zeros(a.size, dtype=bool)
     if not log and through_lgam.any():  # lgam(a) + lgam(b) - lgam(a + b) > MAXLOG
         at = np.flatnonzero(through_lgam)
         bf, sf, yf = big.ravel()[at], small.ravel()[at], y.ravel()[at]

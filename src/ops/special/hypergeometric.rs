@@ -66,10 +66,6 @@ pub(super) fn complex_on_cpu(inputs: &[&Tensor], kind: HypergeometricComplexKind
     Ok(out.f_to_device(device)?)
 }
 
-fn is_complex(t: &Tensor) -> Result<bool> {
-    Ok(crate::dlpack::dtype_of(t)?.is_complex())
-}
-
 /// The Gauss hypergeometric function 2F1(a, b; c; z), `scipy.special.hyp2f1`:
 /// real z by Cephes' method, complex z (SciPy's `dddD->D` loop) by the kernel
 /// of `csrc/hypergeometric_complex.h`.
