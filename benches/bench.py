@@ -1793,7 +1793,8 @@ WHY_SLOWER = {
                        "8 us) against SciPy's 9 us for the whole call; the kernel is Cephes' loop, as SciPy's",
     "special.ndtr": "libtorch's vectorized erfc, then a second pass correcting the lower tail (libtorch's erfc "
                     "of x / sqrt 2 loses the rounding of the quotient there): about 8 ns per element on one "
-                    "thread against SciPy's 4; two threads pass SciPy at 1e5",
+                    "thread against SciPy's 4; at 1e5 the second pass's threads start while libgomp's workers "
+                    "still spin after the first (0.8 ms with OMP_WAIT_POLICY=passive, 1.5 to 2 ms without)",
     "special.wofz": "Zaghloul and Ali's sampling sums (one exp per term, up to 72 terms) and Poppe and Wijers' "
                     "continued fraction: about 0.7x SciPy's Faddeeva package per element on one thread",
     "fft.dct": "one C++ pass before and one after libtorch's real FFT, whose MKL path creates and commits a "
