@@ -9,7 +9,7 @@
 //! Legendre functions and spherical harmonics; `csrc/cephes_misc.cpp`:
 //! SciPy's multi-output ufuncs (sici, shichi, fresnel, airy, airye, ellipj); `csrc/gammaln.cpp`:
 //! gammaln (Cephes' lgam); `csrc/incbet.cpp`: the incomplete beta function;
-//! `csrc/logit.cpp`: logit in one pass; `csrc/ndtr.cpp`: ndtr's last pass and log_ndtr;
+//! `csrc/logit.cpp`: logit in one pass; `csrc/ndtr.cpp`: ndtr and log_ndtr in one pass each;
 //! `csrc/ni_filters.cpp`: ndimage's line filters;
 //! `csrc/ni_interpolation.cpp`: ndimage's interpolation point loop;
 //! `csrc/rankdata.cpp`: `rankdata`; `csrc/realtransforms.cpp`: the passes

@@ -1,16 +1,21 @@
-// torchbridge's C++ shim, ndtr half: the last pass of `scipy.special.ndtr`
-// on float64 CPU tensors (declared in Rust in src/ffi/ndtr.rs, used by
-// src/ops/special/erf.rs).
+// torchbridge's C++ shim, ndtr half: `scipy.special.ndtr` and `log_ndtr`
+// on float64 CPU tensors, each in one pass (declared in Rust in
+// src/ffi/ndtr.rs, used by src/ops/special/erf.rs).
 //
-// libtorch computes the bulk, `erfc(-x / sqrt 2)`, with its vectorized
-// kernel; this pass halves it and, on the elements below `below` only (the
-// lower tail), adds the first-order correction for the rounding of
+// ndtr is `erfc(-x / sqrt 2) / 2` and, on the elements below `below` only
+// (the lower tail), the first-order correction for the rounding of
 // `x / sqrt 2`: with `t + d = x / sqrt 2` exactly (Dekker's product, the
 // constant's own rounding `c_err` included), `erfc(-t - d) / 2 =
 // erfc(-t) / 2 + d exp(-t^2) / sqrt(pi)`. These are the composite's formulas
-// (erf.rs's `ndtr_composite`) in the same order of operations, so both give
-// the same bits; one pass over memory instead of a gather, eight libtorch
-// ops on the tail and a scatter.
+// (erf.rs's `ndtr_composite`) in the same order of operations. The bulk is
+// SLEEF's `erfc` as libtorch_cpu exports it (weak symbols: absent, they are
+// null), the kernel libtorch's own `erfc` runs: its AVX-512 variant on eight
+// doubles at a time where the CPU has AVX-512F (libtorch's choice there, so
+// the composite's bits; half the time of the AVX2 one), else its AVX2 variant
+// on four where the CPU has AVX2 and FMA, else the C library's `erfc`. One
+// pass on threads of the shim's own: the two-pass form (libtorch's `erfc`,
+// then a pass of these threads) started them while libgomp's workers still
+// spun after the first pass, which cost it twice its time on 2 cores.
 
 #include "error.h"
 #include "parallel.h"
@@ -18,8 +23,20 @@
 #include <ATen/ATen.h>
 #include <ATen/native/Math.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define TB_NDTR_AVX2 1
+extern "C" {
+// SLEEF's erfc as libtorch_cpu exports it (weak: null when absent).
+__m256d Sleef_erfcd4_u15avx2(__m256d) __attribute__((weak));
+__m512d Sleef_erfcd8_u15avx512f(__m512d) __attribute__((weak));
+__m512d Sleef_expd8_u10avx512f(__m512d) __attribute__((weak));
+}
+#endif
 
 using tb_shim::describe_current_exception;
 
@@ -42,14 +59,135 @@ inline void two_product(double x, double c, double* hi, double* lo) {
   *lo = x_hi * c_hi - *hi + x_hi * c_lo + x_lo * c_hi + x_lo * c_lo;
 }
 
+// `v = erfc(-x / sqrt 2) / 2` corrected for the rounding of `x / sqrt 2`
+// (for x below the caller's threshold).
+inline double tail_corrected(double v, double x, double c_err) {
+  double t;
+  double d;
+  two_product(x, kFrac1Sqrt2, &t, &d);
+  d = d + x * c_err;
+  if (!(std::abs(x) < 1e290)) {
+    d = 0.0;
+  }
+  const double rsqrt_pi = 1.0 / std::sqrt(M_PI);
+  return v + d * std::exp(-(t * t)) * rsqrt_pi;
+}
+
+void ndtr_scalar_range(const double* x, double* y, int64_t begin, int64_t end, double below, double c_err) {
+  for (int64_t i = begin; i < end; ++i) {
+    const double v = std::erfc(x[i] * -kFrac1Sqrt2) * 0.5;
+    y[i] = x[i] < below ? tail_corrected(v, x[i], c_err) : v;
+  }
+}
+
+#ifdef TB_NDTR_AVX2
+
+// Which SLEEF erfc this machine runs: 8 (AVX-512F), 4 (AVX2 and FMA) or 0.
+int sleef_erfc_lanes() {
+  static const int lanes = [] {
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f") && Sleef_erfcd8_u15avx512f != nullptr && Sleef_expd8_u10avx512f != nullptr) {
+      return 8;
+    }
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && Sleef_erfcd4_u15avx2 != nullptr) {
+      return 4;
+    }
+    return 0;
+  }();
+  return lanes;
+}
+
+// The tail's correction on the lanes of `y` whose x is below `below`.
+inline void correct_lanes(unsigned tail, const double* x, double* y, int lanes, double c_err) {
+  for (int lane = 0; lane < lanes; ++lane) {
+    if (tail & (1u << lane)) {
+      y[lane] = tail_corrected(y[lane], x[lane], c_err);
+    }
+  }
+}
+
+__attribute__((target("avx2,fma"))) inline void ndtr4(const double* x, double* y, double below, double c_err) {
+  const __m256d xv = _mm256_loadu_pd(x);
+  const __m256d e = Sleef_erfcd4_u15avx2(_mm256_mul_pd(xv, _mm256_set1_pd(-kFrac1Sqrt2)));
+  _mm256_storeu_pd(y, _mm256_mul_pd(e, _mm256_set1_pd(0.5)));
+  correct_lanes(_mm256_movemask_pd(_mm256_cmp_pd(xv, _mm256_set1_pd(below), _CMP_LT_OQ)), x, y, 4, c_err);
+}
+
+// Eight elements; the tail's correction on all eight lanes at once where any
+// needs it (tail_corrected's operations in its order, SLEEF's exp for the C
+// library's: the step is 1e-16 of the value, so its exp's last bits do not
+// reach the sum).
+__attribute__((target("avx512f"))) inline void ndtr8(const double* x, double* y, double below, double c_err) {
+  const __m512d xv = _mm512_loadu_pd(x);
+  const __m512d e = Sleef_erfcd8_u15avx512f(_mm512_mul_pd(xv, _mm512_set1_pd(-kFrac1Sqrt2)));
+  const __m512d v = _mm512_mul_pd(e, _mm512_set1_pd(0.5));
+  const __mmask8 tail = _mm512_cmp_pd_mask(xv, _mm512_set1_pd(below), _CMP_LT_OQ);
+  if (tail == 0) {
+    _mm512_storeu_pd(y, v);
+    return;
+  }
+  // Dekker's product x * c = hi + lo, as two_product
+  constexpr double kSplit = 134217729.0;
+  const double ct = kFrac1Sqrt2 * kSplit;
+  const double c_hi = ct - (ct - kFrac1Sqrt2);
+  const double c_lo = kFrac1Sqrt2 - c_hi;
+  const __m512d hi = _mm512_mul_pd(xv, _mm512_set1_pd(kFrac1Sqrt2));
+  const __m512d split = _mm512_mul_pd(xv, _mm512_set1_pd(kSplit));
+  const __m512d x_hi = _mm512_sub_pd(split, _mm512_sub_pd(split, xv));
+  const __m512d x_lo = _mm512_sub_pd(xv, x_hi);
+  __m512d lo = _mm512_sub_pd(_mm512_mul_pd(x_hi, _mm512_set1_pd(c_hi)), hi);
+  lo = _mm512_add_pd(lo, _mm512_mul_pd(x_hi, _mm512_set1_pd(c_lo)));
+  lo = _mm512_add_pd(lo, _mm512_mul_pd(x_lo, _mm512_set1_pd(c_hi)));
+  lo = _mm512_add_pd(lo, _mm512_mul_pd(x_lo, _mm512_set1_pd(c_lo)));
+  __m512d d = _mm512_add_pd(lo, _mm512_mul_pd(xv, _mm512_set1_pd(c_err)));
+  // d = 0 unless |x| < 1e290 (nan and the infinities included)
+  const __m512d magnitude = _mm512_castsi512_pd(
+      _mm512_and_si512(_mm512_castpd_si512(xv), _mm512_set1_epi64(0x7FFFFFFFFFFFFFFFLL)));
+  d = _mm512_maskz_mov_pd(_mm512_cmp_pd_mask(magnitude, _mm512_set1_pd(1e290), _CMP_LT_OQ), d);
+  const __m512d gauss = Sleef_expd8_u10avx512f(_mm512_sub_pd(_mm512_setzero_pd(), _mm512_mul_pd(hi, hi)));
+  const __m512d step = _mm512_mul_pd(_mm512_mul_pd(d, gauss), _mm512_set1_pd(1.0 / std::sqrt(M_PI)));
+  _mm512_storeu_pd(y, _mm512_mask_add_pd(v, tail, v, step));
+}
+
+// [begin, end) by `kernel` on `Lanes` elements at a time, the rest through a
+// padded block: the same kernel, the same bits.
+template <int Lanes, typename Kernel>
+void ndtr_simd_range(const Kernel& kernel, const double* x, double* y, int64_t begin, int64_t end, double below,
+                     double c_err) {
+  int64_t i = begin;
+  for (; i + Lanes <= end; i += Lanes) {
+    kernel(x + i, y + i, below, c_err);
+  }
+  if (i < end) {
+    double in[Lanes] = {};
+    double out[Lanes];
+    std::copy(x + i, x + end, in);
+    kernel(in, out, below, c_err);
+    std::copy(out, out + (end - i), y + i);
+  }
+}
+
+#endif  // TB_NDTR_AVX2
+
 }  // namespace
 
 extern "C" {
 
-// In place on `out` (a contiguous float64 CPU tensor the caller owns, holding
-// `erfc(-x / sqrt 2)` for the contiguous float64 CPU `x` of the same shape):
-// `out / 2`, corrected where `x < below` (see above).
-char* tb_ndtr_finish_cpu(const at::Tensor* x, at::Tensor* out, double below, double c_err) noexcept {
+// Whether `tb_ndtr_cpu` runs SLEEF's vectorized erfc here (libtorch's own)
+// rather than the C library's.
+bool tb_ndtr_vectorized() noexcept {
+#ifdef TB_NDTR_AVX2
+  return sleef_erfc_lanes() != 0;
+#else
+  return false;
+#endif
+}
+
+// `ndtr(x)` of the contiguous float64 CPU `x` into `out` (a fresh contiguous
+// float64 CPU tensor of x's shape the caller owns), corrected where
+// `x < below` (see above). `vectorized`: SLEEF's erfc where available (else
+// the C library's, as with `false`).
+char* tb_ndtr_cpu(const at::Tensor* x, at::Tensor* out, double below, double c_err, bool vectorized) noexcept {
   try {
     for (const at::Tensor* t : {x, static_cast<const at::Tensor*>(out)}) {
       TORCH_CHECK(t->device().is_cpu() && t->scalar_type() == at::kDouble && t->is_contiguous(),
@@ -59,26 +197,25 @@ char* tb_ndtr_finish_cpu(const at::Tensor* x, at::Tensor* out, double below, dou
     const double* px = x->const_data_ptr<double>();
     double* po = out->mutable_data_ptr<double>();
     const int64_t n = x->numel();
-    const double rsqrt_pi = 1.0 / std::sqrt(M_PI);
+#ifdef TB_NDTR_AVX2
+    const int lanes = vectorized ? sleef_erfc_lanes() : 0;
+#else
+    const int lanes = 0;
+#endif
     const int64_t threads = tb_shim::threads_for(n, n, kWorkPerThread);
-    tb_shim::split_over_threads(n, threads, 1, [&](int64_t begin, int64_t end) {
-      for (int64_t i = begin; i < end; ++i) {
-        const double v = po[i] * 0.5;
-        const double xi = px[i];
-        if (!(xi < below)) {
-          po[i] = v;
-          continue;
-        }
-        double t;
-        double d;
-        two_product(xi, kFrac1Sqrt2, &t, &d);
-        d = d + xi * c_err;
-        if (!(std::abs(xi) < 1e290)) {
-          d = 0.0;
-        }
-        const double step = d * std::exp(-(t * t)) * rsqrt_pi;
-        po[i] = v + step;
+    tb_shim::split_over_threads(n, threads, 8, [&](int64_t begin, int64_t end) {
+#ifdef TB_NDTR_AVX2
+      if (lanes == 8) {
+        ndtr_simd_range<8>(ndtr8, px, po, begin, end, below, c_err);
+        return;
       }
+      if (lanes == 4) {
+        ndtr_simd_range<4>(ndtr4, px, po, begin, end, below, c_err);
+        return;
+      }
+#endif
+      (void)lanes;
+      ndtr_scalar_range(px, po, begin, end, below, c_err);
     });
     return nullptr;
   } catch (...) {
@@ -101,7 +238,6 @@ char* tb_log_ndtr_cpu(const at::Tensor* x, at::Tensor* out, double c_err) noexce
     const double* px = x->const_data_ptr<double>();
     double* po = out->mutable_data_ptr<double>();
     const int64_t n = x->numel();
-    const double rsqrt_pi = 1.0 / std::sqrt(M_PI);
     const double tiny = std::ldexp(1.0, -54);
     const int64_t threads = tb_shim::threads_for(n, n, kWorkPerThread / 4);
     tb_shim::split_over_threads(n, threads, 1, [&](int64_t begin, int64_t end) {
@@ -112,18 +248,11 @@ char* tb_log_ndtr_cpu(const at::Tensor* x, at::Tensor* out, double c_err) noexce
           po[i] = std::log(calc_erfcx(-t) * 0.5) - xi * (xi * 0.5);
           continue;
         }
-        // ndtr(y), y = -x, as tb_ndtr_finish_cpu completes it
+        // ndtr(y), y = -x, with the C library's erfc
         const double y = -xi;
         double v = std::erfc(y * -kFrac1Sqrt2) * 0.5;
         if (y < -1.0) {
-          double t;
-          double d;
-          two_product(y, kFrac1Sqrt2, &t, &d);
-          d = d + y * c_err;
-          if (!(std::abs(y) < 1e290)) {
-            d = 0.0;
-          }
-          v = v + d * std::exp(-(t * t)) * rsqrt_pi;
+          v = tail_corrected(v, y, c_err);
         }
         const double w = -v;
         po[i] = std::abs(w) < tiny ? w : std::log1p(w);

@@ -203,8 +203,9 @@ impl Ufunc {
 /// hyp0f1, airy and airye built on them;
 /// `expm1`, `log1p`, `xlogy` and `xlog1py` from libtorch's complex ops;
 /// hyp2f1, hyp1f1 and the orthogonal polynomials' complex loops of
-/// `csrc/hypergeometric_complex.h`); the
-/// others' complex loops are refused.
+/// `csrc/hypergeometric_complex.h`). That is every complex loop SciPy has
+/// among torchbridge's ufuncs: the refusal of any other ("not implemented")
+/// guards the routines added later.
 const COMPLEX_KERNELS: &[&str] = &[
     "wofz",
     "erf",

@@ -71,10 +71,12 @@ def test_erfinv_near_one_and_erfcinv_for_tiny_arguments():
     assert tb.special.erfcinv(0.0) == np.inf and tb.special.erfcinv(2.0) == -np.inf
 
 
-def test_ndtr_kernel_and_composite_agree_bit_for_bit():
+def test_ndtr_kernel_and_composite_agree():
     """Float64 CPU input takes csrc/ndtr.cpp's pass; input that requires grad the libtorch
-    composite (erf.rs): the same formulas in the same order, so the same bits, tail and bulk,
-    and the kernel's threads (above 16384 elements) change nothing either."""
+    composite (erf.rs): the same formulas in the same order, both on SLEEF's erfc (the same
+    variant where the kernel's choice by CPU features is libtorch's; AVX-512 and AVX2 are an ulp
+    apart on 2% of these, two just above the subnormals),
+    tail and bulk; the kernel's threads (above 16384 elements) change nothing."""
     import torch
 
     rng = np.random.default_rng(19)
@@ -82,7 +84,15 @@ def test_ndtr_kernel_and_composite_agree_bit_for_bit():
     kernel = tb.special.ndtr(x)
     t = torch.from_numpy(x.copy()).requires_grad_()
     composite = tb.special.ndtr(t).detach().numpy()
-    np.testing.assert_array_equal(kernel, composite)
+    finite = ~np.isnan(composite)
+    np.testing.assert_array_equal(np.isnan(kernel), ~finite)
+    assert (np.abs(kernel - composite)[finite] <= 2 * np.spacing(composite[finite])).all()
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        np.testing.assert_array_equal(tb.special.ndtr(x), kernel)
+    finally:
+        torch.set_num_threads(threads)
     reversed_view = x[::-1]  # a non-contiguous input goes through the kernel as a copy
     np.testing.assert_array_equal(tb.special.ndtr(reversed_view), kernel[::-1])
     # log_ndtr's kernel (csrc/ndtr.cpp, one pass) takes erfc, log and log1p from the C library, the
