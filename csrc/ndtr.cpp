@@ -9,13 +9,14 @@
 // erfc(-t) / 2 + d exp(-t^2) / sqrt(pi)`. These are the composite's formulas
 // (erf.rs's `ndtr_composite`) in the same order of operations. The bulk is
 // SLEEF's `erfc` as libtorch_cpu exports it (weak symbols: absent, they are
-// null), the kernel libtorch's own `erfc` runs: its AVX-512 variant on eight
-// doubles at a time where the CPU has AVX-512F (libtorch's choice there, so
-// the composite's bits; half the time of the AVX2 one), else its AVX2 variant
-// on four where the CPU has AVX2 and FMA, else the C library's `erfc`. One
-// pass on threads of the shim's own: the two-pass form (libtorch's `erfc`,
-// then a pass of these threads) started them while libgomp's workers still
-// spun after the first pass, which cost it twice its time on 2 cores.
+// null): its AVX-512 variant on eight doubles at a time where the CPU has
+// AVX-512F (half the time of the AVX2 one), else its AVX2 variant on four
+// where the CPU has AVX2 and FMA, else the C library's `erfc`. libtorch's own
+// `erfc` may be another kernel (MKL's `vmdErfc` in the PyPI wheel), so the
+// composite is within 2 ulp of this, not its bits. One pass on threads of
+// the shim's own: the two-pass form (libtorch's `erfc`, then a pass of these
+// threads) started them while libgomp's workers still spun after the first
+// pass, which cost it twice its time on 2 cores.
 
 #include "error.h"
 #include "parallel.h"
@@ -29,7 +30,7 @@
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
-#define TB_NDTR_AVX2 1
+#define TB_NDTR_SIMD 1
 extern "C" {
 // SLEEF's erfc as libtorch_cpu exports it (weak: null when absent).
 __m256d Sleef_erfcd4_u15avx2(__m256d) __attribute__((weak));
@@ -80,7 +81,7 @@ void ndtr_scalar_range(const double* x, double* y, int64_t begin, int64_t end, d
   }
 }
 
-#ifdef TB_NDTR_AVX2
+#ifdef TB_NDTR_SIMD
 
 // Which SLEEF erfc this machine runs: 8 (AVX-512F), 4 (AVX2 and FMA) or 0.
 int sleef_erfc_lanes() {
@@ -167,7 +168,7 @@ void ndtr_simd_range(const Kernel& kernel, const double* x, double* y, int64_t b
   }
 }
 
-#endif  // TB_NDTR_AVX2
+#endif  // TB_NDTR_SIMD
 
 }  // namespace
 
@@ -176,7 +177,7 @@ extern "C" {
 // Whether `tb_ndtr_cpu` runs SLEEF's vectorized erfc here (libtorch's own)
 // rather than the C library's.
 bool tb_ndtr_vectorized() noexcept {
-#ifdef TB_NDTR_AVX2
+#ifdef TB_NDTR_SIMD
   return sleef_erfc_lanes() != 0;
 #else
   return false;
@@ -197,14 +198,14 @@ char* tb_ndtr_cpu(const at::Tensor* x, at::Tensor* out, double below, double c_e
     const double* px = x->const_data_ptr<double>();
     double* po = out->mutable_data_ptr<double>();
     const int64_t n = x->numel();
-#ifdef TB_NDTR_AVX2
+#ifdef TB_NDTR_SIMD
     const int lanes = vectorized ? sleef_erfc_lanes() : 0;
 #else
     const int lanes = 0;
 #endif
     const int64_t threads = tb_shim::threads_for(n, n, kWorkPerThread);
     tb_shim::split_over_threads(n, threads, 8, [&](int64_t begin, int64_t end) {
-#ifdef TB_NDTR_AVX2
+#ifdef TB_NDTR_SIMD
       if (lanes == 8) {
         ndtr_simd_range<8>(ndtr8, px, po, begin, end, below, c_err);
         return;

@@ -28,8 +28,8 @@ extern "C" {
 /// a fresh tensor of the caller's own): `erfc(-x / sqrt 2) / 2`, plus the
 /// first-order correction for the rounding of `x / sqrt 2` where `x < below`
 /// (`c_err`: the rounding error of the constant `1 / sqrt 2`). `vectorized`:
-/// libtorch's SLEEF erfc where the CPU and libtorch have it (the composite's
-/// values), else the C library's.
+/// the SLEEF erfc that libtorch exports, where the CPU has AVX-512F or AVX2
+/// (within 2 ulp of the composite), else the C library's.
 pub(crate) fn ndtr_cpu(x: &Tensor, out: &mut Tensor, below: f64, c_err: f64, vectorized: bool) -> Result<()> {
     // SAFETY: both tensors are live for the call; the shim checks them,
     // reads `x` and writes `out`'s memory only, which the caller owns (`&mut`).

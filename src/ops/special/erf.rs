@@ -82,9 +82,9 @@ const NDTR_CORRECTED_BELOW: f64 = -1.0;
 /// to a few ulp. Three elementwise ops on the bulk.
 ///
 /// Float64 CPU input that carries no gradient takes the kernel of
-/// `csrc/ndtr.cpp`: the same formulas in one pass (libtorch's SLEEF `erfc`,
-/// AVX-512 or AVX2), the correction on the tail elements only, without
-/// gathering them.
+/// `csrc/ndtr.cpp`: the same formulas in one pass (the SLEEF `erfc` libtorch
+/// exports, AVX-512 or AVX2: within 2 ulp of this composite), the correction
+/// on the tail elements only, without gathering them.
 pub(super) fn ndtr_f64(x: &Tensor) -> Result<Tensor> {
     if x.f_kind()? == Kind::Double && x.device() == Device::Cpu && !records_grad(x) {
         let x = x.f_contiguous()?;
@@ -233,7 +233,7 @@ mod tests {
                 }
             }
         }
-        // libtorch_cpu exports SLEEF's AVX2 erfc: on an AVX2 machine the kernel takes it
+        // libtorch_cpu exports SLEEF's erfc: on an AVX2 machine the kernel takes it
         #[cfg(target_arch = "x86_64")]
         if is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma") {
             assert!(crate::ffi::ndtr::ndtr_vectorized());

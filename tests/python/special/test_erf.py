@@ -73,9 +73,9 @@ def test_erfinv_near_one_and_erfcinv_for_tiny_arguments():
 
 def test_ndtr_kernel_and_composite_agree():
     """Float64 CPU input takes csrc/ndtr.cpp's pass; input that requires grad the libtorch
-    composite (erf.rs): the same formulas in the same order, both on SLEEF's erfc (the same
-    variant where the kernel's choice by CPU features is libtorch's; AVX-512 and AVX2 are an ulp
-    apart on 2% of these, two just above the subnormals),
+    composite (erf.rs): the same formulas in the same order, the kernel on SLEEF's erfc, the
+    composite on libtorch's (MKL's vmdErfc in the PyPI wheel): an ulp apart on 2% of these, two
+    just above the subnormals,
     tail and bulk; the kernel's threads (above 16384 elements) change nothing."""
     import torch
 
