@@ -1,5 +1,5 @@
 //! Build script: compiles the C++ shim (`csrc/dlpack.cpp`: DLPack and
-//! streams; `csrc/aten.cpp`: operators by name; `csrc/autograd.cpp`: values
+//! streams; `csrc/dfti.cpp`: 1-D FFTs through MKL descriptors kept for reuse; `csrc/aten.cpp`: operators by name; `csrc/autograd.cpp`: values
 //! with given derivatives; `csrc/faddeeva.cpp`: the Faddeeva function and
 //! the complex erf family; `csrc/xsf_complex.cpp`: the complex gamma
 //! family, digamma, exp1/expi, spence, lambertw, Carlson's integrals and sici, shichi,
@@ -71,6 +71,7 @@ fn main() {
         .include(&include)
         .include(include.join("torch/csrc/api/include"))
         .file("csrc/dlpack.cpp")
+        .file("csrc/dfti.cpp")
         .file("csrc/faddeeva.cpp")
         .file("csrc/xsf_complex.cpp")
         .file("csrc/aten.cpp")

@@ -1,6 +1,8 @@
 //! The Rust side of the C++ shim in `csrc/`: every `extern "C"` declaration
 //! of the crate, in one place, with the error hand-off they share.
 //!
+//! - [`dfti`] declares `csrc/dfti.cpp` (1-D FFTs of CPU tensors through
+//!   MKL descriptors kept for reuse) and wraps it for `crate::ops::fft`.
 //! - [`dlpack`] declares `csrc/dlpack.cpp` (DLPack conversion, CUDA streams);
 //!   the DLPack layer (`crate::dlpack`) is its only caller.
 //! - [`autograd`] declares `csrc/autograd.cpp` (a value with given
@@ -59,6 +61,7 @@ pub(crate) mod aten;
 pub(crate) mod autograd;
 pub(crate) mod bessel;
 pub(crate) mod cephes_misc;
+pub(crate) mod dfti;
 pub(crate) mod dlpack;
 pub(crate) mod faddeeva;
 pub(crate) mod gammaln;

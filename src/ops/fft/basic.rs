@@ -8,7 +8,7 @@ use tch::Tensor;
 use super::helper::{
     as_complex, check_points, check_size, fft_input, length_1d, nd_shape_and_axes, nonempty, real_fft_input, NdPlan,
 };
-use super::Norm;
+use super::{plans, Norm};
 use crate::ops::numpy::normalize_axis;
 use crate::{Error, Result};
 
@@ -62,14 +62,14 @@ impl FftnOptions {
 pub fn fft(x: &Tensor, options: &FftOptions) -> Result<Tensor> {
     let x = fft_input(x)?;
     let (n, axis) = length_1d("fft.fft", &x, options.n, options.axis)?;
-    nonempty(&x, &[axis], |x| Ok(x.f_fft_fft(n, axis, options.norm.name())?))
+    nonempty(&x, &[axis], |x| plans::fft(x, n, axis, options.norm.name()))
 }
 
 /// The 1-D inverse discrete Fourier transform, `scipy.fft.ifft`.
 pub fn ifft(x: &Tensor, options: &FftOptions) -> Result<Tensor> {
     let x = fft_input(x)?;
     let (n, axis) = length_1d("fft.ifft", &x, options.n, options.axis)?;
-    nonempty(&x, &[axis], |x| Ok(x.f_fft_ifft(n, axis, options.norm.name())?))
+    nonempty(&x, &[axis], |x| plans::ifft(x, n, axis, options.norm.name()))
 }
 
 /// The 1-D transform of real input, `scipy.fft.rfft`: the `n // 2 + 1`
@@ -77,14 +77,14 @@ pub fn ifft(x: &Tensor, options: &FftOptions) -> Result<Tensor> {
 pub fn rfft(x: &Tensor, options: &FftOptions) -> Result<Tensor> {
     let x = real_fft_input("fft.rfft", x)?;
     let (n, axis) = length_1d("fft.rfft", &x, options.n, options.axis)?;
-    nonempty(&x, &[axis], |x| Ok(x.f_fft_rfft(n, axis, options.norm.name())?))
+    nonempty(&x, &[axis], |x| plans::rfft(x, n, axis, options.norm.name()))
 }
 
 /// The inverse of [`hfft`] for real input, `scipy.fft.ihfft`.
 pub fn ihfft(x: &Tensor, options: &FftOptions) -> Result<Tensor> {
     let x = real_fft_input("fft.ihfft", x)?;
     let (n, axis) = length_1d("fft.ihfft", &x, options.n, options.axis)?;
-    nonempty(&x, &[axis], |x| Ok(x.f_fft_ihfft(n, axis, options.norm.name())?))
+    nonempty(&x, &[axis], |x| plans::ihfft(x, n, axis, options.norm.name()))
 }
 
 /// The output length of a 1-D complex-to-real transform and the axis, as
@@ -118,7 +118,7 @@ fn c2r_length(routine: &str, x: &Tensor, n: Option<i64>, axis: i64) -> Result<(i
 pub fn irfft(x: &Tensor, options: &FftOptions) -> Result<Tensor> {
     let x = as_complex(&fft_input(x)?)?;
     let (n, axis) = c2r_length("fft.irfft", &x, options.n, options.axis)?;
-    nonempty(&x, &[axis], |x| Ok(x.f_fft_irfft(n, axis, options.norm.name())?))
+    nonempty(&x, &[axis], |x| plans::irfft(x, n, axis, options.norm.name()))
 }
 
 /// The transform of a Hermitian-symmetric signal, `scipy.fft.hfft`: a real
@@ -126,7 +126,7 @@ pub fn irfft(x: &Tensor, options: &FftOptions) -> Result<Tensor> {
 pub fn hfft(x: &Tensor, options: &FftOptions) -> Result<Tensor> {
     let x = as_complex(&fft_input(x)?)?;
     let (n, axis) = c2r_length("fft.hfft", &x, options.n, options.axis)?;
-    nonempty(&x, &[axis], |x| Ok(x.f_fft_hfft(n, axis, options.norm.name())?))
+    nonempty(&x, &[axis], |x| plans::hfft(x, n, axis, options.norm.name()))
 }
 
 // ---------------------------------------------------------------------------
@@ -160,13 +160,7 @@ fn c2cn(routine: &str, x: &Tensor, options: &FftnOptions, forward: bool) -> Resu
     }
     let x = fft_input(x)?;
     let norm = options.norm.name();
-    nonempty(&x, &axes, |x| {
-        Ok(if forward {
-            x.f_fft_fftn(shape.as_slice(), axes.as_slice(), norm)?
-        } else {
-            x.f_fft_ifftn(shape.as_slice(), axes.as_slice(), norm)?
-        })
-    })
+    nonempty(&x, &axes, |x| plans::c2cn(x, &shape, &axes, norm, forward))
 }
 
 /// The n-D transform of real input, `scipy.fft.rfftn` (and `rfft2`): the last
@@ -174,7 +168,7 @@ fn c2cn(routine: &str, x: &Tensor, options: &FftnOptions, forward: bool) -> Resu
 pub fn rfftn(x: &Tensor, options: &FftnOptions) -> Result<Tensor> {
     let x = real_fft_input("fft.rfftn", x)?;
     let (shape, axes) = real_nd("fft.rfftn", &x, options)?;
-    nonempty(&x, &axes, |x| Ok(x.f_fft_rfftn(shape.as_slice(), axes.as_slice(), options.norm.name())?))
+    nonempty(&x, &axes, |x| plans::rfftn(x, &shape, &axes, options.norm.name()))
 }
 
 /// The inverse of [`hfftn`] for real input, `scipy.fft.ihfftn` (and `ihfft2`).
@@ -198,7 +192,7 @@ fn real_nd(routine: &str, x: &Tensor, options: &FftnOptions) -> Result<(Vec<i64>
 pub fn irfftn(x: &Tensor, options: &FftnOptions) -> Result<Tensor> {
     let x = as_complex(&fft_input(x)?)?;
     let (shape, axes) = c2r_nd("fft.irfftn", &x, options)?;
-    nonempty(&x, &axes, |x| Ok(x.f_fft_irfftn(shape.as_slice(), axes.as_slice(), options.norm.name())?))
+    nonempty(&x, &axes, |x| plans::irfftn(x, &shape, &axes, options.norm.name()))
 }
 
 /// The n-D transform of a Hermitian-symmetric signal, `scipy.fft.hfftn` (and `hfft2`).

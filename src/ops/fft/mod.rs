@@ -4,14 +4,16 @@
 //! (float16 computes in float32; bool, integers and bfloat16 in float64;
 //! float32/complex64 stay single precision), the same handling of `n`/`s`
 //! (zero padding or truncation), `axis`/`axes` and `norm`, and the same
-//! errors. The Fourier transforms are libtorch's `torch.fft` kernels; the
-//! cosine and sine transforms are composites of them (libtorch has no
-//! DCT/DST), computed on the input's device.
+//! errors. The Fourier transforms are libtorch's `torch.fft` kernels (on the
+//! CPU, their 1-D forms run MKL's with plans kept for reuse, where libtorch
+//! would plan on every call); the cosine and sine transforms are composites
+//! of them (libtorch has no DCT/DST), computed on the input's device.
 //!
 //! The files follow SciPy's private modules: `basic` holds the
 //! Fourier transforms (`scipy/fft/_basic.py`), `realtransforms` the cosine
 //! and sine transforms (`_realtransforms.py`), `helper` the frequencies,
-//! shifts, fast lengths and the shape/axes planning (`_helper.py`).
+//! shifts, fast lengths and the shape/axes planning (`_helper.py`); `plans`
+//! the 1-D transforms all of them are built from.
 //!
 //! Options are structs with SciPy's defaults:
 //!
@@ -32,6 +34,7 @@
 
 mod basic;
 mod helper;
+pub(crate) mod plans;
 mod realtransforms;
 
 use std::str::FromStr;

@@ -9,6 +9,7 @@ use std::sync::Mutex;
 use tch::{Device, Kind, Tensor};
 
 use super::helper::{arange, check_size, fft_input, length_1d, nd_shape_and_axes, nonempty, resize_axis, NdPlan};
+use super::plans;
 use super::Norm;
 use crate::ops::autograd::records_grad;
 use crate::{Error, Result};
@@ -442,7 +443,7 @@ fn dct2_fused(x: &Tensor, sine: bool, factor: f64, end: f64) -> Result<Tensor> {
         // the same ops as below, the gathers, signs and twiddle as csrc/realtransforms.cpp's passes
         let mut v = Tensor::f_empty(rows.size(), (kind, Device::Cpu))?;
         crate::ffi::realtransforms::dct2_pre(&rows, &mut v, sine)?;
-        let z = v.f_fft_rfft(None, -1, "backward")?.f_contiguous()?;
+        let z = plans::rfft(&v, None, -1, "backward")?.f_contiguous()?;
         let w = scaled_twiddle(half, 0.0, PI / (2 * n) as f64, factor, end, kind, device)?.f_contiguous()?;
         let mut y = Tensor::f_empty(rows.size(), (kind, Device::Cpu))?;
         crate::ffi::realtransforms::dct2_post(&z, &w, &mut y, sine)?;
@@ -462,7 +463,7 @@ fn dct2_fused(x: &Tensor, sine: bool, factor: f64, end: f64) -> Result<Tensor> {
     }
     // conj(Z[k]) = conj(V[k]) exp(+i pi k / 2N), times the scaling
     let w = scaled_twiddle(half, 0.0, PI / (2 * n) as f64, factor, end, kind, device)?;
-    let z = v.f_fft_rfft(None, -1, "backward")?.f_mul(&w)?;
+    let z = plans::rfft(&v, None, -1, "backward")?.f_mul(&w)?;
     let mut shape = z.size();
     if let Some(last) = shape.last_mut() {
         *last *= 2;
@@ -491,7 +492,7 @@ fn dct3_fused(x: &Tensor, sine: bool, factor: f64, first: f64) -> Result<Tensor>
         let complex = if kind == Kind::Float { Kind::ComplexFloat } else { Kind::ComplexDouble };
         let mut u = Tensor::f_empty([rows.size()[0], half], (complex, Device::Cpu))?;
         crate::ffi::realtransforms::dct3_pre(&rows, &w, &mut u, sine)?;
-        let s = u.f_fft_irfft(n, -1, "forward")?.f_contiguous()?;
+        let s = plans::irfft(&u, n, -1, "forward")?.f_contiguous()?;
         let mut y = Tensor::f_empty(rows.size(), (kind, Device::Cpu))?;
         crate::ffi::realtransforms::dct3_post(&s, &mut y, sine)?;
         return Ok(y.f_reshape(x.size())?);
@@ -524,7 +525,7 @@ fn dct3_fused(x: &Tensor, sine: bool, factor: f64, first: f64) -> Result<Tensor>
     let u = padded.f_index_select(-1, &input)?.f_reshape(shape.as_slice())?.f_view_as_complex()?;
     // S = conj(w) u: irfft(S) is v reversed, v = irfft(w conj(u)) the current kernel's
     let w = scaled_twiddle(half, 0.0, -PI / (2 * n) as f64, factor, first, kind, device)?;
-    let s = u.f_mul(&w)?.f_fft_irfft(n, -1, "forward")?;
+    let s = plans::irfft(&u.f_mul(&w)?, n, -1, "forward")?;
     // y[2j] = v[j] = s[(n-j) % n], y[2j+1] = v[n-1-j] = s[(j+1) % n]
     let output =
         gather_index(3, true, false, n, device, |m| if m % 2 == 0 { (n - m / 2) % n } else { (m / 2 + 1) % n }, n)?;
@@ -540,7 +541,7 @@ fn dct1(x: &Tensor) -> Result<Tensor> {
     let n = x.size().last().copied().unwrap_or(0);
     let inner = x.f_narrow(-1, 1, n - 2)?.f_flip([-1])?;
     let even = Tensor::f_cat(&[x, &inner], -1)?;
-    Ok(even.f_fft_rfft(None, -1, "backward")?.f_real()?)
+    Ok(plans::rfft(&even, None, -1, "backward")?.f_real()?)
 }
 
 /// Minus DST-I: the imaginary part of the FFT of the odd extension `[0, x, 0, -x[::-1]]`.
@@ -548,7 +549,7 @@ fn dst1(x: &Tensor) -> Result<Tensor> {
     let n = x.size().last().copied().unwrap_or(0);
     let zero = x.f_narrow(-1, 0, 1)?.f_zeros_like()?;
     let odd = Tensor::f_cat(&[&zero, x, &zero, &x.f_flip([-1])?.f_neg()?], -1)?;
-    Ok(odd.f_fft_rfft(None, -1, "backward")?.f_imag()?.f_narrow(-1, 1, n)?)
+    Ok(plans::rfft(&odd, None, -1, "backward")?.f_imag()?.f_narrow(-1, 1, n)?)
 }
 
 /// Half DCT-II (Makhoul), or half DST-II with `sine`: DST-II(x) is DCT-II of
@@ -565,7 +566,7 @@ fn dct2(x: &Tensor, sine: bool) -> Result<Tensor> {
     // Z[k] = exp(-i pi k / 2N) V[k] for k <= N/2; V's upper half is conj(V[N-k]),
     // so y[k] = Re Z[k] there and y[N-j] = -Im Z[j] for 1 <= j < N - N/2.
     let w = twiddle(half, 0.0, -PI / (2 * n) as f64, x.f_kind()?, x.device())?;
-    let z = v.f_fft_rfft(None, -1, "backward")?.f_mul(&w)?;
+    let z = plans::rfft(&v, None, -1, "backward")?.f_mul(&w)?;
     let upper = z.f_imag()?.f_narrow(-1, 1, n - half)?.f_flip([-1])?.f_neg()?;
     let y = Tensor::f_cat(&[z.f_real()?, upper], -1)?;
     Ok(if sine { y.f_flip([-1])? } else { y })
@@ -583,7 +584,7 @@ fn dct3(x: &Tensor, sine: bool) -> Result<Tensor> {
     let im = Tensor::f_cat(&[&x.f_narrow(-1, 0, 1)?.f_zeros_like()?, &tail], -1)?;
     let w = twiddle(half, 0.0, PI / (2 * n) as f64, x.f_kind()?, x.device())?;
     let spectrum = Tensor::f_complex(&re, &im)?.f_mul(&w)?;
-    let v = spectrum.f_fft_irfft(n, -1, "forward")?;
+    let v = plans::irfft(&spectrum, n, -1, "forward")?;
     // y[2j] = v[j], y[2j+1] = v[N-1-j]
     let ceil = (n + 1) / 2;
     let front = v.f_narrow(-1, 0, ceil)?;
@@ -610,7 +611,7 @@ fn dct4(x: &Tensor, sine: bool) -> Result<Tensor> {
         let four_n = (4 * n) as f64;
         let pre = twiddle(m, -PI / four_n, -4.0 * PI / four_n, kind, device)?;
         let post = twiddle(m, 0.0, -PI / n as f64, kind, device)?;
-        let u = v.f_mul(&pre)?.f_fft_fft(None, -1, "backward")?.f_mul(&post)?;
+        let u = plans::fft(&v.f_mul(&pre)?, None, -1, "backward")?.f_mul(&post)?;
         let mut odd = u.f_imag()?.f_flip([-1])?;
         if !sine {
             odd = odd.f_neg()?;
@@ -619,7 +620,7 @@ fn dct4(x: &Tensor, sine: bool) -> Result<Tensor> {
     }
     // Odd N: a 2N-point FFT of x[n] exp(-i pi n / 2N), post-twiddled by exp(-i pi (2k+1) / 4N).
     let pre = twiddle(n, 0.0, -PI / (2 * n) as f64, kind, device)?;
-    let spectrum = x.f_mul(&pre)?.f_fft_fft(2 * n, -1, "backward")?.f_narrow(-1, 0, n)?;
+    let spectrum = plans::fft(&x.f_mul(&pre)?, 2 * n, -1, "backward")?.f_narrow(-1, 0, n)?;
     let four_n = (4 * n) as f64;
     let post = twiddle(n, -PI / four_n, -2.0 * PI / four_n, kind, device)?;
     let y = spectrum.f_mul(&post)?.f_real()?;

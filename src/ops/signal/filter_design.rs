@@ -24,6 +24,7 @@ use std::ops::{Add, Div, Mul, Neg, Sub};
 
 use tch::{Device, Kind, Tensor};
 
+use crate::ops::fft::plans;
 use crate::{Error, Result};
 
 /// A complex float64 with NumPy's arithmetic (Smith's division, `csqrt`).
@@ -1083,9 +1084,9 @@ pub fn freqz(
             let spectrum = |x: &Tensor| -> Result<Tensor> {
                 let x = if is_int_kind(x.kind()) { x.f_to_kind(Kind::Double)? } else { x.shallow_clone() };
                 let mut hh = if rfft {
-                    x.f_to_kind(real)?.f_fft_rfft(Some(n_fft), 0, "backward")?
+                    plans::rfft(&x.f_to_kind(real)?, n_fft, 0, "backward")?
                 } else {
-                    x.f_to_kind(complex_kind(res))?.f_fft_fft(Some(n_fft), 0, "backward")?
+                    plans::fft(&x.f_to_kind(complex_kind(res))?, n_fft, 0, "backward")?
                 };
                 let len = hh.size()[0];
                 hh = hh.f_narrow(0, 0, n.min(len))?;

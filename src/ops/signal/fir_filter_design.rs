@@ -10,6 +10,7 @@ use std::f64::consts::PI;
 
 use tch::{Device, Kind, Tensor};
 
+use crate::ops::fft::plans;
 use crate::{Error, Result};
 
 const HOST: (Kind, Device) = (Kind::Double, Device::Cpu);
@@ -278,7 +279,7 @@ pub fn firwin2(
         im.push(g * si);
     }
     let spectrum = Tensor::f_complex(&Tensor::f_from_slice(&re)?, &Tensor::f_from_slice(&im)?)?;
-    let full = spectrum.f_fft_irfft(None, -1, "backward")?;
+    let full = plans::irfft(&spectrum, None, -1, "backward")?;
     let mut out = full.f_narrow(0, 0, numtaps.min(full.size()[0]))?.f_contiguous()?;
     if let Some(w) = window {
         out = out.f_mul(&w.f_to_kind(Kind::Double)?.f_to_device(Device::Cpu)?)?;

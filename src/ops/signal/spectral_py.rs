@@ -15,6 +15,7 @@ use tch::{Device, Kind, Tensor};
 
 use super::arraytools::{extend_last, Extension};
 use super::signaltools::detrend::{detrend_last, Trend};
+use crate::ops::fft::plans;
 use crate::ops::numpy::normalize_axis;
 use crate::{Error, Result};
 
@@ -257,9 +258,9 @@ fn windowed_fft(segments: &Tensor, win: &Tensor, s: &Segments, onesided: bool) -
     };
     if onesided {
         let windowed = if is_complex(windowed.kind()) { windowed.f_real()? } else { windowed };
-        Ok(windowed.f_fft_rfft(Some(s.nfft), -1, "backward")?)
+        plans::rfft(&windowed, s.nfft, -1, "backward")
     } else {
-        Ok(windowed.f_fft_fft(Some(s.nfft), -1, "backward")?)
+        plans::fft(&windowed, s.nfft, -1, "backward")
     }
 }
 

@@ -17,6 +17,7 @@ use std::time::Instant;
 use tch::{Device, Kind, Tensor};
 
 use crate::error::try_vec;
+use crate::ops::fft::plans;
 use crate::ops::fft::{nd_shape_and_axes, next_fast_len, LengthFor};
 use crate::ops::numpy::{cast, result_type};
 use crate::{dlpack, DType, Error, Result};
@@ -257,13 +258,13 @@ fn freq_domain_conv(in1: &Tensor, in2: &Tensor, axes: &[usize], shape: &[i64], f
     let dims: Vec<i64> = axes.iter().map(|&a| a as i64).collect();
     let (in1, in2) = (fft_input(in1)?, fft_input(in2)?);
     let ret = if complex {
-        let sp1 = in1.f_fft_fftn(Some(fshape.as_slice()), Some(dims.as_slice()), "backward")?;
-        let sp2 = in2.f_fft_fftn(Some(fshape.as_slice()), Some(dims.as_slice()), "backward")?;
-        sp1.f_mul(&sp2)?.f_fft_ifftn(Some(fshape.as_slice()), Some(dims.as_slice()), "backward")?
+        let sp1 = plans::c2cn(&in1, &fshape, &dims, "backward", true)?;
+        let sp2 = plans::c2cn(&in2, &fshape, &dims, "backward", true)?;
+        plans::c2cn(&sp1.f_mul(&sp2)?, &fshape, &dims, "backward", false)?
     } else {
-        let sp1 = in1.f_fft_rfftn(Some(fshape.as_slice()), Some(dims.as_slice()), "backward")?;
-        let sp2 = in2.f_fft_rfftn(Some(fshape.as_slice()), Some(dims.as_slice()), "backward")?;
-        sp1.f_mul(&sp2)?.f_fft_irfftn(Some(fshape.as_slice()), Some(dims.as_slice()), "backward")?
+        let sp1 = plans::rfftn(&in1, &fshape, &dims, "backward")?;
+        let sp2 = plans::rfftn(&in2, &fshape, &dims, "backward")?;
+        plans::irfftn(&sp1.f_mul(&sp2)?, &fshape, &dims, "backward")?
     };
     if !fast_len {
         return Ok(ret);

@@ -3,6 +3,7 @@
 
 use tch::{Kind, Tensor};
 
+use crate::ops::fft::plans;
 use crate::ops::numpy::normalize_axis;
 use crate::{Error, Result};
 
@@ -45,11 +46,11 @@ pub fn hilbert(x: &Tensor, n: Option<i64>, axis: i64) -> Result<Tensor> {
     if n <= 0 {
         return Err(Error::InvalidArgument("N must be positive.".into()));
     }
-    let xf = x.f_to_kind(real)?.f_fft_fft(Some(n), ax as i64, "backward")?;
+    let xf = plans::fft(&x.f_to_kind(real)?, n, ax as i64, "backward")?;
     let mut shape = vec![1i64; x.dim()];
     shape[ax] = n;
     let h = step(n, real, x.device())?.f_reshape(&shape)?;
-    Ok(xf.f_mul(&h)?.f_fft_ifft(None, ax as i64, "backward")?)
+    plans::ifft(&xf.f_mul(&h)?, None, ax as i64, "backward")
 }
 
 /// The 2-D "single-orthant" analytic signal of real `x` (at least 2-D; a 1-D

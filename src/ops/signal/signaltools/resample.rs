@@ -8,6 +8,7 @@ use tch::{Device, Kind, Tensor};
 
 use super::convolve::fft_input;
 use super::lfilter::{sosfilt, sosfiltfilt, PadType};
+use crate::ops::fft::plans;
 use crate::ops::numpy::normalize_axis;
 use crate::ops::signal::filter_design::{iirfilter, zpk2sos};
 use crate::ops::signal::fir_filter_design::{firwin, PassZero};
@@ -94,7 +95,7 @@ pub fn resample(
         return Ok((x_r, resample_times(t, num, s_fac)?));
     }
     let x_r = if real_path {
-        let mut big_x = fft_input(&x)?.f_fft_rfft(None, last, "backward")?;
+        let mut big_x = plans::rfft(&fft_input(&x)?, None, last, "backward")?;
         let ckind = big_x.kind();
         let n_big = big_x.size()[big_x.dim() - 1];
         if let Some(w) = &w {
@@ -115,10 +116,10 @@ pub fn resample(
             let k = m / 2;
             big_x = Tensor::f_cat(&[big_x.f_narrow(last, 0, k)?, big_x.f_narrow(last, k, 1)?.f_mul_scalar(f)?], last)?;
         }
-        big_x.f_div_scalar(s_fac)?.f_fft_irfft(Some(num), last, "backward")?
+        plans::irfft(&big_x.f_div_scalar(s_fac)?, num, last, "backward")?
     } else {
         let mut big_x = if domain == Domain::Time {
-            x.f_fft_fft(None, last, "backward")?
+            plans::fft(&x, None, last, "backward")?
         } else if x.is_complex() {
             x.shallow_clone()
         } else {
@@ -148,7 +149,7 @@ pub fn resample(
             let neg = m - m2;
             Tensor::f_cat(&[part(0, m2.min(m))?, zeros(num - m)?, part(n_x - neg, neg)?], last)?
         };
-        y.f_div_scalar(s_fac)?.f_fft_ifft(Some(num), last, "backward")?
+        plans::ifft(&y.f_div_scalar(s_fac)?, num, last, "backward")?
     };
     let x_r = x_r.f_movedim([-1], [ax])?;
     Ok((x_r, resample_times(t, num, s_fac)?))
