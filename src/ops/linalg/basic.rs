@@ -202,12 +202,16 @@ pub fn solve(a: &Tensor, b: &Tensor, options: &SolveOptions) -> Result<Solved> {
     let host = matches!(structure, Structure::Auto | Structure::General)
         && small::eligible(&a, order)
         && small::eligible(&b, order);
-    if host && check {
-        small::check_finite(true, &small::data(&a)?)?;
-        small::check_finite(true, &small::data(&b)?)?;
+    // (the host copies, checked before broadcasting as SciPy checks)
+    let copies = if host {
+        let (av, bv) = (small::data(&a)?, small::data(&b)?);
+        small::check_finite(check, &av)?;
+        small::check_finite(check, &bv)?;
+        Some((av, bv))
     } else {
         check_finite_all(check, &[&a, &b])?;
-    }
+        None
+    };
     let n = square("solve", &a)?;
     if is_complex_kind(kind) && transposed {
         return Err(not_implemented(
@@ -237,8 +241,11 @@ pub fn solve(a: &Tensor, b: &Tensor, options: &SolveOptions) -> Result<Solved> {
         let rcond = Tensor::f_ones(batch.as_slice(), (rkind, a.device()))?;
         return Ok(Solved { x: finish(b.f_div(&a)?)?, rcond });
     }
-    if host {
-        let (x, rcond) = small::solve_general(&a, &b, transposed)?;
+    if let Some((av, bv)) = copies {
+        // broadcasting changed the data only where it added elements
+        let av = if av.len() == a.numel() { av } else { small::data(&a)? };
+        let bv = if bv.len() == b.numel() { bv } else { small::data(&b)? };
+        let (x, rcond) = small::solve_general(av, bv, &a.size(), &b.size(), transposed)?;
         return Ok(Solved { x: finish(x)?, rcond });
     }
     let (factor, used) = Factor::new(&a, structure, lower)?;
@@ -333,8 +340,9 @@ pub fn inv(a: &Tensor, options: &InvOptions) -> Result<Solved> {
     let a = cast(a, kind)?;
     let n = s[s.len() - 1];
     if matches!(structure, Structure::Auto | Structure::General) && small::eligible(&a, n) {
-        small::check_finite(check, &small::data(&a)?)?;
-        let (x, rcond) = small::inv_general(&a)?;
+        let av = small::data(&a)?;
+        small::check_finite(check, &av)?;
+        let (x, rcond) = small::inv_general(av, &s)?;
         return Ok(Solved { x, rcond });
     }
     check_finite_all(check, &[&a])?;
@@ -387,8 +395,9 @@ pub fn det(a: &Tensor, check_finite: CheckFinite) -> Result<Tensor> {
     }
     let d = dtype(a)?;
     if small::eligible(a, s[s.len() - 1]) {
-        small::check_finite(check, &small::data(a)?)?;
-        return small::det(a);
+        let av = small::data(a)?;
+        small::check_finite(check, &av)?;
+        return small::det(av, &s);
     }
     check_finite_all(check, &[a])?;
     let kind = lapack_kind(&[d]);

@@ -49,8 +49,9 @@ fn factor(a: &Tensor, lower: bool, clean: bool, check: bool) -> Result<Tensor> {
     let kind = lapack_kind(&[dtype(a)?]);
     let a = cast(a, kind)?;
     if small::eligible(&a, a.size()[a.dim() - 1]) {
-        small::check_finite(check, &small::data(&a)?)?;
-        return small::cholesky(&a, !lower, clean)?
+        let av = small::data(&a)?;
+        small::check_finite(check, &av)?;
+        return small::cholesky(av, &a.size(), !lower, clean)?
             .map_err(|order| Error::LinAlg(format!("{order}-th leading minor of the array is not positive definite")));
     }
     check_finite_all(check, &[&a])?;
@@ -83,11 +84,10 @@ pub fn cho_solve(c_and_lower: &ChoFactor, b: &Tensor, check_finite: CheckFinite)
     let (c, b) = (cast(c, kind)?, cast(&b, kind)?);
     let n = c.size()[c.dim() - 1];
     if c.dim() == 2 && b.dim() <= 2 && b.numel() > 0 && small::eligible(&c, n) && small::eligible(&b, n) {
-        small::check_finite(check, &small::data(&b)?)?;
-        small::check_finite(check, &small::data(&c)?)?;
-        let (cols, vector) = as_columns(&b)?;
-        let x = small::cho_solve(&c, !lower, &cols)?;
-        return Ok(if vector { x.f_squeeze_dim(-1)? } else { x });
+        let (bv, cv) = (small::data(&b)?, small::data(&c)?);
+        small::check_finite(check, &bv)?;
+        small::check_finite(check, &cv)?;
+        return small::cho_solve(&cv, !lower, bv, &b.size());
     }
     check_finite_all(check, &[&b, &c])?;
     if b.numel() == 0 {

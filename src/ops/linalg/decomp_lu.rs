@@ -127,8 +127,9 @@ pub fn lu_factor(a: &Tensor, check_finite: CheckFinite) -> Result<LuFactor> {
     let check = check_finite.enabled();
     let s = a.size();
     if s.len() >= 2 && s[s.len() - 1] == s[s.len() - 2] && small::eligible(a, s[s.len() - 1]) {
-        small::check_finite(check, &small::data(a)?)?;
-        let (lu, piv, info) = small::lu_factor(a)?;
+        let av = small::data(a)?;
+        small::check_finite(check, &av)?;
+        let (lu, piv, info) = small::lu_factor(&av, &s)?;
         return Ok(LuFactor { lu, piv, info });
     }
     check_finite_all(check, &[a])?;
@@ -168,10 +169,9 @@ fn lu_solve_small(lu: &Tensor, piv: &Tensor, b: &Tensor, trans: i64, check: bool
     if pv.iter().any(|&v| v < 0 || v >= n) {
         return Ok(None);
     }
-    small::check_finite(check, &small::data(b)?)?;
-    let (cols, vector) = as_columns(b)?;
-    let x = small::lu_solve(lu, &pv, &cols, trans != 0)?;
-    Ok(Some(if vector { x.f_squeeze_dim(-1)? } else { x }))
+    let bv = small::data(b)?;
+    small::check_finite(check, &bv)?;
+    Ok(Some(small::lu_solve(&small::data_col_major(lu)?, &pv, bv, &b.size(), trans != 0)?))
 }
 
 /// `scipy.linalg.lu_solve`: solves `A x = b` (`trans` 0), `A^T x = b` (1) or

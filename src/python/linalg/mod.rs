@@ -203,14 +203,11 @@ pub(super) fn rhs_core(b: &Tensor) -> usize {
 /// The smallest entry of a (batch of) reciprocal condition numbers, NaN
 /// propagated (SciPy warns for NaN too).
 pub(super) fn min_rcond(rcond: &Tensor) -> crate::Result<f64> {
-    if rcond.numel() == 0 {
-        return Ok(f64::INFINITY);
-    }
-    let flat = rcond.f_reshape([-1i64].as_slice())?.f_to_kind(tch::Kind::Double)?;
-    if flat.f_isnan()?.f_any()?.f_int64_value(&[])? != 0 {
-        return Ok(f64::NAN);
-    }
-    Ok(flat.f_min()?.f_double_value(&[])?)
+    // (one batch entry per matrix: read on the host rather than by tensor ops)
+    let n = rcond.numel();
+    let mut values = vec![0f64; n];
+    rcond.f_to_kind(tch::Kind::Double)?.f_copy_data(&mut values, n)?;
+    Ok(values.into_iter().fold(f64::INFINITY, |m, v| if m.is_nan() || v.is_nan() { f64::NAN } else { m.min(v) }))
 }
 
 /// SciPy's `LinAlgWarning` when `rcond` is below the eps of `x`'s dtype (or NaN).

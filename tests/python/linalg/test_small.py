@@ -192,3 +192,67 @@ def test_float32_and_large_take_the_tensor_path():
     a = _general(65, rng)
     _close(tl.solve(a, np.ones(65)), sl.solve(a, np.ones(65)), rtol=1e-9)
     assert tb is not None
+
+
+def _garbage_other_triangle(a, lower, rng):
+    """``a`` with its unread triangle (upper for ``lower``, else lower) replaced by noise."""
+    noise = rng.standard_normal(a.shape) * 1e3
+    keep = np.tril(np.ones(a.shape[-2:], bool)) if lower else np.triu(np.ones(a.shape[-2:], bool))
+    return np.where(keep, a, noise)
+
+
+@pytest.mark.parametrize("n", SIZES)
+@pytest.mark.parametrize("lower", [False, True])
+def test_cholesky_reads_only_the_requested_triangle(n, lower):
+    # the host path factors the row-major copy as LAPACK's other triangle
+    rng = np.random.default_rng(n + 40)
+    a = _garbage_other_triangle(_spd(n, rng), lower, rng)
+    _close(tl.cholesky(a, lower=lower), sl.cholesky(a, lower=lower), rtol=1e-12)
+    c, _ = tl.cho_factor(a, lower=lower)
+    cs, _ = sl.cho_factor(a, lower=lower)
+    _close(c, cs, rtol=1e-12)  # the garbage kept, as SciPy keeps it
+    c = _garbage_other_triangle(np.asarray(c), lower, rng)
+    b = rng.standard_normal((n, 3))
+    _close(tl.cho_solve((c, lower), b), sl.cho_solve((cs, lower), b), rtol=1e-10)
+    batch = _garbage_other_triangle(_spd(n, rng, (3,)), lower, rng)
+    _close(tl.cholesky(batch, lower=lower), [sl.cholesky(m, lower=lower) for m in batch], rtol=1e-12)
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_batched_against_numpy(n):
+    rng = np.random.default_rng(n + 50)
+    a, b = _general(n, rng, (2, 3)), rng.standard_normal((2, 3, n, 4))
+    _close(tl.det(a), np.linalg.det(a), rtol=1e-11)
+    _close(tl.inv(a), np.linalg.inv(a), rtol=1e-10, atol=1e-13)
+    _close(tl.solve(a, b), np.linalg.solve(a, b), rtol=1e-10, atol=1e-13)
+    at = np.swapaxes(a, -1, -2)
+    _close(tl.solve(a, b, transposed=True), np.linalg.solve(at, b), rtol=1e-10, atol=1e-13)
+    # one right-hand side broadcast to every matrix, one matrix to every right-hand side
+    _close(tl.solve(a, b[0, 0, :, 0]), np.linalg.solve(a, b[0, 0, :, :1])[..., 0], rtol=1e-10, atol=1e-13)
+    _close(tl.solve(a[0, 0], b), np.linalg.solve(a[0, 0], b), rtol=1e-10, atol=1e-13)
+    lu, piv = tl.lu_factor(a)
+    for i in range(2):
+        for j in range(3):
+            lus, pivs = sl.lu_factor(a[i, j])
+            _close(np.asarray(lu)[i][j], lus, rtol=1e-12)
+            np.testing.assert_array_equal(np.asarray(piv)[i][j], pivs)
+
+
+def test_non_contiguous_input():
+    # a transposed view: the host copy is of the matrix, not of its memory
+    rng = np.random.default_rng(60)
+    a = _general(8, rng).T
+    b = rng.standard_normal((8, 2))
+    _close(tl.det(a), sl.det(a), rtol=1e-12)
+    _close(tl.inv(a), sl.inv(a), rtol=1e-10, atol=1e-13)
+    _close(tl.solve(a, b), sl.solve(a, b), rtol=1e-10)
+    s = _spd(8, rng).T
+    _close(tl.cholesky(s), sl.cholesky(s), rtol=1e-12)
+    lu, piv = tl.lu_factor(a)
+    lus, pivs = sl.lu_factor(a)
+    _close(lu, lus, rtol=1e-12)
+    np.testing.assert_array_equal(np.asarray(piv), pivs)
+    # the factors in either memory order (SciPy's and ours are column-major)
+    for factors in (lus, np.ascontiguousarray(lus), np.asarray(lu)):
+        _close(tl.lu_solve((factors, pivs), b), sl.lu_solve((lus, pivs), b), rtol=1e-10)
+        _close(tl.lu_solve((factors, pivs), b, trans=1), sl.lu_solve((lus, pivs), b, trans=1), rtol=1e-10)
