@@ -14,8 +14,11 @@ extern "C" {
     ) -> *mut c_char;
     pub(crate) fn tb_to_dlpack_legacy(tensor: *const C_tensor, out: *mut *mut DLManagedTensor) -> *mut c_char;
     pub(crate) fn tb_dlpack_dtype(tensor: *const C_tensor, out: *mut DLDataType) -> *mut c_char;
+    #[cfg(feature = "python")]
     pub(crate) fn tb_numel(tensor: *const C_tensor) -> i64;
+    #[cfg(feature = "python")]
     pub(crate) fn tb_host_view(tensor: *const C_tensor, out: *mut TbHostView) -> *mut c_char;
+    #[cfg(feature = "python")]
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn tb_view_host(
         data: *mut c_void,
@@ -48,6 +51,7 @@ pub(crate) struct TbStream {
 /// lays it out (`tb_host_view`): `sizes`/`strides` (in elements) and `data`
 /// are set only when `cpu` is 1 and `resolve` 0, and stay valid while the
 /// tensor lives unchanged.
+#[cfg(feature = "python")]
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct TbHostView {
