@@ -19,6 +19,7 @@
 #include <c10/core/impl/DeviceGuardImplInterface.h>
 
 #include <cstring>
+#include <memory>
 #include <exception>
 #include <string>
 
@@ -74,6 +75,73 @@ char* tb_to_dlpack_legacy(const at::Tensor* tensor,
 char* tb_dlpack_dtype(const at::Tensor* tensor, DLDataType* out) noexcept {
   try {
     *out = at::getDLDataType(*tensor);
+    return nullptr;
+  } catch (...) {
+    return describe_current_exception();
+  }
+}
+
+// The per-call fast paths for numpy arrays (src/dlpack/numpy_array.rs), one
+// shim call each instead of a DLPack descriptor or several small calls.
+
+// What the numpy result path needs of `tensor`: whether it must be resolved
+// first (`resolve`: it requires grad, or has a conjugate or negative bit;
+// DLPack's `exportable`), whether it is on the CPU, and there its dtype, data
+// and the addresses of its sizes and strides (in elements), which stay valid
+// while `tensor` lives unchanged. Only `resolve` and `cpu` are set when the
+// tensor must be resolved or is elsewhere.
+struct TbHostView {
+  void* data;
+  const int64_t* sizes;
+  const int64_t* strides;
+  int64_t ndim;
+  DLDataType dtype;
+  int32_t cpu;
+  int32_t resolve;
+};
+
+char* tb_host_view(const at::Tensor* tensor, TbHostView* out) noexcept {
+  try {
+    const at::Tensor& t = *tensor;
+    *out = TbHostView{};
+    out->resolve = t.requires_grad() || t.is_conj() || t.is_neg();
+    out->cpu = t.device().is_cpu();
+    if (out->resolve || !out->cpu) {
+      return nullptr;
+    }
+    out->dtype = at::getDLDataType(t);
+    out->sizes = t.sizes().data();
+    out->strides = t.strides().data();
+    out->ndim = t.dim();
+    out->data = t.data_ptr();
+    return nullptr;
+  } catch (...) {
+    return describe_current_exception();
+  }
+}
+
+// The number of elements of `tensor` (one call, no shape copied out).
+int64_t tb_numel(const at::Tensor* tensor) noexcept { return tensor->numel(); }
+
+// A new CPU `at::Tensor*` viewing `data` with `ndim` sizes and strides (in
+// elements, non-negative, their byte span already checked by the caller:
+// libtorch sizes the storage in a noexcept function), of DLPack dtype
+// `dtype`. `release(context)` runs exactly once: when the last view of the
+// storage dies, or before this returns an error; the caller never releases
+// `context` itself.
+char* tb_view_host(void* data, const int64_t* sizes, const int64_t* strides, int64_t ndim, DLDataType dtype,
+                   void* context, void (*release)(void*), at::Tensor** out) noexcept {
+  *out = nullptr;
+  std::unique_ptr<void, void (*)(void*)> owned(context, release);
+  try {
+    const auto options = at::TensorOptions().dtype(at::toScalarType(dtype)).device(at::kCPU);
+    // `context` passes to the maker (which releases it if it throws) before anything else can throw
+    at::Tensor tensor = at::for_blob(data, at::IntArrayRef(sizes, static_cast<size_t>(ndim)))
+                            .context(owned.release(), release)
+                            .strides(at::IntArrayRef(strides, static_cast<size_t>(ndim)))
+                            .options(options)
+                            .make_tensor();
+    *out = new at::Tensor(std::move(tensor));
     return nullptr;
   } catch (...) {
     return describe_current_exception();

@@ -215,22 +215,25 @@ pub(crate) unsafe fn view_in_torch(layout: Layout, owner: Owner, read_only: bool
 /// (`std::terminate`). The same sum must also not wrap the address space from
 /// `data`. Any extent that is zero means an empty storage, as in libtorch.
 fn check_storage_span(layout: &Layout) -> Result<()> {
-    if layout.shape.contains(&0) {
+    let itemsize = (u64::from(layout.dtype.bits) * u64::from(layout.dtype.lanes)).div_ceil(8) as i64;
+    check_span(layout.data, &layout.shape, &layout.strides, itemsize)
+}
+
+/// [`check_storage_span`] for `shape` and `strides` (in elements) from `data`.
+fn check_span(data: *mut c_void, shape: &[i64], strides: &[i64], itemsize: i64) -> Result<()> {
+    if shape.contains(&0) {
         return Ok(());
     }
     let too_large = || {
         Error::InvalidTensor(format!(
-            "shape {:?} with strides {:?} spans more memory than a process can address",
-            layout.shape, layout.strides
+            "shape {shape:?} with strides {strides:?} spans more memory than a process can address"
         ))
     };
-    let itemsize = (u64::from(layout.dtype.bits) * u64::from(layout.dtype.lanes)).div_ceil(8) as i64;
     let mut last = 0i64;
-    for (&extent, &stride) in layout.shape.iter().zip(&layout.strides) {
+    for (&extent, &stride) in shape.iter().zip(strides) {
         if extent < 0 || stride < 0 {
             return Err(Error::InvalidTensor(format!(
-                "negative extent or stride reached libtorch: shape {:?}, strides {:?}",
-                layout.shape, layout.strides
+                "negative extent or stride reached libtorch: shape {shape:?}, strides {strides:?}"
             )));
         }
         let reach = (extent - 1).checked_mul(stride).ok_or_else(too_large)?;
@@ -238,8 +241,77 @@ fn check_storage_span(layout: &Layout) -> Result<()> {
     }
     let bytes = last.checked_add(1).and_then(|n| n.checked_mul(itemsize)).ok_or_else(too_large)?;
     let bytes = usize::try_from(bytes).map_err(|_| too_large())?;
-    (layout.data as usize).checked_add(bytes).ok_or_else(too_large)?;
+    (data as usize).checked_add(bytes).ok_or_else(too_large)?;
     Ok(())
+}
+
+/// The release of [`view_python_memory`]'s owner: one strong reference to a
+/// Python object, dropped with the GIL taken (as [`Owner::Python`]'s drop).
+///
+/// # Safety
+///
+/// - `object` is a strong `PyObject` reference the caller owns; called once.
+#[cfg(feature = "python")]
+unsafe extern "C" fn release_python(object: *mut c_void) {
+    // SAFETY: per the contract; the last view can die on any thread, with or
+    // without the GIL (see `Owner::drop`), so the GIL is ensured here.
+    unsafe {
+        let state = pyo3::ffi::PyGILState_Ensure();
+        pyo3::ffi::Py_DECREF(object.cast());
+        pyo3::ffi::PyGILState_Release(state);
+    }
+}
+
+/// A CPU tensor viewing the memory a Python object `owner` holds (a numpy
+/// array's buffer) without a DLPack descriptor: the per-call fast path of
+/// [`import_memory`] for the common layout, with the owner's reference as
+/// libtorch's deleter context (no hold, no copies of shape and strides).
+/// `None` (the owner handed back) where the layout is not that: empty,
+/// a negative stride, data not aligned to the element size; the caller then
+/// takes [`import_memory`], which handles those.
+///
+/// # Safety
+///
+/// - `data` with `shape` and `strides` (in elements) addresses only CPU
+///   memory that stays valid while `owner` lives.
+#[cfg(feature = "python")]
+pub(crate) unsafe fn view_python_memory(
+    data: *mut u8,
+    shape: &[i64],
+    strides: &[i64],
+    dtype: DType,
+    owner: pyo3::Py<pyo3::PyAny>,
+) -> Result<std::result::Result<Tensor, pyo3::Py<pyo3::PyAny>>> {
+    let itemsize = dtype.itemsize();
+    let plain = !data.is_null()
+        && (data as usize) % itemsize == 0
+        && strides.iter().all(|&s| s >= 0)
+        && shape.iter().all(|&n| n > 0);
+    if !plain {
+        return Ok(Err(owner));
+    }
+    check_span(data.cast(), shape, strides, itemsize as i64)?;
+    let ndim = i64::try_from(shape.len()).map_err(|_| Error::InvalidTensor("too many dimensions".into()))?;
+    let mut out: *mut torch_sys::C_tensor = ptr::null_mut();
+    // SAFETY: the memory is valid while `owner` lives (caller contract), the
+    // strides are non-negative, the data aligned and the span checked above;
+    // the shim takes the owner's reference (released once by
+    // `release_python`, also on failure) and catches every exception.
+    let status = unsafe {
+        ffi::check(shim::tb_view_host(
+            data.cast(),
+            shape.as_ptr(),
+            strides.as_ptr(),
+            ndim,
+            dtype.to_dlpack(),
+            owner.into_ptr().cast(),
+            release_python,
+            &mut out,
+        ))
+    };
+    status?;
+    // SAFETY: on success `out` is a `new at::Tensor` nobody else owns.
+    unsafe { ffi::take_tensor(out, "host view") }.map(Ok)
 }
 
 /// Row-major strides (in elements) for `shape`.

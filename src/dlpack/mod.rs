@@ -26,8 +26,6 @@ pub(crate) mod ndarray_view;
 pub(crate) mod numpy_array;
 pub mod stream;
 
-#[cfg(feature = "python")]
-pub(crate) use export::exportable;
 pub use export::{dtype_of, export_legacy, export_versioned};
 pub use import::{import, import_ordered, CopyReason, Imported, ManagedDlpack};
 pub use stream::{cuda_device_count, CudaStream};

@@ -150,3 +150,12 @@ pub(crate) unsafe fn take_pair(first: *mut C_tensor, second: *mut C_tensor, what
     let (first, second) = unsafe { (take_tensor(first, what), take_tensor(second, what)) };
     Ok((first?, second?))
 }
+
+/// The number of elements of `tensor`: one shim call (tch's `numel` copies
+/// the shape out into a `Vec` and checks for an error after each of its calls).
+#[cfg(feature = "python")]
+pub(crate) fn numel(tensor: &Tensor) -> usize {
+    // SAFETY: `tensor` is a live `at::Tensor`; `numel()` does not throw.
+    let n = unsafe { dlpack::tb_numel(tensor.as_ptr()) };
+    usize::try_from(n).unwrap_or(0)
+}

@@ -525,6 +525,9 @@ pub(crate) fn import(arg: &Arg<'_>) -> PyResult<Imported> {
 /// `imported`, on the device the caller chose with `device=` (see
 /// [`placement::place`]); a copy made by that move is the call's own memory.
 fn placed(mut imported: Imported, arg: &Arg<'_>) -> PyResult<Imported> {
+    if !placement::chosen() {
+        return Ok(imported); // no `device=`: `place` would return the tensor as it is
+    }
     let before = imported.tensor.data_ptr();
     imported.tensor = placement::place(imported.tensor, arg.weak)?;
     if imported.tensor.data_ptr() != before {
@@ -663,18 +666,14 @@ pub(crate) fn wrap_all(py: Python<'_>, library: &Library, tensors: Vec<Tensor>) 
 /// torch results: see [`wrap_torch`].
 pub(crate) fn wrap(py: Python<'_>, library: &Library, tensor: Tensor, ufunc_scalar: bool) -> PyResult<Py<PyAny>> {
     let mut tensor = placement::send_home(tensor)?;
-    let zero_dim = tensor.dim() == 0;
     let from_dlpack = match library {
         Library::Torch { grad } => return wrap_torch(py, tensor, grad.as_deref()),
         Library::NumPy => {
-            // Fast path: build the ndarray directly over the tensor's memory.
-            let ready = dlpack::exportable(&tensor)?;
-            let owner = Bound::new(py, DlpackTensor::new(ready.shallow_clone())?)?.into_any();
-            if let Some(array) = dlpack::numpy_array::to_numpy(py, &ready, owner)? {
-                if ufunc_scalar && zero_dim {
-                    return Ok(array.get_item(())?.unbind());
-                }
-                return Ok(array.unbind());
+            // Fast path: build the ndarray (or the ufunc's scalar) directly
+            // over the tensor's memory.
+            match dlpack::numpy_array::to_numpy(py, tensor, ufunc_scalar)? {
+                Ok(array) => return Ok(array.unbind()),
+                Err(declined) => tensor = declined,
             }
             numpy(py)?.from_dlpack.bind(py).clone()
         }
@@ -690,15 +689,15 @@ pub(crate) fn wrap(py: Python<'_>, library: &Library, tensor: Tensor, ufunc_scal
         Library::Namespace { name, namespace } => {
             if name == array_api_strict::NAME {
                 // Fast path: the ndarray built directly, wrapped as its `from_dlpack` wraps it.
-                let ready = dlpack::exportable(&tensor)?;
-                let owner = Bound::new(py, DlpackTensor::new(ready.shallow_clone())?)?.into_any();
-                if let Some(array) = dlpack::numpy_array::to_numpy(py, &ready, owner)? {
-                    return Ok(array_api_strict::build(array)?.unbind());
+                match dlpack::numpy_array::to_numpy(py, tensor, false)? {
+                    Ok(array) => return Ok(array_api_strict::build(array)?.unbind()),
+                    Err(declined) => tensor = declined,
                 }
             }
             namespace.bind(py).getattr(intern!(py, "from_dlpack"))?
         }
     };
+    let zero_dim = tensor.dim() == 0;
     let result = from_dlpack.call1((Bound::new(py, DlpackTensor::new(tensor)?)?,))?;
     if ufunc_scalar && zero_dim && matches!(library, Library::NumPy) {
         return Ok(result.get_item(())?.unbind());

@@ -71,7 +71,7 @@ pub(super) fn unary(
     let (plain, subclasses) = Subclasses::unwrap(&[x])?;
     let arg = classify(&plain[0])?;
     let tensor = import(&arg)?.tensor;
-    let result = compute(py, tensor.numel(), move || op(&tensor))?;
+    let result = compute(py, crate::ffi::numel(&tensor), move || op(&tensor))?;
     subclasses.rewrap(py, wrap(py, &arg.library, result, true)?)
 }
 
@@ -101,7 +101,7 @@ pub(super) fn binary(
     reject_ufunc_options(ufunc, out, kwargs)?;
     let (plain, subclasses) = Subclasses::unwrap(&[x1, x2])?;
     let (tensors, library) = binary_inputs(ufunc, &plain[0], &plain[1])?;
-    let elements = tensors.iter().map(|t| t.numel()).max().unwrap_or(0);
+    let elements = tensors.iter().map(crate::ffi::numel).max().unwrap_or(0);
     let result = compute(py, elements, move || op(&tensors[0], &tensors[1]))?;
     subclasses.rewrap(py, wrap(py, &library, result, true)?)
 }
@@ -121,7 +121,7 @@ pub(super) fn ternary(
     let (tensors, library) = import_all(&inputs)?;
     let operands = inputs.iter().zip(&tensors).map(|(obj, t)| operand_of(obj, t)).collect::<Result<Vec<_>>>()?;
     let cast = ufunc.cast_to_loop(&tensors.iter().collect::<Vec<_>>(), &operands)?;
-    let elements = cast.iter().map(|t| t.numel()).max().unwrap_or(0);
+    let elements = cast.iter().map(crate::ffi::numel).max().unwrap_or(0);
     let result = compute(py, elements, move || op(&cast[0], &cast[1], &cast[2]))?;
     subclasses.rewrap(py, wrap(py, &library, result, true)?)
 }
@@ -141,7 +141,7 @@ pub(super) fn quaternary(
     let (tensors, library) = import_all(&inputs)?;
     let operands = inputs.iter().zip(&tensors).map(|(obj, t)| operand_of(obj, t)).collect::<Result<Vec<_>>>()?;
     let cast = ufunc.cast_to_loop(&tensors.iter().collect::<Vec<_>>(), &operands)?;
-    let elements = cast.iter().map(|t| t.numel()).max().unwrap_or(0);
+    let elements = cast.iter().map(crate::ffi::numel).max().unwrap_or(0);
     let result = compute(py, elements, move || op(&cast[0], &cast[1], &cast[2], &cast[3]))?;
     subclasses.rewrap(py, wrap(py, &library, result, true)?)
 }
@@ -173,7 +173,7 @@ pub(super) fn unary_multi(
     let (plain, subclasses) = Subclasses::unwrap(&[x])?;
     let arg = classify(&plain[0])?;
     let tensor = import(&arg)?.tensor;
-    let results = compute(py, tensor.numel(), move || op(&tensor))?;
+    let results = compute(py, crate::ffi::numel(&tensor), move || op(&tensor))?;
     wrap_outputs(py, &arg.library, &subclasses, results)
 }
 
@@ -190,7 +190,7 @@ pub(super) fn binary_multi(
     reject_ufunc_options(ufunc, out, kwargs)?;
     let (plain, subclasses) = Subclasses::unwrap(&[x1, x2])?;
     let (tensors, library) = binary_inputs(ufunc, &plain[0], &plain[1])?;
-    let elements = tensors.iter().map(|t| t.numel()).max().unwrap_or(0);
+    let elements = tensors.iter().map(crate::ffi::numel).max().unwrap_or(0);
     let results = compute(py, elements, move || op(&tensors[0], &tensors[1]))?;
     wrap_outputs(py, &library, &subclasses, results)
 }
