@@ -12,8 +12,8 @@
 //! `csrc/logit.cpp`: logit in one pass; `csrc/ndtr.cpp`: ndtr and log_ndtr in one pass each;
 //! `csrc/ni_filters.cpp`: ndimage's line filters;
 //! `csrc/ni_interpolation.cpp`: ndimage's interpolation point loop;
-//! `csrc/rankdata.cpp`: `rankdata`; `csrc/realtransforms.cpp`: the passes
-//! around the FFT of the DCT/DST of types 2 and 3; `csrc/tensor_impl.cpp`: torch tensors as
+//! `csrc/rankdata.cpp`: `rankdata`; `csrc/realtransforms.cpp`: the DCT/DST
+//! of types 2 and 3 in one call each; `csrc/tensor_impl.cpp`: torch tensors as
 //! the `at::Tensor`s they are; `csrc/threads.cpp`: the calling thread's
 //! OpenMP team)
 //! against the libtorch that `torch-sys` found, and emits rpaths so that tests, examples,

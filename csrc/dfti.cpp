@@ -1,7 +1,8 @@
 // torchbridge's C++ shim, FFT half: 1-D real-to-complex, complex-to-real and
 // complex-to-complex transforms of float32/float64 CPU tensors through MKL's
 // DFTI with committed descriptors kept for reuse (declared in Rust in
-// src/ffi/dfti.rs, used by src/ops/fft/plans.rs).
+// src/ffi/dfti.rs, used by src/ops/fft/plans.rs; and through dfti.h by
+// realtransforms.cpp).
 //
 // Why: libtorch's CPU FFT (ATen's mkl/SpectralOps.cpp) creates and commits
 // a DFTI descriptor on every call and frees it after. Committing is MKL's
@@ -29,6 +30,7 @@
 // none, `tb_fft_plans_available` says so, and the caller then runs
 // libtorch's own FFT.
 
+#include "dfti.h"
 #include "error.h"
 
 #include <ATen/ATen.h>
@@ -276,6 +278,26 @@ char* guarded(F&& f) noexcept {
 }
 
 }  // namespace
+
+namespace tb_shim {
+
+void rfft_rows(const at::Tensor& x, at::Tensor& out, int64_t length, double scale) {
+  if (available()) {
+    run(Kind::R2C, x, out, length, scale);
+  } else {
+    out.copy_(at::fft_rfft(x, length, -1, "backward").mul_(scale));
+  }
+}
+
+void irfft_rows(const at::Tensor& x, at::Tensor& out, int64_t length, double scale) {
+  if (available()) {
+    run(Kind::C2R, x, out, length, scale);
+  } else {
+    out.copy_(at::fft_irfft(x, length, -1, "forward").mul_(scale));
+  }
+}
+
+}  // namespace tb_shim
 
 extern "C" {
 

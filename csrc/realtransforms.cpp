@@ -1,7 +1,8 @@
-// torchbridge's C++ shim, real-transforms half: the passes around the FFT of
-// the DCT/DST of types 2 and 3 (`scipy.fft.dct`, `dst`, `idct`, `idst`) on
-// float32 and float64 CPU tensors (declared in Rust in
-// src/ffi/realtransforms.rs, used by src/ops/fft/realtransforms.rs).
+// torchbridge's C++ shim, real-transforms half: the DCT/DST of types 2 and 3
+// (`scipy.fft.dct`, `dst`, `idct`, `idst`) of float32 and float64 CPU
+// tensors in one call each: a pass, the FFT (dfti.h: a kept MKL plan), a
+// pass (declared in Rust in src/ffi/realtransforms.rs, used by
+// src/ops/fft/realtransforms.rs).
 //
 // realtransforms.rs's `dct2_fused` and `dct3_fused` run Makhoul's algorithm
 // as one N-point real FFT between a gather (with signs) and a twiddle plus
@@ -11,19 +12,20 @@
 // composite's values to an ulp (libtorch's vectorized complex product may
 // round its terms differently):
 //
-// - `tb_dct2_pre_cpu`: `v[j] = x[perm((N - j) % N)]` (Makhoul's permutation,
-//   read circularly reversed), DST-II negating its odd half;
-// - `tb_dct2_post_cpu`: `z = Z w` (Z the real FFT of v, w the twiddle with
-//   every scaling in it), `y[k] = Re z[k]` and `y[N-k] = Im z[k]`, DST-II
-//   writing `y` reversed;
-// - `tb_dct3_pre_cpu`: `u[k] = (x[k] + i x[N-k]) w[k]` (x[N] = 0), DST-III
-//   reading `x` reversed;
-// - `tb_dct3_post_cpu`: `y[2j] = s[(N - j) % N]`, `y[2j+1] = s[j+1]` (s the
-//   inverse real FFT of u), DST-III negating the odd outputs.
+// - DCT-II before the FFT: `v[j] = x[perm((N - j) % N)]` (Makhoul's
+//   permutation, read circularly reversed), DST-II negating its odd half;
+// - after it: `z = Z w` (Z the real FFT of v, w the twiddle with every
+//   scaling in it), `y[k] = Re z[k]` and `y[N-k] = Im z[k]`, DST-II writing
+//   `y` reversed;
+// - DCT-III before the inverse FFT: `u[k] = (x[k] + i x[N-k]) w[k]`
+//   (x[N] = 0), DST-III reading `x` reversed;
+// - after it: `y[2j] = s[(N - j) % N]`, `y[2j+1] = s[j+1]` (s the inverse
+//   real FFT of u), DST-III negating the odd outputs.
 //
 // Every tensor is 2-D, `[rows, length]`; `x` may have any strides, the
 // others are contiguous, and the outputs are fresh tensors the caller owns.
 
+#include "dfti.h"
 #include "error.h"
 #include "parallel.h"
 
@@ -198,41 +200,30 @@ void dct3_post(const at::Tensor& s, at::Tensor& y, bool sine) {
 
 extern "C" {
 
-// `v` (contiguous, x's shape and dtype): DCT-II's permuted input of `x`
-// (DST-II with `sine`), see above.
-char* tb_dct2_pre_cpu(const at::Tensor* x, at::Tensor* v, bool sine) noexcept {
+// `y` (contiguous `[rows, N]`, x's dtype): DCT-II (DST-II with `sine`) of
+// each row of `x` (`[rows, N]`, any strides), `w` the twiddle (`[N/2 + 1]`):
+// the permutation, the N-point real FFT (dfti.h) and the twiddle pass.
+char* tb_dct2_cpu(const at::Tensor* x, const at::Tensor* w, at::Tensor* y, bool sine) noexcept {
   try {
     const at::ScalarType dtype = real_dtype(*x);
     check_real(*x, dtype, false, "dct2 (x)");
-    check_real(*v, dtype, true, "dct2 (v)");
-    TORCH_CHECK(x->sizes() == v->sizes(), "dct2: x and v must have one shape");
-    if (dtype == at::kDouble) {
-      dct2_pre<double>(*x, *v, sine);
-    } else {
-      dct2_pre<float>(*x, *v, sine);
-    }
-    return nullptr;
-  } catch (...) {
-    return describe_current_exception();
-  }
-}
-
-// `y` (contiguous `[rows, N]`, real): DCT-II (DST-II with `sine`) from the
-// real FFT `z` (`[rows, N/2 + 1]`) and the twiddle `w` (`[N/2 + 1]`), see above.
-char* tb_dct2_post_cpu(const at::Tensor* z, const at::Tensor* w, at::Tensor* y, bool sine) noexcept {
-  try {
-    const at::ScalarType dtype = real_dtype(*y);
     check_real(*y, dtype, true, "dct2 (y)");
-    check_complex(*z, dtype, 2, "dct2 (z)");
     check_complex(*w, dtype, 1, "dct2 (w)");
-    const int64_t n = y->size(1);
+    const int64_t rows = x->size(0);
+    const int64_t n = x->size(1);
     const int64_t half = n / 2 + 1;
-    TORCH_CHECK(n >= 1 && z->size(0) == y->size(0) && z->size(1) == half && w->size(0) == half,
-                "dct2: z must be [rows, N/2 + 1] and w [N/2 + 1] for y [rows, N], N >= 1");
+    TORCH_CHECK(n >= 1 && y->sizes() == x->sizes() && w->size(0) == half,
+                "dct2: y must be x's [rows, N] and w [N/2 + 1], N >= 1");
+    at::Tensor v = at::empty({rows, n}, y->options());
+    at::Tensor z = at::empty({rows, half}, w->options());
     if (dtype == at::kDouble) {
-      dct2_post<double>(*z, *w, *y, sine);
+      dct2_pre<double>(*x, v, sine);
+      tb_shim::rfft_rows(v, z, n, 1.0);
+      dct2_post<double>(z, *w, *y, sine);
     } else {
-      dct2_post<float>(*z, *w, *y, sine);
+      dct2_pre<float>(*x, v, sine);
+      tb_shim::rfft_rows(v, z, n, 1.0);
+      dct2_post<float>(z, *w, *y, sine);
     }
     return nullptr;
   } catch (...) {
@@ -240,41 +231,31 @@ char* tb_dct2_post_cpu(const at::Tensor* z, const at::Tensor* w, at::Tensor* y, 
   }
 }
 
-// `u` (contiguous complex `[rows, N/2 + 1]`): DCT-III's twiddled
-// half-spectrum of `x` (`[rows, N]`, DST-III with `sine`), `w` the twiddle.
-char* tb_dct3_pre_cpu(const at::Tensor* x, const at::Tensor* w, at::Tensor* u, bool sine) noexcept {
+// `y` (contiguous `[rows, N]`, x's dtype): DCT-III (DST-III with `sine`) of
+// each row of `x` (`[rows, N]`, any strides), `w` the twiddle (`[N/2 + 1]`):
+// the twiddled half-spectrum, the N-point inverse real FFT (dfti.h) and the
+// output order.
+char* tb_dct3_cpu(const at::Tensor* x, const at::Tensor* w, at::Tensor* y, bool sine) noexcept {
   try {
     const at::ScalarType dtype = real_dtype(*x);
     check_real(*x, dtype, false, "dct3 (x)");
+    check_real(*y, dtype, true, "dct3 (y)");
     check_complex(*w, dtype, 1, "dct3 (w)");
-    check_complex(*u, dtype, 2, "dct3 (u)");
+    const int64_t rows = x->size(0);
     const int64_t n = x->size(1);
     const int64_t half = n / 2 + 1;
-    TORCH_CHECK(n >= 1 && u->size(0) == x->size(0) && u->size(1) == half && w->size(0) == half,
-                "dct3: u must be [rows, N/2 + 1] and w [N/2 + 1] for x [rows, N], N >= 1");
+    TORCH_CHECK(n >= 1 && y->sizes() == x->sizes() && w->size(0) == half,
+                "dct3: y must be x's [rows, N] and w [N/2 + 1], N >= 1");
+    at::Tensor u = at::empty({rows, half}, w->options());
+    at::Tensor s = at::empty({rows, n}, y->options());
     if (dtype == at::kDouble) {
-      dct3_pre<double>(*x, *w, *u, sine);
+      dct3_pre<double>(*x, *w, u, sine);
+      tb_shim::irfft_rows(u, s, n, 1.0);
+      dct3_post<double>(s, *y, sine);
     } else {
-      dct3_pre<float>(*x, *w, *u, sine);
-    }
-    return nullptr;
-  } catch (...) {
-    return describe_current_exception();
-  }
-}
-
-// `y` (contiguous, s's shape and dtype): DCT-III's outputs (DST-III with
-// `sine`) from the inverse real FFT `s`, see above.
-char* tb_dct3_post_cpu(const at::Tensor* s, at::Tensor* y, bool sine) noexcept {
-  try {
-    const at::ScalarType dtype = real_dtype(*s);
-    check_real(*s, dtype, true, "dct3 (s)");
-    check_real(*y, dtype, true, "dct3 (y)");
-    TORCH_CHECK(s->sizes() == y->sizes() && s->size(1) >= 1, "dct3: s and y must have one shape, N >= 1");
-    if (dtype == at::kDouble) {
-      dct3_post<double>(*s, *y, sine);
-    } else {
-      dct3_post<float>(*s, *y, sine);
+      dct3_pre<float>(*x, *w, u, sine);
+      tb_shim::irfft_rows(u, s, n, 1.0);
+      dct3_post<float>(s, *y, sine);
     }
     return nullptr;
   } catch (...) {

@@ -44,9 +44,9 @@
 //! - [`ni_interpolation`] declares `csrc/ni_interpolation.cpp` (the point
 //!   loop of SciPy's `NI_GeometricTransform`) and wraps it for
 //!   `crate::ops::ndimage::interpolation`.
-//! - [`realtransforms`] declares `csrc/realtransforms.cpp` (the passes
-//!   around the FFT of the DCT/DST of types 2 and 3 on float32 and float64
-//!   CPU tensors) and wraps it for `crate::ops::fft`.
+//! - [`realtransforms`] declares `csrc/realtransforms.cpp` (the DCT/DST of
+//!   types 2 and 3 on float32 and float64 CPU tensors, each in one call:
+//!   the passes around the FFT and the FFT) and wraps it for `crate::ops::fft`.
 //! - [`rankdata`] declares `csrc/rankdata.cpp` (`rankdata` by a radix sort)
 //!   and wraps it for `crate::ops::stats`.
 //! - [`threads`] declares `csrc/threads.cpp` (the calling thread's libtorch

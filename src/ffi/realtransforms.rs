@@ -1,11 +1,11 @@
-//! Declaration of `csrc/realtransforms.cpp` (the passes before and after the
-//! FFT of the DCT/DST of types 2 and 3 on float32 and float64 CPU tensors)
-//! and its safe wrappers, for `crate::ops::fft::realtransforms`.
+//! Declaration of `csrc/realtransforms.cpp` (the DCT/DST of types 2 and 3
+//! of float32 and float64 CPU tensors, each in one call: a pass, the FFT, a
+//! pass) and its safe wrappers, for `crate::ops::fft::realtransforms`.
 //!
-//! Every tensor is 2-D (`[rows, length]`); the shim checks devices, dtypes,
-//! shapes and contiguity (the input `x` may have any strides, the others
-//! must be contiguous) and writes only the output tensor it is given, which
-//! the wrapper's caller owns (a fresh result).
+//! Every tensor is 2-D (`[rows, length]`) except the twiddle; the shim
+//! checks devices, dtypes, shapes and contiguity (the input `x` may have any
+//! strides, the others must be contiguous) and writes only the output
+//! tensor it is given, which the wrapper's caller owns (a fresh result).
 
 use tch::Tensor;
 use torch_sys::C_tensor;
@@ -14,46 +14,25 @@ use super::check;
 use crate::Result;
 
 extern "C" {
-    fn tb_dct2_pre_cpu(x: *const C_tensor, v: *mut C_tensor, sine: bool) -> *mut std::ffi::c_char;
-    fn tb_dct2_post_cpu(z: *const C_tensor, w: *const C_tensor, y: *mut C_tensor, sine: bool) -> *mut std::ffi::c_char;
-    fn tb_dct3_pre_cpu(x: *const C_tensor, w: *const C_tensor, u: *mut C_tensor, sine: bool) -> *mut std::ffi::c_char;
-    fn tb_dct3_post_cpu(s: *const C_tensor, y: *mut C_tensor, sine: bool) -> *mut std::ffi::c_char;
+    fn tb_dct2_cpu(x: *const C_tensor, w: *const C_tensor, y: *mut C_tensor, sine: bool) -> *mut std::ffi::c_char;
+    fn tb_dct3_cpu(x: *const C_tensor, w: *const C_tensor, y: *mut C_tensor, sine: bool) -> *mut std::ffi::c_char;
 }
 
-/// DCT-II's input permutation (Makhoul's, read circularly reversed; DST-II
-/// with `sine`: its odd half negated) of the real `[rows, N]` `x` into `v`
-/// (contiguous, x's shape and dtype, a fresh tensor of the caller's own).
-pub(crate) fn dct2_pre(x: &Tensor, v: &mut Tensor, sine: bool) -> Result<()> {
-    // SAFETY: both tensors are live for the call; the shim checks them,
-    // reads `x` and writes `v`'s memory only, which the caller owns (`&mut`).
-    unsafe { check(tb_dct2_pre_cpu(x.as_ptr(), v.as_mut_ptr(), sine)) }
-}
-
-/// DCT-II (DST-II with `sine`) into `y` (contiguous real `[rows, N]`, a
-/// fresh tensor of the caller's own) from the real FFT `z` (contiguous
-/// complex `[rows, N/2 + 1]`) of [`dct2_pre`]'s output and the scaled
-/// twiddle `w` (contiguous complex `[N/2 + 1]`).
-pub(crate) fn dct2_post(z: &Tensor, w: &Tensor, y: &mut Tensor, sine: bool) -> Result<()> {
+/// DCT-II (DST-II with `sine`) of each row of the real `[rows, N]` `x` into
+/// `y` (contiguous, x's shape and dtype, a fresh tensor of the caller's
+/// own): Makhoul's permutation, an N-point real FFT and the scaled twiddle
+/// `w` (contiguous complex `[N/2 + 1]`, every scaling in it).
+pub(crate) fn dct2(x: &Tensor, w: &Tensor, y: &mut Tensor, sine: bool) -> Result<()> {
     // SAFETY: the tensors are live for the call; the shim checks them, reads
-    // `z` and `w` and writes `y`'s memory only, which the caller owns (`&mut`).
-    unsafe { check(tb_dct2_post_cpu(z.as_ptr(), w.as_ptr(), y.as_mut_ptr(), sine)) }
+    // `x` and `w` and writes `y`'s memory only, which the caller owns (`&mut`).
+    unsafe { check(tb_dct2_cpu(x.as_ptr(), w.as_ptr(), y.as_mut_ptr(), sine)) }
 }
 
-/// DCT-III's twiddled half-spectrum (DST-III with `sine`: `x` read
-/// reversed) of the real `[rows, N]` `x` into `u` (contiguous complex
-/// `[rows, N/2 + 1]`, a fresh tensor of the caller's own), `w` the scaled
-/// twiddle (contiguous complex `[N/2 + 1]`).
-pub(crate) fn dct3_pre(x: &Tensor, w: &Tensor, u: &mut Tensor, sine: bool) -> Result<()> {
-    // SAFETY: the tensors are live for the call; the shim checks them, reads
-    // `x` and `w` and writes `u`'s memory only, which the caller owns (`&mut`).
-    unsafe { check(tb_dct3_pre_cpu(x.as_ptr(), w.as_ptr(), u.as_mut_ptr(), sine)) }
-}
-
-/// DCT-III's output order (DST-III with `sine`: odd outputs negated) of the
-/// inverse real FFT `s` (contiguous real `[rows, N]`) into `y` (s's shape
-/// and dtype, a fresh tensor of the caller's own).
-pub(crate) fn dct3_post(s: &Tensor, y: &mut Tensor, sine: bool) -> Result<()> {
-    // SAFETY: both tensors are live for the call; the shim checks them,
-    // reads `s` and writes `y`'s memory only, which the caller owns (`&mut`).
-    unsafe { check(tb_dct3_post_cpu(s.as_ptr(), y.as_mut_ptr(), sine)) }
+/// DCT-III (DST-III with `sine`, `x` read reversed) of each row of the real
+/// `[rows, N]` `x` into `y` (contiguous, x's shape and dtype, a fresh tensor
+/// of the caller's own): the half-spectrum twiddled by `w` (contiguous
+/// complex `[N/2 + 1]`), an N-point inverse real FFT and the output order.
+pub(crate) fn dct3(x: &Tensor, w: &Tensor, y: &mut Tensor, sine: bool) -> Result<()> {
+    // SAFETY: as for `dct2`.
+    unsafe { check(tb_dct3_cpu(x.as_ptr(), w.as_ptr(), y.as_mut_ptr(), sine)) }
 }

@@ -30,7 +30,9 @@ pub(crate) fn ifft(x: &Tensor, n: impl Into<Option<i64>>, dim: i64, norm: &str) 
 /// `torch.fft.rfft(x, n, dim, norm)` of real `x`.
 pub(crate) fn rfft(x: &Tensor, n: impl Into<Option<i64>>, dim: i64, norm: &str) -> Result<Tensor> {
     let n = n.into();
-    let Some((x, axis, points)) = planned(x, n, dim, |len| len)? else {
+    // (complex input: libtorch's error)
+    let planned = if x.is_complex() { None } else { planned(x, n, dim, |len| len)? };
+    let Some((x, axis, points)) = planned else {
         return Ok(x.f_fft_rfft(n, dim, norm)?);
     };
     let kind = complex_of(x.kind());
@@ -60,7 +62,7 @@ pub(crate) fn hfft(x: &Tensor, n: impl Into<Option<i64>>, dim: i64, norm: &str) 
 /// `torch.fft.ihfft(x, n, dim, norm)`: NumPy's `conj(rfft(x, n, norm=swapped))`.
 pub(crate) fn ihfft(x: &Tensor, n: impl Into<Option<i64>>, dim: i64, norm: &str) -> Result<Tensor> {
     let n = n.into();
-    if !plannable(x) {
+    if !plannable(x) || x.is_complex() {
         return Ok(x.f_fft_ihfft(n, dim, norm)?);
     }
     Ok(rfft(x, n, dim, swapped(norm))?.f_conj_physical()?)

@@ -440,13 +440,11 @@ fn dct2_fused(x: &Tensor, sine: bool, factor: f64, end: f64) -> Result<Tensor> {
     let half = n / 2 + 1;
     let ceil = (n + 1) / 2;
     if let Some(rows) = one_pass_rows(x)? {
-        // the same ops as below, the gathers, signs and twiddle as csrc/realtransforms.cpp's passes
-        let mut v = Tensor::f_empty(rows.size(), (kind, Device::Cpu))?;
-        crate::ffi::realtransforms::dct2_pre(&rows, &mut v, sine)?;
-        let z = plans::rfft(&v, None, -1, "backward")?.f_contiguous()?;
+        // the same ops as below in one call: the gathers, signs and twiddle
+        // as csrc/realtransforms.cpp's passes, the FFT on a kept plan
         let w = scaled_twiddle(half, 0.0, PI / (2 * n) as f64, factor, end, kind, device)?.f_contiguous()?;
         let mut y = Tensor::f_empty(rows.size(), (kind, Device::Cpu))?;
-        crate::ffi::realtransforms::dct2_post(&z, &w, &mut y, sine)?;
+        crate::ffi::realtransforms::dct2(&rows, &w, &mut y, sine)?;
         return Ok(y.f_reshape(x.size())?);
     }
     // v[m] = x[2m] (m < ceil), x[2(n-1-m)+1] (m >= ceil); read circularly reversed
@@ -487,14 +485,11 @@ fn dct3_fused(x: &Tensor, sine: bool, factor: f64, first: f64) -> Result<Tensor>
     let (kind, device) = (x.f_kind()?, x.device());
     let half = n / 2 + 1;
     if let Some(rows) = one_pass_rows(x)? {
-        // the same ops as below, the gathers, signs and twiddle as csrc/realtransforms.cpp's passes
+        // the same ops as below in one call: the gathers, signs and twiddle
+        // as csrc/realtransforms.cpp's passes, the FFT on a kept plan
         let w = scaled_twiddle(half, 0.0, -PI / (2 * n) as f64, factor, first, kind, device)?.f_contiguous()?;
-        let complex = if kind == Kind::Float { Kind::ComplexFloat } else { Kind::ComplexDouble };
-        let mut u = Tensor::f_empty([rows.size()[0], half], (complex, Device::Cpu))?;
-        crate::ffi::realtransforms::dct3_pre(&rows, &w, &mut u, sine)?;
-        let s = plans::irfft(&u, n, -1, "forward")?.f_contiguous()?;
         let mut y = Tensor::f_empty(rows.size(), (kind, Device::Cpu))?;
-        crate::ffi::realtransforms::dct3_post(&s, &mut y, sine)?;
+        crate::ffi::realtransforms::dct3(&rows, &w, &mut y, sine)?;
         return Ok(y.f_reshape(x.size())?);
     }
     let padded = x.f_constant_pad_nd([0i64, 1])?; // padded[n] = 0
