@@ -123,6 +123,7 @@ void* commit(const Key& key) {
                 : DftiCreateDescriptor_s_1d(&handle, domain, key.length),
         "create");
   try {
+    // Integer values go through `...` as MKL_LONG, as MKL reads them.
     // Distances between transforms, in elements of each side's type.
     const long half = static_cast<long>(key.length / 2 + 1);
     const long n = static_cast<long>(key.length);
@@ -140,7 +141,7 @@ void* commit(const Key& key) {
     check(DftiSetValue(handle, kNumberOfTransforms, static_cast<long>(key.rows)), "transforms");
     check(DftiSetValue(handle, kInputDistance, in_distance), "input distance");
     check(DftiSetValue(handle, kOutputDistance, out_distance), "output distance");
-    check(DftiSetValue(handle, kThreadLimit, key.threads), "thread limit");
+    check(DftiSetValue(handle, kThreadLimit, static_cast<long>(key.threads)), "thread limit");
     if (key.scale != 1.0) {
       const bool forward = key.kind == Kind::R2C || key.kind == Kind::C2C_FORWARD;
       const int which = forward ? kForwardScale : kBackwardScale;
