@@ -14,6 +14,7 @@ use tch::{Device, Kind, Tensor};
 use super::helper::resize_axis;
 use crate::ffi::dfti;
 use crate::ops::autograd::records_grad;
+use crate::ops::linalg::dtypes::{complex_kind, real_kind};
 use crate::ops::numpy::normalize_axis;
 use crate::Result;
 
@@ -35,7 +36,7 @@ pub(crate) fn rfft(x: &Tensor, n: impl Into<Option<i64>>, dim: i64, norm: &str) 
     let Some((x, axis, points)) = planned else {
         return Ok(x.f_fft_rfft(n, dim, norm)?);
     };
-    let kind = complex_of(x.kind());
+    let kind = complex_kind(x.kind());
     along_last(&x, axis, points / 2 + 1, kind, |rows, out| dfti::r2c(rows, out, points, scale(norm, points, true)))
 }
 
@@ -46,7 +47,7 @@ pub(crate) fn irfft(x: &Tensor, n: impl Into<Option<i64>>, dim: i64, norm: &str)
     let Some((x, axis, points)) = planned_c2r(x, n, dim)? else {
         return Ok(x.f_fft_irfft(n, dim, norm)?);
     };
-    let kind = real_of(x.kind());
+    let kind = real_kind(x.kind());
     along_last(&x, axis, points, kind, |rows, out| dfti::c2r(rows, out, points, scale(norm, points, false)))
 }
 
@@ -99,7 +100,7 @@ fn c2c(x: &Tensor, n: Option<i64>, dim: i64, norm: &str, forward: bool) -> Resul
         return Ok(if forward { x.f_fft_fft(n, dim, norm)? } else { x.f_fft_ifft(n, dim, norm)? });
     };
     // real input: the complex transform of its complex copy
-    let kind = complex_of(x.kind());
+    let kind = complex_kind(x.kind());
     let x = if x.kind() == kind { x } else { x.f_to_kind(kind)? };
     along_last(&x, axis, points, kind, |rows, out| dfti::c2c(rows, out, points, forward, scale(norm, points, forward)))
 }
@@ -188,20 +189,6 @@ fn swapped(norm: &str) -> &'static str {
         "forward" => "backward",
         "ortho" => "ortho",
         _ => "forward",
-    }
-}
-
-fn complex_of(kind: Kind) -> Kind {
-    match kind {
-        Kind::Float | Kind::ComplexFloat => Kind::ComplexFloat,
-        _ => Kind::ComplexDouble,
-    }
-}
-
-fn real_of(kind: Kind) -> Kind {
-    match kind {
-        Kind::ComplexFloat | Kind::Float => Kind::Float,
-        _ => Kind::Double,
     }
 }
 

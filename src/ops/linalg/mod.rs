@@ -38,7 +38,7 @@ pub mod decomp_qz;
 pub mod decomp_schur;
 pub mod decomp_svd;
 pub mod decomp_update;
-mod dtypes;
+pub(crate) mod dtypes;
 mod host;
 mod lapack;
 pub mod matfuncs;
