@@ -211,6 +211,11 @@ pub(crate) fn classify<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Arg<'py>> {
     if obj.get_type().is(np.ndarray.bind(py)) {
         return strong(obj.clone(), Library::NumPy);
     }
+    if let Some((tensor_type, _)) = TORCH.cell.get(py) {
+        if obj.get_type().is(tensor_type.bind(py)) {
+            return torch_arg(obj); // an exact torch.Tensor: the second commonest call
+        }
+    }
     if obj.is_instance(np.ndarray.bind(py))? {
         if obj.is_instance(np.masked_array.bind(py))? {
             return Err(Class::InputType.err(
@@ -233,9 +238,7 @@ pub(crate) fn classify<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Arg<'py>> {
         return Ok(Arg { array, library: Library::NumPy, weak: true });
     }
     if TORCH.matches(obj)? {
-        let grad = obj.getattr(intern!(py, "requires_grad"))?.is_truthy()? && crate::ffi::autograd::grad_mode_enabled();
-        let grad = grad.then(|| Arc::from([obj.clone().unbind()]));
-        return strong(obj.clone(), Library::Torch { grad });
+        return torch_arg(obj);
     }
     if JAX.matches(obj)? {
         return strong(obj.clone(), Library::Jax);
@@ -261,6 +264,14 @@ pub(crate) fn classify<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Arg<'py>> {
          scalar, list or tuple; got {}",
         type_name(obj)
     )))
+}
+
+/// The torch tensor `obj` as an argument, with itself as the input whose
+/// gradient the result must carry where it requires grad and autograd records.
+fn torch_arg<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Arg<'py>> {
+    let grad = crate::ffi::autograd::grad_mode_enabled() && tensor_impl::requires_grad(obj)?;
+    let grad = grad.then(|| Arc::from([obj.clone().unbind()]));
+    Ok(Arg { array: obj.clone(), library: Library::Torch { grad }, weak: false })
 }
 
 /// The [`Library::Namespace`] of an array-API array (`__array_namespace__()`),

@@ -124,3 +124,58 @@ def test_torch_inputs_keep_their_autograd_behaviour():
     np.testing.assert_allclose(t.grad.numpy(), want, rtol=1e-14)
     with torch.no_grad():
         assert not tb.special.erf(t).requires_grad
+
+
+# The torch route (src/ffi/tensor_impl.rs): the caller's at::Tensor read from its Python object,
+# the result wrapped by torch's own THPVariable_Wrap.
+
+
+def test_torch_results_hold_exactly_one_reference_and_die_with_it():
+    torch = pytest.importorskip("torch")
+    t = torch.linspace(-2, 2, 7, dtype=torch.float64)
+    y = tb.special.erf(t)
+    assert type(y) is torch.Tensor
+    assert sys.getrefcount(y) == 2  # `y` and getrefcount's argument: no reference leaked
+    torch.testing.assert_close(y, torch.special.erf(t), rtol=0, atol=0)
+    dead = weakref.ref(y)
+    del y
+    gc.collect()
+    assert dead() is None
+    assert sys.getrefcount(t) == 2  # the input's Python object is not retained either
+
+
+@pytest.mark.parametrize("kind", ["leaf", "non-leaf", "parameter", "view", "detached", "inference"])
+def test_torch_inputs_of_every_kind_keep_grad_and_values(kind):
+    torch = pytest.importorskip("torch")
+    base = torch.tensor([0.25, -0.5, 1.5], dtype=torch.float64)
+    if kind == "leaf":
+        t = base.clone().requires_grad_()
+    elif kind == "non-leaf":
+        t = base.clone().requires_grad_() * 2
+    elif kind == "parameter":
+        t = torch.nn.Parameter(base.clone())
+    elif kind == "view":
+        t = base.clone().requires_grad_()[1:]
+    elif kind == "detached":
+        t = base.clone().requires_grad_().detach()
+    else:
+        with torch.inference_mode():
+            t = base.clone()
+    y = tb.special.erf(t)
+    assert type(y) is torch.Tensor
+    assert y.requires_grad == t.requires_grad
+    torch.testing.assert_close(y.detach(), torch.special.erf(t.detach()), rtol=0, atol=0)
+    if t.requires_grad:
+        (g,) = torch.autograd.grad(y.sum(), t)
+        want = 2 / np.sqrt(np.pi) * torch.exp(-t.detach() ** 2)
+        torch.testing.assert_close(g, want, rtol=1e-14, atol=0)
+
+
+def test_torch_requires_grad_set_after_a_first_call_is_seen():
+    torch = pytest.importorskip("torch")
+    t = torch.tensor([0.5], dtype=torch.float64)
+    assert not tb.special.erf(t).requires_grad
+    t.requires_grad_()
+    assert tb.special.erf(t).requires_grad
+    t.requires_grad_(False)
+    assert not tb.special.erf(t).requires_grad
