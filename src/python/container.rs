@@ -122,6 +122,11 @@ fn numpy(py: Python<'_>) -> PyResult<&NumPy> {
     })
 }
 
+/// Whether `obj` is exactly a `numpy.ndarray` (no subclass).
+pub(crate) fn is_exact_ndarray(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
+    Ok(obj.get_type().is(numpy(obj.py())?.ndarray.bind(obj.py())))
+}
+
 /// An optional library's array type and the function that builds its arrays
 /// from ours (`from_dlpack`; for torch `_wrap_tensor_impl`, see [`wrap_torch`]),
 /// looked up only once the caller has imported that library (torchbridge never
