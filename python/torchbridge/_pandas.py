@@ -47,7 +47,7 @@ def like(result: Any, args: tuple[Any, ...]) -> Any:
     else:
         return result
     pd: Any = sys.modules["pandas"]
-    frames = [x for x in args if isinstance(x, kinds)]
+    frames: list[Any] = [x for x in args if isinstance(x, kinds)]
     first = frames[0]
     series = [x for x in frames if isinstance(x, pd.Series)]
     # pandas keeps a Series' name where every Series argument has it
