@@ -14,7 +14,6 @@ extern "C" {
     ) -> *mut c_char;
     pub(crate) fn tb_to_dlpack_legacy(tensor: *const C_tensor, out: *mut *mut DLManagedTensor) -> *mut c_char;
     pub(crate) fn tb_dlpack_dtype(tensor: *const C_tensor, out: *mut DLDataType) -> *mut c_char;
-    #[cfg(feature = "python")]
     pub(crate) fn tb_numel(tensor: *const C_tensor) -> i64;
     #[cfg(feature = "python")]
     pub(crate) fn tb_host_view(tensor: *const C_tensor, out: *mut TbHostView) -> *mut c_char;

@@ -153,7 +153,6 @@ pub(crate) unsafe fn take_pair(first: *mut C_tensor, second: *mut C_tensor, what
 
 /// The number of elements of `tensor`: one shim call (tch's `numel` copies
 /// the shape out into a `Vec` and checks for an error after each of its calls).
-#[cfg(feature = "python")]
 pub(crate) fn numel(tensor: &Tensor) -> usize {
     // SAFETY: `tensor` is a live `at::Tensor`; `numel()` does not throw.
     let n = unsafe { dlpack::tb_numel(tensor.as_ptr()) };

@@ -165,6 +165,26 @@ pub fn broadcast_shapes(shapes: &[&[i64]]) -> Result<Vec<i64>> {
     Ok(out)
 }
 
+/// The elements of `tensors`' broadcast result: what a call on them writes
+/// (a (1000, 1) by (1, 1000) call writes 1e6, not the 1000 of its largest
+/// input). Shapes that do not broadcast count as their largest, for the op
+/// itself to refuse.
+pub fn broadcast_numel(tensors: &[Tensor]) -> usize {
+    let counts = tensors.iter().map(crate::ffi::numel);
+    let largest = counts.clone().max().unwrap_or(0);
+    let product = counts.fold(1usize, usize::saturating_mul);
+    if product <= largest {
+        // an empty input (an empty result), or at most one input with more
+        // than one element (the common call, a scalar with an array): no shapes needed
+        return product;
+    }
+    let sizes: Vec<Vec<i64>> = tensors.iter().map(Tensor::size).collect();
+    match broadcast_shapes(&sizes.iter().map(Vec::as_slice).collect::<Vec<_>>()) {
+        Ok(shape) => shape.iter().map(|&n| usize::try_from(n).unwrap_or(0)).product(),
+        Err(_) => largest,
+    }
+}
+
 /// `tensors` expanded (views, no copy) to their common broadcast shape.
 pub fn broadcast(tensors: Vec<Tensor>) -> Result<Vec<Tensor>> {
     if tensors.len() < 2 {
@@ -191,6 +211,13 @@ pub fn normalize_axis(axis: i64, ndim: usize) -> Result<usize> {
 pub fn check_finite(x: &Tensor) -> Result<()> {
     let d = dlpack::dtype_of(x)?;
     if !(d.is_float() || d.is_complex()) || x.numel() == 0 {
+        return Ok(());
+    }
+    // A finite sum means finite elements (a NaN or an infinity makes the sum
+    // NaN or infinite, inf - inf included): one reduction, where isfinite
+    // writes a boolean per element (144 against 7 us at 256x256). Only a
+    // sum that is not finite (an overflow too) needs the exact test.
+    if x.f_sum(None::<Kind>)?.f_isfinite()?.f_int64_value(&[])? != 0 {
         return Ok(());
     }
     if x.f_isfinite()?.f_all()?.f_int64_value(&[])? == 0 {
@@ -268,6 +295,31 @@ mod tests {
         assert_eq!(arange(0, Kind::Double, Device::Cpu).unwrap().size(), vec![0]);
         assert!(matches!(arange(-1, Kind::Double, Device::Cpu), Err(Error::InvalidArgument(_))));
         assert!(matches!(arange(i64::MAX, Kind::Double, Device::Cpu), Err(Error::OutOfMemory(_))));
+    }
+
+    #[test]
+    fn check_finite_refuses_every_non_finite_and_only_those() {
+        let t = |values: &[f64]| Tensor::from_slice(values);
+        assert!(check_finite(&t(&[1.0, -0.0, 5e-324])).is_ok());
+        assert!(check_finite(&t(&[1e308, 1e308])).is_ok()); // the sum overflows: the exact test decides
+        assert!(check_finite(&t(&[1e308, 1e308]).to_kind(Kind::Float)).is_err()); // inf as float32
+        assert!(check_finite(&t(&[3e38, 3e38]).to_kind(Kind::Float)).is_ok());
+        for bad in [[f64::INFINITY, f64::NEG_INFINITY], [f64::NAN, 1.0], [1.0, f64::INFINITY]] {
+            assert!(matches!(check_finite(&t(&bad)), Err(Error::InvalidArgument(_))));
+        }
+        let complex = Tensor::complex(&t(&[1.0, 2.0]), &t(&[0.0, f64::INFINITY]));
+        assert!(check_finite(&complex).is_err());
+        assert!(check_finite(&Tensor::complex(&t(&[1.0]), &t(&[-2.0]))).is_ok());
+    }
+
+    #[test]
+    fn broadcast_numel_counts_the_result() {
+        let t = |shape: &[i64]| Tensor::zeros(shape, (Kind::Double, Device::Cpu));
+        assert_eq!(broadcast_numel(&[t(&[1000, 1]), t(&[1, 1000])]), 1_000_000);
+        assert_eq!(broadcast_numel(&[t(&[5]), t(&[3, 1]), t(&[2, 1, 1])]), 30);
+        assert_eq!(broadcast_numel(&[t(&[7]), t(&[])]), 7);
+        assert_eq!(broadcast_numel(&[t(&[0, 1]), t(&[1, 9])]), 0);
+        assert_eq!(broadcast_numel(&[t(&[2]), t(&[3])]), 3); // refused later by the op
     }
 
     #[test]

@@ -101,7 +101,7 @@ pub(super) fn binary(
     reject_ufunc_options(ufunc, out, kwargs)?;
     let (plain, subclasses) = Subclasses::unwrap(&[x1, x2])?;
     let (tensors, library) = binary_inputs(ufunc, &plain[0], &plain[1])?;
-    let elements = tensors.iter().map(crate::ffi::numel).max().unwrap_or(0);
+    let elements = crate::ops::numpy::broadcast_numel(&tensors);
     let result = compute(py, elements, move || op(&tensors[0], &tensors[1]))?;
     subclasses.rewrap(py, wrap(py, &library, result, true)?)
 }
@@ -121,7 +121,7 @@ pub(super) fn ternary(
     let (tensors, library) = import_all(&inputs)?;
     let operands = inputs.iter().zip(&tensors).map(|(obj, t)| operand_of(obj, t)).collect::<Result<Vec<_>>>()?;
     let cast = ufunc.cast_to_loop(&tensors.iter().collect::<Vec<_>>(), &operands)?;
-    let elements = cast.iter().map(crate::ffi::numel).max().unwrap_or(0);
+    let elements = crate::ops::numpy::broadcast_numel(&cast);
     let result = compute(py, elements, move || op(&cast[0], &cast[1], &cast[2]))?;
     subclasses.rewrap(py, wrap(py, &library, result, true)?)
 }
@@ -141,7 +141,7 @@ pub(super) fn quaternary(
     let (tensors, library) = import_all(&inputs)?;
     let operands = inputs.iter().zip(&tensors).map(|(obj, t)| operand_of(obj, t)).collect::<Result<Vec<_>>>()?;
     let cast = ufunc.cast_to_loop(&tensors.iter().collect::<Vec<_>>(), &operands)?;
-    let elements = cast.iter().map(crate::ffi::numel).max().unwrap_or(0);
+    let elements = crate::ops::numpy::broadcast_numel(&cast);
     let result = compute(py, elements, move || op(&cast[0], &cast[1], &cast[2], &cast[3]))?;
     subclasses.rewrap(py, wrap(py, &library, result, true)?)
 }
@@ -190,7 +190,7 @@ pub(super) fn binary_multi(
     reject_ufunc_options(ufunc, out, kwargs)?;
     let (plain, subclasses) = Subclasses::unwrap(&[x1, x2])?;
     let (tensors, library) = binary_inputs(ufunc, &plain[0], &plain[1])?;
-    let elements = tensors.iter().map(crate::ffi::numel).max().unwrap_or(0);
+    let elements = crate::ops::numpy::broadcast_numel(&tensors);
     let results = compute(py, elements, move || op(&tensors[0], &tensors[1]))?;
     wrap_outputs(py, &library, &subclasses, results)
 }

@@ -48,7 +48,7 @@ fn _distn_method(
         objs.push(loc);
         objs.push(scale);
         let (tensors, library) = import_params(&objs)?;
-        let elements = tensors.iter().map(Tensor::numel).max().unwrap_or(0);
+        let elements = crate::ops::numpy::broadcast_numel(&tensors);
         let n = tensors.len();
         let result = compute(py, elements, move || {
             di::evaluate(dist, method, &tensors[0], &tensors[1..n - 2], &tensors[n - 2], &tensors[n - 1])
