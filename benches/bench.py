@@ -1809,9 +1809,11 @@ WHY_SLOWER = {
                     "difference",
     "special.wofz": "Zaghloul and Ali's sampling sums (one exp per term, up to 72 terms) and Poppe and Wijers' "
                     "continued fraction: about 0.7x SciPy's Faddeeva package per element on one thread",
-    "fft.dct": "a pass, the real FFT on a kept MKL plan and a pass, in one shim call: three sweeps over "
-               "buffers of the input's size where pocketfft makes one; alone 1.5x SciPy at 1e5, interleaved "
-               "with SciPy's own dct (as here) 0.66x, its buffers cold in the cache",
+    "fft.dct": "a pass, the FFT in place on per-thread scratch kept between calls (from 8192 even points "
+               "half as long, complex, its split in the pass) and a pass, in one shim call, the "
+               "intermediate no longer fresh memory that page-faults; on one thread at 1e6 MKL's FFT (its generic "
+               "'def' kernels on this AMD CPU, as perf shows) costs about as much as pocketfft's, and the 8 MB "
+               "outputs of both libraries page-fault whenever glibc has trimmed its heap",
     "signal.lfilter": "below 1e4 samples the per-call cost (about 14 us) dominates (the crossover table)",
 }
 

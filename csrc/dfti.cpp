@@ -18,7 +18,10 @@
 // the complex side of a real transform. The result is scaled by `scale`
 // (1 for none) through the descriptor. The output is a fresh tensor of the
 // caller's own; the input is only read (a complex-to-real transform is run
-// out of place, which leaves its input as it was).
+// out of place, which leaves its input as it was). realtransforms.cpp also
+// runs transforms in place on its own scratch (`*_rows_in_place`, with
+// descriptors of their own): one buffer instead of two, which stays in the
+// cache between its passes.
 //
 // A descriptor is used by one call at a time: a call takes it out of the
 // pool and puts it back when done, so that two threads transforming the
@@ -72,6 +75,7 @@ constexpr int kThreadLimit = 27;
 constexpr int kComplex = 32;
 constexpr int kReal = 33;
 constexpr int kComplexComplex = 39;
+constexpr int kInplace = 43;
 constexpr int kNotInplace = 44;
 
 // The pool's bounds: descriptors kept, and the points of their transforms
@@ -88,9 +92,10 @@ struct Key {
   int64_t rows;
   int threads;
   double scale;
+  bool in_place;
   bool operator==(const Key& o) const {
     return dbl == o.dbl && kind == o.kind && length == o.length && rows == o.rows && threads == o.threads &&
-           std::memcmp(&scale, &o.scale, sizeof scale) == 0;
+           std::memcmp(&scale, &o.scale, sizeof scale) == 0 && in_place == o.in_place;
   }
 };
 
@@ -124,17 +129,21 @@ void* commit(const Key& key) {
         "create");
   try {
     // Integer values go through `...` as MKL_LONG, as MKL reads them.
-    // Distances between transforms, in elements of each side's type.
+    // Distances between transforms, in elements of each side's type. In
+    // place, a real row is padded to its complex row's size, 2 (N/2 + 1).
     const long half = static_cast<long>(key.length / 2 + 1);
     const long n = static_cast<long>(key.length);
+    const long real_row = key.in_place ? 2 * half : n;
     long in_distance = n;
     long out_distance = n;
     if (key.kind == Kind::R2C) {
+      in_distance = real_row;
       out_distance = half;
     } else if (key.kind == Kind::C2R) {
       in_distance = half;
+      out_distance = real_row;
     }
-    check(DftiSetValue(handle, kPlacement, kNotInplace), "placement");
+    check(DftiSetValue(handle, kPlacement, key.in_place ? kInplace : kNotInplace), "placement");
     if (domain == kReal) {
       check(DftiSetValue(handle, kConjugateEvenStorage, kComplexComplex), "storage");
     }
@@ -260,7 +269,7 @@ void run(Kind kind, const at::Tensor& x, at::Tensor& out, int64_t length, double
   if (rows == 0) {
     return;
   }
-  Lease lease(Key{real == at::kDouble, kind, length, rows, at::get_num_threads(), scale});
+  Lease lease(Key{real == at::kDouble, kind, length, rows, at::get_num_threads(), scale, false});
   // DFTI takes its input pointer as non-const; out of place it only reads it.
   void* in = const_cast<void*>(x.const_data_ptr());
   void* to = out.mutable_data_ptr();
@@ -278,24 +287,65 @@ char* guarded(F&& f) noexcept {
   }
 }
 
+// `kind`, unscaled, in place on `rows` rows at `data` of `real`'s
+// precision: for R2C and C2R 2 (length / 2 + 1) reals each, for C2C
+// `length` complex values each.
+void run_in_place(Kind kind, void* data, at::ScalarType real, int64_t rows, int64_t length) {
+  TORCH_CHECK(available(), "fft plans: this libtorch has no MKL DFTI");
+  TORCH_CHECK((real == at::kDouble || real == at::kFloat) && rows >= 0 && length >= 1,
+              "fft plans: an in-place transform of float32/float64 rows of at least 1 point");
+  if (rows == 0) {
+    return;
+  }
+  Lease lease(Key{real == at::kDouble, kind, length, rows, at::get_num_threads(), 1.0, true});
+  const bool forward = kind == Kind::R2C || kind == Kind::C2C_FORWARD;
+  check(forward ? DftiComputeForward(lease.handle, data) : DftiComputeBackward(lease.handle, data), "compute");
+}
+
+// libtorch's own FFT in place of run_in_place's (a libtorch without MKL):
+// `data` seen as a tensor, the result copied back over it.
+void fallback_in_place(Kind kind, void* data, at::ScalarType real, int64_t rows, int64_t length) {
+  const at::TensorOptions options = at::TensorOptions().dtype(real);
+  if (kind == Kind::C2C_FORWARD || kind == Kind::C2C_BACKWARD) {
+    const at::Tensor complex = at::view_as_complex(at::from_blob(data, {rows, length, 2}, options));
+    // unnormalized both ways: "forward" puts the 1/length on the forward transform
+    complex.copy_(kind == Kind::C2C_FORWARD ? at::fft_fft(complex, length, -1, "backward")
+                                            : at::fft_ifft(complex, length, -1, "forward"));
+    return;
+  }
+  const int64_t half = length / 2 + 1;
+  const at::Tensor buffer = at::from_blob(data, {rows, half, 2}, options);
+  const at::Tensor complex = at::view_as_complex(buffer);
+  const at::Tensor reals = buffer.view({rows, 2 * half}).narrow(1, 0, length);
+  if (kind == Kind::R2C) {
+    complex.copy_(at::fft_rfft(reals, length, -1, "backward"));
+  } else {
+    reals.copy_(at::fft_irfft(complex, length, -1, "forward"));
+  }
+}
+
+void in_place(Kind kind, void* data, at::ScalarType real, int64_t rows, int64_t length) {
+  if (available()) {
+    run_in_place(kind, data, real, rows, length);
+  } else {
+    fallback_in_place(kind, data, real, rows, length);
+  }
+}
+
 }  // namespace
 
 namespace tb_shim {
 
-void rfft_rows(const at::Tensor& x, at::Tensor& out, int64_t length, double scale) {
-  if (available()) {
-    run(Kind::R2C, x, out, length, scale);
-  } else {
-    out.copy_(at::fft_rfft(x, length, -1, "backward").mul_(scale));
-  }
+void rfft_rows_in_place(void* data, at::ScalarType real, int64_t rows, int64_t length) {
+  in_place(Kind::R2C, data, real, rows, length);
 }
 
-void irfft_rows(const at::Tensor& x, at::Tensor& out, int64_t length, double scale) {
-  if (available()) {
-    run(Kind::C2R, x, out, length, scale);
-  } else {
-    out.copy_(at::fft_irfft(x, length, -1, "forward").mul_(scale));
-  }
+void irfft_rows_in_place(void* data, at::ScalarType real, int64_t rows, int64_t length) {
+  in_place(Kind::C2R, data, real, rows, length);
+}
+
+void fft_rows_in_place(void* data, at::ScalarType real, int64_t rows, int64_t length, bool forward) {
+  in_place(forward ? Kind::C2C_FORWARD : Kind::C2C_BACKWARD, data, real, rows, length);
 }
 
 }  // namespace tb_shim

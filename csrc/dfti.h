@@ -1,5 +1,6 @@
 // The row transforms of csrc/dfti.cpp for the shim's other kernels
-// (realtransforms.cpp runs its passes and the FFT between them in one call).
+// (realtransforms.cpp runs its passes and the FFT between them in one call,
+// the FFT in place on its scratch).
 
 #pragma once
 
@@ -9,13 +10,21 @@
 
 namespace tb_shim {
 
-// `out` ([rows, length / 2 + 1], complex, contiguous): the real FFT of each
-// row of `x` ([rows, length], float32/float64, contiguous) times `scale`,
-// through a kept MKL plan (libtorch's own FFT where it has no MKL DFTI).
-void rfft_rows(const at::Tensor& x, at::Tensor& out, int64_t length, double scale);
+// In place on `data`: `rows` rows of 2 * (length / 2 + 1) reals of `real`
+// (float32 or float64), each holding `length` real points on the way in
+// (the last two, or one for odd `length`, unread) and their `length / 2 + 1`
+// complex FFT values (interleaved real and imaginary parts) on the way out.
+void rfft_rows_in_place(void* data, at::ScalarType real, int64_t rows, int64_t length);
 
-// `out` ([rows, length], real, contiguous): the unnormalized inverse real
-// FFT of each row of `x` ([rows, length / 2 + 1], complex) times `scale`.
-void irfft_rows(const at::Tensor& x, at::Tensor& out, int64_t length, double scale);
+// The inverse of rfft_rows_in_place (unnormalized), in place on the same
+// layout: `length / 2 + 1` complex values in, `length` reals out (as NumPy's,
+// the imaginary parts of the zero-frequency term and, for even `length`, of
+// the Nyquist term are not read).
+void irfft_rows_in_place(void* data, at::ScalarType real, int64_t rows, int64_t length);
+
+// In place on `data`: `rows` rows of `length` complex values (interleaved
+// real and imaginary parts of `real`'s precision), their FFT (`forward`:
+// exponent -1, else +1), unnormalized.
+void fft_rows_in_place(void* data, at::ScalarType real, int64_t rows, int64_t length, bool forward);
 
 }  // namespace tb_shim
