@@ -1814,6 +1814,27 @@ WHY_SLOWER = {
                "intermediate no longer fresh memory that page-faults; on one thread at 1e6 MKL's FFT (its generic "
                "'def' kernels on this AMD CPU, as perf shows) costs about as much as pocketfft's, and the 8 MB "
                "outputs of both libraries page-fault whenever glibc has trimmed its heap",
+    "special.stdtr": "the per-call cost: about 49 small libtorch ops (masks, nonzero, fills) around the C++ "
+                     "incbet kernel, about 67 us against SciPy's 214 us for the whole call at 1e3; per element "
+                     "the kernel matches SciPy's (0.26 against 0.24 us)",
+    "special.kv": "per element about 8% above SciPy's: the kernel (csrc/bessel_kernels.h, `ik`) computes I "
+                  "beside K (CF1, Miller's recurrence, the I series), which K alone does not need",
+    "special.hyp2f1": "the per-call cost (about 7 us, four arrays converted) against SciPy's 158 us; the kernel is "
+                      "Cephes' algorithm, as SciPy's, and equal per element at 1e5",
+    "special.lambertw": "about 1.4x SciPy's per-element cost with the same algorithm (xsf's): the complex division "
+                        "of the Halley step calls compiler-rt's `__divdc3`, linked into the extension, where "
+                        "SciPy's build inlines it",
+    "signal.chirp": "the per-call cost (about 13 us, the same at 0 elements: the parameters checked by running "
+                    "the phase on an empty tensor, then about 8 allocating tensor ops) against SciPy's 4 us; per "
+                    "element faster than SciPy (7.8 against 10.8 ns)",
+    "stats.iqr": "the sort: libtorch's `sort` always carries int64 indices, 5.9x the time of NumPy's AVX-512 "
+                 "values-only sort on rows of 300 (3.9 of the 4.5 ms); a values-only selection kernel would "
+                 "serve iqr, median_abs_deviation and trim_mean",
+    "linalg.solve": "above the host path's limit (64) the general path adds about 0.6 ms to libtorch's solve: "
+                    "the condition estimate behind LinAlgWarning as about 50 tensor ops and 8 lu_solve calls "
+                    "(300 us), and MKL's getrf is about 0.9x OpenBLAS's on this AMD EPYC",
+    "linalg.svd": "MKL's dgesdd, called directly, is 10-15% slower than SciPy's OpenBLAS on this AMD EPYC "
+                  "(torch.linalg.svd 580 against 491 us)",
     "signal.lfilter": "below 1e4 samples the per-call cost (about 14 us) dominates (the crossover table)",
 }
 
