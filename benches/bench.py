@@ -1195,10 +1195,12 @@ def conversion(sizes: list[int], rounds: int) -> dict:
     return out
 
 
-def thread_scaling(size: int, calls: int, one_intra_op_thread: bool = True) -> dict:
+def thread_scaling(size: int, calls: int, one_intra_op_thread: bool = True, rounds: int = 5) -> dict:
     """Two Python threads on separate arrays against one thread doing both; libtorch at one
     intra-op thread, or (`one_intra_op_thread=False`) at its default, torchbridge's thread policy
-    sharing the cores between the two calls."""
+    sharing the cores between the two calls. `rounds` alternating rounds of each after a warm-up
+    call; the median of each (one round is a tenth of a second, which a neighbour's burst on this
+    shared machine can swing by 30%)."""
     import torch
 
     import torchbridge as tb
@@ -1213,20 +1215,31 @@ def thread_scaling(size: int, calls: int, one_intra_op_thread: bool = True) -> d
             for _ in range(calls):
                 tb.special.erfc(a)
 
-        start = time.perf_counter()
-        work(arrays[0])
-        work(arrays[1])
-        one = time.perf_counter() - start
-        workers = [threading.Thread(target=work, args=(a,)) for a in arrays]
-        start = time.perf_counter()
-        for w in workers:
-            w.start()
-        for w in workers:
-            w.join()
-        two = time.perf_counter() - start
+        def one_round():
+            start = time.perf_counter()
+            work(arrays[0])
+            work(arrays[1])
+            return time.perf_counter() - start
+
+        def two_round():
+            workers = [threading.Thread(target=work, args=(a,)) for a in arrays]
+            start = time.perf_counter()
+            for w in workers:
+                w.start()
+            for w in workers:
+                w.join()
+            return time.perf_counter() - start
+
+        tb.special.erfc(arrays[0])
+        ones, twos = [], []
+        for _ in range(rounds):
+            ones.append(one_round())
+            twos.append(two_round())
     finally:
         tb.set_num_threads(threads_before)
-    return {"size": size, "calls_per_thread": calls, "one_thread_s": one, "two_threads_s": two, "speedup": one / two,
+    one, two = statistics.median(ones), statistics.median(twos)
+    return {"size": size, "calls_per_thread": calls, "rounds": rounds, "one_thread_s": one, "two_threads_s": two,
+            "speedup": one / two, "one_thread_rounds_s": ones, "two_threads_rounds_s": twos,
             "intra_op_threads": 1 if one_intra_op_thread else threads_before}
 
 
@@ -1880,7 +1893,8 @@ def extras_markdown(results: dict, m: dict, env: dict) -> list[str]:
     lines += ["", "## Threads", "",
               f"Two Python threads calling `tb.special.erfc` on separate {ts['size']:.0e}-element arrays, libtorch at "
               f"one intra-op thread: {ts['two_threads_s']:.3f} s against {ts['one_thread_s']:.3f} s for one thread "
-              f"doing both (speedup {ts['speedup']:.2f}; {m['affinity_cores'] or env['cores']} usable cores)."]
+              f"doing both (speedup {ts['speedup']:.2f}; medians of {ts.get('rounds', 1)} alternating rounds; "
+              f"{m['affinity_cores'] or env['cores']} usable cores)."]
     default = ts.get("default_threads")
     if default:
         lines += ["", f"The same at libtorch's default ({default['intra_op_threads']} intra-op threads; torchbridge "
@@ -2338,9 +2352,12 @@ def main(argv=None) -> int:
         conv = conversion(conv_sizes, rounds)
         progress.end(", ".join(f"{int(k):.0e}: {fmt_time(v['median'])}" for k, v in conv.items()))
         progress.begin("two threads against one")
-        thread_args = (10_000 if args.smoke else 1_000_000, 1 if args.smoke else 3 if args.quick else 10)
-        threads = thread_scaling(*thread_args)
-        threads["default_threads"] = thread_scaling(*thread_args, one_intra_op_thread=False)
+        thread_size, thread_calls = (10_000, 1) if args.smoke else (1_000_000, 3 if args.quick else 10)
+        thread_rounds = 1 if args.smoke else 3 if args.quick else 5
+        threads = thread_scaling(thread_size, thread_calls, rounds=thread_rounds)
+        threads["default_threads"] = thread_scaling(
+            thread_size, thread_calls, one_intra_op_thread=False, rounds=thread_rounds
+        )
         progress.end(f"speedup {threads['speedup']:.2f} at one intra-op thread, "
                      f"{threads['default_threads']['speedup']:.2f} at the default")
         imports: dict[str, float] = {"runs": 1 if args.smoke else 3}

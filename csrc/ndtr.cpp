@@ -8,11 +8,14 @@
 // constant's own rounding `c_err` included), `erfc(-t - d) / 2 =
 // erfc(-t) / 2 + d exp(-t^2) / sqrt(pi)`. These are the composite's formulas
 // (erf.rs's `ndtr_composite`) in the same order of operations. The bulk is
-// SLEEF's `erfc` as libtorch_cpu exports it (weak symbols: absent, they are
-// null): its AVX-512 variant on eight doubles at a time where the CPU has
-// AVX-512F (half the time of the AVX2 one), else its AVX2 variant on four
-// where the CPU has AVX2 and FMA, else the C library's `erfc`. libtorch's own
-// `erfc` may be another kernel (MKL's `vmdErfc` in the PyPI wheel), so the
+// MKL's vector `erfc` (`vmdErfc`, in blocks of 256 in L1; 3.5 ns an element
+// here, half of SLEEF's AVX-512 one) where libtorch_cpu exports it, else
+// SLEEF's `erfc` as libtorch_cpu exports it: its AVX-512 variant on eight
+// doubles at a time where the CPU has AVX-512F (half the time of the AVX2
+// one), else its AVX2 variant on four where the CPU has AVX2 and FMA, else
+// the C library's `erfc` (all weak symbols: absent, they are null). The tail
+// correction runs on eight lanes where the CPU has AVX-512F. libtorch's own
+// `erfc` may be another kernel than the one taken here, so the
 // composite is within 2 ulp of this, not its bits. One pass on threads of
 // the shim's own: the two-pass form (libtorch's `erfc`, then a pass of these
 // threads) started them while libgomp's workers still spun after the first
@@ -38,6 +41,14 @@ __m512d Sleef_erfcd8_u15avx512f(__m512d) __attribute__((weak));
 __m512d Sleef_expd8_u10avx512f(__m512d) __attribute__((weak));
 }
 #endif
+
+extern "C" {
+// MKL's vector erfc and its per-thread thread count (the C interface: the
+// lowercase name is Fortran's, which takes a pointer) as libtorch_cpu exports
+// them (weak: null when absent, as in a libtorch built without MKL).
+void vmdErfc_64(int64_t n, const double* a, double* r, int64_t mode) __attribute__((weak));
+int MKL_Set_Num_Threads_Local(int threads) __attribute__((weak));
+}
 
 using tb_shim::describe_current_exception;
 
@@ -81,6 +92,15 @@ void ndtr_scalar_range(const double* x, double* y, int64_t begin, int64_t end, d
   }
 }
 
+// MKL's accuracy and floating-point mode for its erfc, as libtorch's own
+// calls (ATen/cpu/vml.h): VML_HA | VML_FTZDAZ_OFF | VML_ERRMODE_IGNORE.
+constexpr int64_t kVmlMode = 0x2 | 0x00140000 | 0x100;
+
+// Elements per call of MKL's erfc: its two buffers stay in L1.
+constexpr int64_t kVmlBlock = 256;
+
+bool vml_erfc_available() { return vmdErfc_64 != nullptr; }
+
 #ifdef TB_NDTR_SIMD
 
 // Which SLEEF erfc this machine runs: 8 (AVX-512F), 4 (AVX2 and FMA) or 0.
@@ -114,18 +134,14 @@ __attribute__((target("avx2,fma"))) inline void ndtr4(const double* x, double* y
   correct_lanes(_mm256_movemask_pd(_mm256_cmp_pd(xv, _mm256_set1_pd(below), _CMP_LT_OQ)), x, y, 4, c_err);
 }
 
-// Eight elements; the tail's correction on all eight lanes at once where any
-// needs it (tail_corrected's operations in its order, SLEEF's exp for the C
-// library's: the step is 1e-16 of the value, so its exp's last bits do not
-// reach the sum).
-__attribute__((target("avx512f"))) inline void ndtr8(const double* x, double* y, double below, double c_err) {
-  const __m512d xv = _mm512_loadu_pd(x);
-  const __m512d e = Sleef_erfcd8_u15avx512f(_mm512_mul_pd(xv, _mm512_set1_pd(-kFrac1Sqrt2)));
-  const __m512d v = _mm512_mul_pd(e, _mm512_set1_pd(0.5));
+// `v`, erfc(-x / sqrt 2) / 2 on eight lanes, with the tail's correction on
+// all eight lanes at once where any x is below `below` (tail_corrected's
+// operations in its order, SLEEF's exp for the C library's: the step is
+// 1e-16 of the value, so its exp's last bits do not reach the sum).
+__attribute__((target("avx512f"))) inline __m512d corrected8(__m512d xv, __m512d v, double below, double c_err) {
   const __mmask8 tail = _mm512_cmp_pd_mask(xv, _mm512_set1_pd(below), _CMP_LT_OQ);
   if (tail == 0) {
-    _mm512_storeu_pd(y, v);
-    return;
+    return v;
   }
   // Dekker's product x * c = hi + lo, as two_product
   constexpr double kSplit = 134217729.0;
@@ -147,7 +163,30 @@ __attribute__((target("avx512f"))) inline void ndtr8(const double* x, double* y,
   d = _mm512_maskz_mov_pd(_mm512_cmp_pd_mask(magnitude, _mm512_set1_pd(1e290), _CMP_LT_OQ), d);
   const __m512d gauss = Sleef_expd8_u10avx512f(_mm512_sub_pd(_mm512_setzero_pd(), _mm512_mul_pd(hi, hi)));
   const __m512d step = _mm512_mul_pd(_mm512_mul_pd(d, gauss), _mm512_set1_pd(1.0 / std::sqrt(M_PI)));
-  _mm512_storeu_pd(y, _mm512_mask_add_pd(v, tail, v, step));
+  return _mm512_mask_add_pd(v, tail, v, step);
+}
+
+// Eight elements with SLEEF's erfc.
+__attribute__((target("avx512f"))) inline void ndtr8(const double* x, double* y, double below, double c_err) {
+  const __m512d xv = _mm512_loadu_pd(x);
+  const __m512d e = Sleef_erfcd8_u15avx512f(_mm512_mul_pd(xv, _mm512_set1_pd(-kFrac1Sqrt2)));
+  _mm512_storeu_pd(y, corrected8(xv, _mm512_mul_pd(e, _mm512_set1_pd(0.5)), below, c_err));
+}
+
+// y = e / 2 on `n` elements (e = erfc(-x / sqrt 2)), corrected on the tail:
+// eight lanes at a time (the rest through a padded block) where `avx512`.
+__attribute__((target("avx512f"))) void finish_avx512(const double* x, const double* e, double* y, int64_t n,
+                                                     double below, double c_err) {
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m512d v = _mm512_mul_pd(_mm512_loadu_pd(e + i), _mm512_set1_pd(0.5));
+    _mm512_storeu_pd(y + i, corrected8(_mm512_loadu_pd(x + i), v, below, c_err));
+  }
+  if (i < n) {
+    const __mmask8 rest = static_cast<__mmask8>((1u << (n - i)) - 1);
+    const __m512d v = _mm512_mul_pd(_mm512_maskz_loadu_pd(rest, e + i), _mm512_set1_pd(0.5));
+    _mm512_mask_storeu_pd(y + i, rest, corrected8(_mm512_maskz_loadu_pd(rest, x + i), v, below, c_err));
+  }
 }
 
 // [begin, end) by `kernel` on `Lanes` elements at a time, the rest through a
@@ -170,25 +209,60 @@ void ndtr_simd_range(const Kernel& kernel, const double* x, double* y, int64_t b
 
 #endif  // TB_NDTR_SIMD
 
+// [begin, end) with MKL's erfc, in blocks; `avx512`: the finishing pass
+// eight lanes at a time. MKL is held to the calling thread (one of the
+// shim's own), where it could otherwise start an OpenMP team inside it.
+void ndtr_vml_range(const double* x, double* y, int64_t begin, int64_t end, double below, double c_err,
+                    bool avx512) {
+  const int previous = MKL_Set_Num_Threads_Local != nullptr ? MKL_Set_Num_Threads_Local(1) : 0;
+  alignas(64) double z[kVmlBlock];
+  alignas(64) double e[kVmlBlock];
+  for (int64_t b = begin; b < end; b += kVmlBlock) {
+    const int64_t n = std::min(kVmlBlock, end - b);
+    for (int64_t i = 0; i < n; ++i) {
+      z[i] = x[b + i] * -kFrac1Sqrt2;
+    }
+    vmdErfc_64(n, z, e, kVmlMode);
+#ifdef TB_NDTR_SIMD
+    if (avx512) {
+      finish_avx512(x + b, e, y + b, n, below, c_err);
+      continue;
+    }
+#endif
+    (void)avx512;
+    for (int64_t i = 0; i < n; ++i) {
+      const double v = e[i] * 0.5;
+      y[b + i] = x[b + i] < below ? tail_corrected(v, x[b + i], c_err) : v;
+    }
+  }
+  if (MKL_Set_Num_Threads_Local != nullptr) {
+    MKL_Set_Num_Threads_Local(previous);
+  }
+}
+
 }  // namespace
 
 extern "C" {
 
-// Whether `tb_ndtr_cpu` runs SLEEF's vectorized erfc here (libtorch's own)
-// rather than the C library's.
-bool tb_ndtr_vectorized() noexcept {
+// The erfc `tb_ndtr_cpu` runs, by `erfc`: 2 MKL's vector erfc where
+// libtorch_cpu exports it, else 1 SLEEF's where the CPU and libtorch_cpu have
+// it, else 0 the C library's. The kernel `erfc` selects on this machine.
+int tb_ndtr_erfc_kernel(int erfc) noexcept {
+  if (erfc >= 2 && vml_erfc_available()) {
+    return 2;
+  }
 #ifdef TB_NDTR_SIMD
-  return sleef_erfc_lanes() != 0;
-#else
-  return false;
+  if (erfc >= 1 && sleef_erfc_lanes() != 0) {
+    return 1;
+  }
 #endif
+  return 0;
 }
 
 // `ndtr(x)` of the contiguous float64 CPU `x` into `out` (a fresh contiguous
 // float64 CPU tensor of x's shape the caller owns), corrected where
-// `x < below` (see above). `vectorized`: SLEEF's erfc where available (else
-// the C library's, as with `false`).
-char* tb_ndtr_cpu(const at::Tensor* x, at::Tensor* out, double below, double c_err, bool vectorized) noexcept {
+// `x < below` (see above), with the erfc `tb_ndtr_erfc_kernel(erfc)` names.
+char* tb_ndtr_cpu(const at::Tensor* x, at::Tensor* out, double below, double c_err, int erfc) noexcept {
   try {
     for (const at::Tensor* t : {x, static_cast<const at::Tensor*>(out)}) {
       TORCH_CHECK(t->device().is_cpu() && t->scalar_type() == at::kDouble && t->is_contiguous(),
@@ -198,14 +272,23 @@ char* tb_ndtr_cpu(const at::Tensor* x, at::Tensor* out, double below, double c_e
     const double* px = x->const_data_ptr<double>();
     double* po = out->mutable_data_ptr<double>();
     const int64_t n = x->numel();
+    const int kernel = tb_ndtr_erfc_kernel(erfc);
 #ifdef TB_NDTR_SIMD
-    const int lanes = vectorized ? sleef_erfc_lanes() : 0;
+    const int lanes = sleef_erfc_lanes();
 #else
     const int lanes = 0;
 #endif
     const int64_t threads = tb_shim::threads_for(n, n, kWorkPerThread);
     tb_shim::split_over_threads(n, threads, 8, [&](int64_t begin, int64_t end) {
+      if (kernel == 2) {
+        ndtr_vml_range(px, po, begin, end, below, c_err, lanes == 8);
+        return;
+      }
 #ifdef TB_NDTR_SIMD
+      if (kernel == 0) {
+        ndtr_scalar_range(px, po, begin, end, below, c_err);
+        return;
+      }
       if (lanes == 8) {
         ndtr_simd_range<8>(ndtr8, px, po, begin, end, below, c_err);
         return;
@@ -215,7 +298,6 @@ char* tb_ndtr_cpu(const at::Tensor* x, at::Tensor* out, double below, double c_e
         return;
       }
 #endif
-      (void)lanes;
       ndtr_scalar_range(px, po, begin, end, below, c_err);
     });
     return nullptr;

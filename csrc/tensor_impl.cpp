@@ -9,7 +9,9 @@
 // memory only, so a DLPack alias drops `requires_grad` and the graph). Ops
 // libtorch runs on it record their backward as they would from Python. The
 // way back is torch's own `torch._C._wrap_tensor_impl`, given the result's
-// impl address (src/python/container.rs).
+// impl address (src/python/container.rs), or where libtorch_python (loaded
+// by `import torch`) exports it, the function behind it, `THPVariable_Wrap`,
+// called directly: a tenth of the cost of the Python call.
 //
 // Only plain tensors take this route: a tensor subclass dispatching to Python
 // (`__torch_dispatch__`: FakeTensor, FunctionalTensor) or a functorch wrapper
@@ -24,10 +26,38 @@
 #include <torch/csrc/autograd/function.h>
 #include <torch/csrc/autograd/variable.h>
 
+#include <dlfcn.h>
+
+#include <mutex>
 #include <unordered_set>
 #include <vector>
 
 using tb_shim::describe_current_exception;
+
+// torch's `THPVariable_Wrap(const at::TensorBase&)` (torch/csrc/autograd/
+// python_variable.h): the Python `torch.Tensor` of an `at::Tensor`, its
+// existing object where it has one, as a new reference (null with a Python
+// error set on failure). Looked up once in the loaded libtorch_python;
+// null where torch is not imported yet or does not export it.
+namespace {
+
+using WrapTensor = void* (*)(const at::TensorBase&);
+
+WrapTensor wrap_tensor_function() {
+  static WrapTensor found = nullptr;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    // RTLD_NOLOAD: only the copy `import torch` loaded, never a second one
+    void* library = dlopen("libtorch_python.so", RTLD_LAZY | RTLD_NOLOAD);
+    if (library != nullptr) {
+      found = reinterpret_cast<WrapTensor>(dlsym(library, "_Z16THPVariable_WrapRKN2at10TensorBaseE"));
+      dlclose(library);  // drops the reference dlopen took; torch's own keeps it loaded
+    }
+  });
+  return found;
+}
+
+}  // namespace
 
 extern "C" {
 
@@ -64,6 +94,33 @@ char* tb_tensor_from_impl(void* impl, at::Tensor** out) {
 // The address of `tensor`'s `c10::TensorImpl` (what `_wrap_tensor_impl` takes).
 void* tb_tensor_impl(const at::Tensor* tensor) {
   return tensor->unsafeGetTensorImpl();
+}
+
+// Whether the tensor whose impl lives at `impl` (a live tensor's `_cdata`)
+// requires grad, read from its autograd metadata.
+bool tb_impl_requires_grad(void* impl) {
+  return static_cast<c10::TensorImpl*>(impl)->requires_grad();
+}
+
+// Whether `tb_wrap_tensor` can run: torch is imported and exports its wrap.
+// Asked only once torch is imported (the answer is kept).
+bool tb_wrap_tensor_available() {
+  return wrap_tensor_function() != nullptr;
+}
+
+// `tensor` as its Python `torch.Tensor` (a new reference) in `*out`, through
+// torch's own wrap; `*out` null with a Python error set where that failed.
+// The caller holds the GIL and checked `tb_wrap_tensor_available()`.
+char* tb_wrap_tensor(const at::Tensor* tensor, void** out) {
+  try {
+    *out = nullptr;
+    const WrapTensor wrap = wrap_tensor_function();
+    TORCH_CHECK(wrap != nullptr, "torch's THPVariable_Wrap is not loaded");
+    *out = wrap(*tensor);
+    return nullptr;
+  } catch (...) {
+    return describe_current_exception();
+  }
 }
 
 // Whether autograd records on this thread now (`torch.is_grad_enabled()`;

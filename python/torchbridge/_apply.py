@@ -33,14 +33,12 @@ def apply(fn: Callable[..., Any], *arrays: Any, device: DeviceLike = None, **kwa
     pass a keyword named ``device`` to ``fn`` itself, bind it with
     ``functools.partial``.
     """
+    if device is None and len(arrays) == 1:
+        # the commonest call, one exact writable numpy array: ``_core``'s numpy fast path (see below)
+        result = _numpy_call(fn, arrays[0], kwargs, _convert_numpy, _DECLINED)
+        if result is not _DECLINED:
+            return result
     torch = _torch or _import_torch()  # the views are torch tensors: torch must be imported first
-    if device is None and len(arrays) == 1 and type(arrays[0]) is _ndarray:
-        view = numpy_view(arrays[0], torch)
-        if view is not None:
-            result = fn(view, **kwargs)
-            if type(result) is torch.Tensor:
-                return numpy_result(result)
-            return convert_results(result, numpy_container(), torch)
     tensors, container = _core.torch_views(list(arrays), device)
     result = fn(*tensors, **kwargs)
     if container.is_torch:
@@ -74,14 +72,26 @@ def convert_results(value: Any, container: Any, torch: Any, originals: dict | No
 
 
 # The per-call fast path for the commonest caller, exact writable numpy arrays (``apply`` and the
-# ``torchbridge.torch`` proxy): torch's own ``from_numpy`` and ``Tensor.numpy`` make the views and the
-# results, zero-copy both ways, without a container object (0.4x the cost of the general route on a
-# 1-element array). Whatever they decline (read-only memory, negative strides, byte-swapped or
-# unsupported dtypes, results that require grad, carry a conjugate or negative bit, or live on a GPU)
-# takes the general route, which copies, resolves or explains as documented.
+# ``torchbridge.torch`` proxy): torch's own ``from_numpy`` makes the views and the results are ndarrays
+# over the result tensors' memory, zero-copy both ways, without a container object (0.4x the cost of the
+# general route on a 1-element array). Whatever it declines (read-only memory, unaligned, complex,
+# byte-swapped or unsupported dtypes, negative strides) takes the general route, which copies or
+# explains as documented; results that require grad, carry a conjugate or negative bit, or live on a GPU
+# are converted as the general route converts them. One array: ``_core.numpy_call`` (and the proxies'
+# ``_core.ProxyCall``) runs the whole path in Rust, with no Python frame between caller and function;
+# several arrays (``torchbridge.torch``'s positional route): ``numpy_views`` and ``numpy_result``.
 
 
 _torch: Any = None
+
+#: ``_core.numpy_call``'s answer where the fast path does not apply (a private object no function returns).
+_DECLINED = object()
+_numpy_call = _core.numpy_call
+
+
+def _convert_numpy(result: Any, view: Any, array: Any) -> Any:
+    """``apply``'s fast path for results that are not a ``torch.Tensor`` (tuples, subclasses, others)."""
+    return convert_results(result, numpy_container(), _torch or _import_torch())
 
 
 def _import_torch() -> Any:
@@ -96,11 +106,8 @@ def numpy_view(array: Any, torch: Any) -> Any:
     """``torch.from_numpy(array)`` when ``array`` is an exact, writable, aligned, real ``numpy.ndarray``
     that torch can view; ``None`` otherwise (the caller takes the general route, which copies
     unaligned memory and complex data off its itemsize's alignment, as DESIGN.md's traps say)."""
-    if type(array) is not _ndarray:
-        return None
-    flags = array.flags
-    if not (flags.writeable and flags.aligned) or array.dtype.kind == "c":
-        return None
+    if type(array) is not _ndarray or not array.flags.behaved or array.dtype.kind == "c":
+        return None  # (``behaved``: aligned and writeable, one flags lookup)
     try:
         return torch.from_numpy(array)
     except (TypeError, ValueError, RuntimeError):

@@ -28,6 +28,7 @@ import sys
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
+from ._pandas import like as pandas_like
 from .errors import InputTypeError
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -122,9 +123,7 @@ def _reporting(func: F, module: str, name: str, qualified: str, reporter: Report
             if reporting:
                 report(name, args, kwargs, result)
             if ufunc and "pandas" in modules:
-                from ._pandas import like
-
-                return like(result, args)
+                return pandas_like(result, args)
             return result
         from .dask import _route
 

@@ -12,20 +12,42 @@ values are combined by position (pandas would align on the union of labels).
 
 from __future__ import annotations
 
-import importlib
+import sys
 from typing import Any
 
 import numpy as np
 
+#: ``(pandas.Series, pandas.DataFrame)``, once pandas is imported and has them.
+_containers: tuple[type, ...] | None = None
+
+
+def containers() -> tuple[type, ...]:
+    """pandas' two containers (pandas is imported: the face asks only then);
+    empty while pandas is still being imported."""
+    global _containers
+    if _containers is None:
+        pd = sys.modules["pandas"]
+        found = (getattr(pd, "Series", None), getattr(pd, "DataFrame", None))
+        if None in found:
+            return ()  # pandas' own import is still running: not kept
+        _containers = found  # type: ignore[assignment]
+    return _containers  # type: ignore[return-value]
+
 
 def like(result: Any, args: tuple[Any, ...]) -> Any:
     """``result`` (an array, or a tuple of them for multi-output ufuncs) as the
-    pandas container of the first pandas argument, where its shape matches."""
-    pd: Any = importlib.import_module("pandas")  # (no pandas stubs needed)
-
-    frames = [x for x in args if isinstance(x, (pd.Series, pd.DataFrame))]
-    if not frames:
+    pandas container of the first pandas argument, where its shape matches.
+    pandas is imported (the face calls this only then); without a pandas
+    argument, ``result`` itself (the common call: one ``isinstance`` an argument,
+    a fraction of a microsecond)."""
+    kinds = containers()
+    for x in args:
+        if isinstance(x, kinds):
+            break
+    else:
         return result
+    pd: Any = sys.modules["pandas"]
+    frames: list[Any] = [x for x in args if isinstance(x, kinds)]
     first = frames[0]
     series = [x for x in frames if isinstance(x, pd.Series)]
     # pandas keeps a Series' name where every Series argument has it

@@ -36,7 +36,7 @@ import sys as _sys
 import types as _types
 
 from . import _core as _tb_core
-from ._apply import _ndarray, convert_results, numpy_container, numpy_result, numpy_view, numpy_views
+from ._apply import convert_results, numpy_container, numpy_result, numpy_views
 
 _torch_module = None
 
@@ -249,15 +249,29 @@ def _call(fn, qualname, name, args, kwargs):
     return convert_results(result, container, torch, originals)
 
 
+def _call_proxy(proxy, args, kwargs):
+    """A function proxy's call that its numpy fast path (``_tb_core.ProxyCall``) does not take."""
+    return _call(proxy._tb_target, proxy._tb_qualname, proxy._tb_name, args, kwargs)
+
+
+def _convert_proxy_result(result, view, array):
+    """A result of the numpy fast path that is not a ``torch.Tensor`` (tuples, subclasses, others):
+    converted, the view itself coming back as the caller's array."""
+    return convert_results(result, numpy_container(), _torch_module or _torch(), {id(view): array})
+
+
+#: Each proxy class's instance layout. ``_Proxy`` holds the methods only and adds no layout of its own,
+#: so that ``_Function`` can derive from both it and ``_tb_core.ProxyCall``.
+_PROXY_SLOTS = ("_tb_target", "_tb_qualname", "_tb_name", "__dict__")
+
+
 class _Proxy:
-    __slots__ = ("_tb_target", "_tb_qualname", "_tb_name", "_tb_pure", "__dict__")
+    __slots__ = ()
 
     def __init__(self, target, qualname, name):
         object.__setattr__(self, "_tb_target", target)
         object.__setattr__(self, "_tb_qualname", qualname)
         object.__setattr__(self, "_tb_name", name)
-        # called without keywords, it writes into no argument (decided once, by its name)
-        object.__setattr__(self, "_tb_pure", not _writes_first_argument(name, {}))
 
     def __getattr__(self, attr):
         if attr.startswith("_tb_"):
@@ -294,31 +308,28 @@ class _Proxy:
 class _Module(_Proxy):
     # A torch (sub)module whose callables work on foreign arrays. (No class
     # docstrings on proxies: ``__doc__`` is the wrapped object's.)
-    __slots__ = ()
+    __slots__ = _PROXY_SLOTS
     __doc__ = _Proxy.__dict__["__doc__"]
 
 
-class _Function(_Proxy):
+class _Function(_tb_core.ProxyCall, _Proxy):
     # A torch callable on foreign arrays (its attributes, such as an
-    # operator's overloads, are wrapped too).
-    __slots__ = ()
+    # operator's overloads, are wrapped too). Calling it is ``ProxyCall``'s
+    # ``__call__``, in Rust: the commonest call, one exact numpy array and no
+    # keywords, takes the numpy fast path (``_apply``'s) there, with no Python
+    # frame; every other call goes to ``_call``.
+    __slots__ = _PROXY_SLOTS
     __doc__ = _Proxy.__dict__["__doc__"]
+
+    def __new__(cls, target, qualname, name):
+        # called without keywords, it writes into no argument (decided once, by its name):
+        # only such calls may take the fast path
+        pure = not _writes_first_argument(name, {})
+        return super().__new__(cls, target, pure, _call_proxy, _convert_proxy_result)
 
     @property
     def __name__(self):
         return getattr(self._tb_target, "__name__", self._tb_name)
-
-    def __call__(self, *args, **kwargs):
-        if not kwargs and len(args) == 1 and type(args[0]) is _ndarray and self._tb_pure:
-            # the commonest call, one exact numpy array: ``_call_positional``'s numpy route, inlined
-            torch = _torch_module or _torch()
-            view = numpy_view(args[0], torch)
-            if view is not None:
-                result = self._tb_target(view)
-                if type(result) is torch.Tensor:
-                    return args[0] if result is view else numpy_result(result)
-                return convert_results(result, numpy_container(), torch, {id(view): args[0]})
-        return _call(self._tb_target, self._tb_qualname, self._tb_name, args, kwargs)
 
 
 class _Class(_Function):

@@ -20,6 +20,7 @@ const SLOT_DESCR_FROM_TYPE: usize = 45;
 const SLOT_SCALAR: usize = 60;
 const SLOT_NEW_FROM_DESCR: usize = 94;
 const SLOT_SET_BASE_OBJECT: usize = 282;
+const NPY_ARRAY_ALIGNED: c_int = 0x0100;
 const NPY_ARRAY_WRITEABLE: c_int = 0x0400;
 
 type DescrFromType = unsafe extern "C" fn(c_int) -> *mut ffi::PyObject;
@@ -254,6 +255,24 @@ struct DescrFields {
     byteorder: u8,
     former_flags: u8,
     type_num: c_int,
+}
+
+/// Whether an exact `numpy.ndarray` is writable, aligned, in native byte order
+/// and not complex: what `apply` and the `tb.torch` proxies view with
+/// `torch.from_numpy` on their numpy fast path (`python::bridge`'s
+/// `numpy_call`). Everything else takes the general route, which copies
+/// read-only and unaligned memory (and complex data off its itemsize's
+/// alignment) or explains the refusal.
+pub(crate) fn plain_writable(array: &Bound<'_, PyAny>) -> bool {
+    // SAFETY: the caller checked that `array` is exactly a numpy.ndarray, so
+    // its object starts with these fields; they are only read, with the GIL
+    // held (we hold `array`).
+    unsafe {
+        let fields = &*(array.as_ptr() as *const ArrayFields);
+        let descr = &*fields.descr;
+        let both = NPY_ARRAY_WRITEABLE | NPY_ARRAY_ALIGNED;
+        fields.flags & both == both && descr.kind != b'c' && descr.byteorder != b'>'
+    }
 }
 
 fn dtype_of_type_number(typenum: c_int) -> Option<DType> {

@@ -12,7 +12,7 @@ use dlpark::python::{DlpackStream, ImportRequest};
 
 use super::array_api_strict;
 use super::errors::Class;
-use super::exported::DlpackTensor;
+use super::exported::{legacy_capsule, DlpackTensor};
 use super::placement;
 use crate::dlpack::stream::ConsumerStream;
 use crate::dlpack::{self, CudaStream, Imported, ManagedDlpack};
@@ -122,6 +122,11 @@ fn numpy(py: Python<'_>) -> PyResult<&NumPy> {
     })
 }
 
+/// Whether `obj` is exactly a `numpy.ndarray` (no subclass).
+pub(crate) fn is_exact_ndarray(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
+    Ok(obj.get_type().is(numpy(obj.py())?.ndarray.bind(obj.py())))
+}
+
 /// An optional library's array type and the function that builds its arrays
 /// from ours (`from_dlpack`; for torch `_wrap_tensor_impl`, see [`wrap_torch`]),
 /// looked up only once the caller has imported that library (torchbridge never
@@ -151,6 +156,15 @@ static JAX: Optional = Optional {
     constructor: ("jax.numpy", "from_dlpack"),
     cell: PyOnceLock::new(),
 };
+
+/// jaxlib's own DLPack exchange, `(export, build)` from
+/// `torchbridge._jax.exchange()`: a fraction of the public functions' cost,
+/// where it gives what they give (JAX on one CPU device only); None elsewhere.
+/// Asked once, when the first JAX array arrives.
+fn jax_exchange(py: Python<'_>) -> PyResult<&Option<(Py<PyAny>, Py<PyAny>)>> {
+    static EXCHANGE: PyOnceLock<Option<(Py<PyAny>, Py<PyAny>)>> = PyOnceLock::new();
+    EXCHANGE.get_or_try_init(py, || py.import("torchbridge._jax")?.call_method0("exchange")?.extract())
+}
 
 impl Optional {
     fn get<'a>(&'a self, py: Python<'_>) -> PyResult<Option<&'a (Py<PyType>, Py<PyAny>)>> {
@@ -211,6 +225,11 @@ pub(crate) fn classify<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Arg<'py>> {
     if obj.get_type().is(np.ndarray.bind(py)) {
         return strong(obj.clone(), Library::NumPy);
     }
+    if let Some((tensor_type, _)) = TORCH.cell.get(py) {
+        if obj.get_type().is(tensor_type.bind(py)) {
+            return torch_arg(obj); // an exact torch.Tensor: the second commonest call
+        }
+    }
     if obj.is_instance(np.ndarray.bind(py))? {
         if obj.is_instance(np.masked_array.bind(py))? {
             return Err(Class::InputType.err(
@@ -233,9 +252,7 @@ pub(crate) fn classify<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Arg<'py>> {
         return Ok(Arg { array, library: Library::NumPy, weak: true });
     }
     if TORCH.matches(obj)? {
-        let grad = obj.getattr(intern!(py, "requires_grad"))?.is_truthy()? && crate::ffi::autograd::grad_mode_enabled();
-        let grad = grad.then(|| Arc::from([obj.clone().unbind()]));
-        return strong(obj.clone(), Library::Torch { grad });
+        return torch_arg(obj);
     }
     if JAX.matches(obj)? {
         return strong(obj.clone(), Library::Jax);
@@ -261,6 +278,14 @@ pub(crate) fn classify<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Arg<'py>> {
          scalar, list or tuple; got {}",
         type_name(obj)
     )))
+}
+
+/// The torch tensor `obj` as an argument, with itself as the input whose
+/// gradient the result must carry where it requires grad and autograd records.
+fn torch_arg<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Arg<'py>> {
+    let grad = crate::ffi::autograd::grad_mode_enabled() && tensor_impl::requires_grad(obj)?;
+    let grad = grad.then(|| Arc::from([obj.clone().unbind()]));
+    Ok(Arg { array: obj.clone(), library: Library::Torch { grad }, weak: false })
 }
 
 /// The [`Library::Namespace`] of an array-API array (`__array_namespace__()`),
@@ -468,6 +493,16 @@ pub(crate) fn import(arg: &Arg<'_>) -> PyResult<Imported> {
         obj.call_method0(intern!(py, "resolve_conj"))
             .and_then(|t| t.call_method0(intern!(py, "resolve_neg")))
             .map_err(|err| import_failed(arg, err))?
+    } else if matches!(arg.library, Library::Jax) && jax_exchange(py)?.is_some() {
+        // Fast path: jaxlib's own export of the array's host buffer (see
+        // [`jax_exchange`]), without `__dlpack__`'s device and stream discovery.
+        let (export, _) = jax_exchange(py)?.as_ref().expect("checked above");
+        let capsule = export.bind(py).call1((obj,)).map_err(|err| import_failed(arg, err))?;
+        let managed =
+            dlpark::python::from_dlpack(capsule.as_borrowed(), None, None).map_err(|e| import_failed(arg, e))?;
+        let mut imported = dlpack::import(managed_dlpack(managed))?;
+        imported.read_only = true; // JAX arrays are immutable
+        return placed(imported, arg);
     } else {
         // Fast path: array-api-strict's Array holds an ndarray; read that one
         // (see [`array_api_strict`]), what it declines goes through DLPack.
@@ -506,10 +541,7 @@ pub(crate) fn import(arg: &Arg<'_>) -> PyResult<Imported> {
         Err(err) if err.is_instance(py, Class::Device.type_object(py)?.as_any()) => return Err(err),
         Err(err) => return Err(import_failed(arg, err)),
     };
-    let managed = match managed {
-        dlpark::python::ImportedDlpack::Legacy(m) => ManagedDlpack::Legacy(m),
-        dlpark::python::ImportedDlpack::Versioned(m) => ManagedDlpack::Versioned(m),
-    };
+    let managed = managed_dlpack(managed);
     let mut imported = match (&stream, &arg.library) {
         // torch's own CUDA memory returns to libtorch's allocator, which orders
         // reuse by stream itself; another library's pool must wait for our work.
@@ -520,6 +552,14 @@ pub(crate) fn import(arg: &Arg<'_>) -> PyResult<Imported> {
     };
     imported.read_only |= arg.library.immutable();
     placed(imported, arg)
+}
+
+/// dlpark's imported tensor as the one `dlpack::import` takes.
+fn managed_dlpack(imported: dlpark::python::ImportedDlpack) -> ManagedDlpack {
+    match imported {
+        dlpark::python::ImportedDlpack::Legacy(m) => ManagedDlpack::Legacy(m),
+        dlpark::python::ImportedDlpack::Versioned(m) => ManagedDlpack::Versioned(m),
+    }
 }
 
 /// `imported`, on the device the caller chose with `device=` (see
@@ -682,6 +722,9 @@ pub(crate) fn wrap(py: Python<'_>, library: &Library, tensor: Tensor, ufunc_scal
             // (`unfold`, `expand`) and other strided results are made contiguous for it.
             if !tensor.is_contiguous() {
                 tensor = tensor.f_contiguous().map_err(crate::Error::from)?;
+            }
+            if let Some((_, build)) = jax_exchange(py)? {
+                return Ok(build.bind(py).call1((legacy_capsule(py, tensor)?,))?.unbind());
             }
             constructor(py, &JAX)?
         }

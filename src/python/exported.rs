@@ -37,6 +37,12 @@ impl DlpackTensor {
     }
 }
 
+/// `tensor` as the legacy DLPack capsule `DLPackTensor.__dlpack__()` returns,
+/// for a consumer torchbridge calls itself (no Python method call between).
+pub(crate) fn legacy_capsule(py: Python<'_>, tensor: Tensor) -> PyResult<Py<PyAny>> {
+    export_dlpack(&DlpackTensor::new(tensor)?, py, ExportRequest::parse(None, None, None, None)?)
+}
+
 #[pymethods]
 impl DlpackTensor {
     #[pyo3(signature = (*, stream = None, max_version = None, dl_device = None, copy = None))]

@@ -95,6 +95,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<exported::DlpackTensor>()?;
     m.add_class::<bridge::Container>()?;
     m.add_function(wrap_pyfunction!(bridge::torch_views, m)?)?;
+    m.add_class::<bridge::ProxyCall>()?;
+    m.add_function(wrap_pyfunction!(bridge::numpy_call, m)?)?;
     m.add_function(wrap_pyfunction!(build_info, m)?)?;
     m.add_function(wrap_pyfunction!(set_num_threads, m)?)?;
     m.add_function(wrap_pyfunction!(thread_plan, m)?)?;

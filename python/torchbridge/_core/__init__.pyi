@@ -4,6 +4,8 @@ are generated from the runtime by ``.ci/stubs.py``."""
 
 from typing import Any, final
 
+from typing_extensions import disjoint_base
+
 from . import aten as aten
 from . import fft as fft
 from . import linalg as linalg
@@ -18,6 +20,8 @@ __all__ = [
     "DLPackTensor",
     "Container",
     "torch_views",
+    "numpy_call",
+    "ProxyCall",
     "build_info",
     "set_num_threads",
     "thread_plan",
@@ -58,6 +62,15 @@ class Container:
     def wrap(self, tensor: Any) -> Any: ...
 
 def torch_views(arrays: list[Any], device: Any = None) -> tuple[list[Any], Container]: ...
+def numpy_call(function: Any, array: Any, kwargs: dict[str, Any] | None, convert: Any, declined: Any) -> Any: ...
+
+@disjoint_base
+class ProxyCall:
+    """A ``torchbridge.torch`` function proxy's call (``torchbridge.torch._Function`` subclasses it)."""
+
+    def __new__(cls, target: Any, pure: bool, general: Any, convert: Any) -> ProxyCall: ...
+    def __call__(self, *args: Any, **kwargs: Any) -> Any: ...
+
 def build_info() -> dict[str, object]: ...
 def set_num_threads(threads: int) -> None: ...
 def thread_plan(elements: int) -> dict[str, object]: ...

@@ -11,6 +11,7 @@ use super::helpers::*;
 use super::loops;
 use super::ufuncs::Ufunc;
 use crate::ffi::faddeeva::Faddeeva;
+use crate::ffi::ndtr::Erfc;
 use crate::ops::autograd::records_grad;
 use crate::ops::scipy_float_input;
 use crate::Result;
@@ -82,14 +83,14 @@ const NDTR_CORRECTED_BELOW: f64 = -1.0;
 /// to a few ulp. Three elementwise ops on the bulk.
 ///
 /// Float64 CPU input that carries no gradient takes the kernel of
-/// `csrc/ndtr.cpp`: the same formulas in one pass (the SLEEF `erfc` libtorch
-/// exports, AVX-512 or AVX2: within 2 ulp of this composite), the correction
-/// on the tail elements only, without gathering them.
+/// `csrc/ndtr.cpp`: the same formulas in one pass (MKL's or SLEEF's vector
+/// `erfc` as libtorch exports them: within 2 ulp of this composite), the
+/// correction on the tail elements only, without gathering them.
 pub(super) fn ndtr_f64(x: &Tensor) -> Result<Tensor> {
     if x.f_kind()? == Kind::Double && x.device() == Device::Cpu && !records_grad(x) {
         let x = x.f_contiguous()?;
         let mut out = x.f_empty_like()?;
-        crate::ffi::ndtr::ndtr_cpu(&x, &mut out, NDTR_CORRECTED_BELOW, FRAC_1_SQRT_2_ERR, true)?;
+        crate::ffi::ndtr::ndtr_cpu(&x, &mut out, NDTR_CORRECTED_BELOW, FRAC_1_SQRT_2_ERR, Erfc::Mkl)?;
         return Ok(out);
     }
     ndtr_composite(x)
@@ -208,35 +209,39 @@ mod tests {
     use tch::{Kind, Tensor};
 
     use super::{ndtr_composite, FRAC_1_SQRT_2_ERR, NDTR_CORRECTED_BELOW};
+    use crate::ffi::ndtr::Erfc;
 
-    /// The one-pass kernel against the composite, both paths (SLEEF's erfc
-    /// where `ndtr_vectorized()`, the C library's), tail and bulk.
+    /// The one-pass kernel against the composite, each of its erfc kernels
+    /// (MKL's, SLEEF's, the C library's), tail and bulk.
     #[test]
     fn one_pass_kernel_matches_the_composite() {
         let mut grid: Vec<f64> = (0..=4003).map(|i| -39.0 + 48.0 * i as f64 / 4003.0).collect();
         grid.extend([-1.0, -0.0, 0.0, -1e300, 1e300, -38.4, f64::NAN, f64::INFINITY, f64::NEG_INFINITY]);
         let x = Tensor::from_slice(&grid);
         let want = Vec::<f64>::try_from(&ndtr_composite(&x).unwrap()).unwrap();
-        for vectorized in [true, false] {
+        for erfc in [Erfc::Mkl, Erfc::Sleef, Erfc::CLibrary] {
             let mut out = x.empty_like();
-            crate::ffi::ndtr::ndtr_cpu(&x, &mut out, NDTR_CORRECTED_BELOW, FRAC_1_SQRT_2_ERR, vectorized).unwrap();
+            crate::ffi::ndtr::ndtr_cpu(&x, &mut out, NDTR_CORRECTED_BELOW, FRAC_1_SQRT_2_ERR, erfc).unwrap();
             let got = Vec::<f64>::try_from(&out.to_kind(Kind::Double)).unwrap();
             for ((g, w), v) in got.into_iter().zip(want.iter().copied()).zip(grid.iter()) {
                 if !w.is_finite() || w == 0.0 {
-                    assert!(g == w || (g.is_nan() && w.is_nan()), "{vectorized} at {v}: {g} {w}");
+                    assert!(g == w || (g.is_nan() && w.is_nan()), "{erfc:?} at {v}: {g} {w}");
                 } else if w >= f64::MIN_POSITIVE {
-                    // the C library's erfc against SLEEF's: a few ulp
-                    assert!((g - w).abs() <= 8.0 * f64::EPSILON * w, "{vectorized} at {v}: {g} {w}");
+                    // one erfc against another: a few ulp
+                    assert!((g - w).abs() <= 8.0 * f64::EPSILON * w, "{erfc:?} at {v}: {g} {w}");
                 } else {
                     // subnormal results: their few bits
-                    assert!((g - w).abs() <= 16.0 * 5e-324, "{vectorized} at {v}: {g} {w}");
+                    assert!((g - w).abs() <= 16.0 * 5e-324, "{erfc:?} at {v}: {g} {w}");
                 }
             }
         }
+        // libtorch_cpu from the x86-64 PyPI wheel exports MKL's vector erfc
+        #[cfg(target_arch = "x86_64")]
+        assert_eq!(crate::ffi::ndtr::erfc_kernel(Erfc::Mkl), Erfc::Mkl);
         // libtorch_cpu exports SLEEF's erfc: on an AVX2 machine the kernel takes it
         #[cfg(target_arch = "x86_64")]
         if is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma") {
-            assert!(crate::ffi::ndtr::ndtr_vectorized());
+            assert_eq!(crate::ffi::ndtr::erfc_kernel(Erfc::Sleef), Erfc::Sleef);
         }
     }
 }

@@ -116,3 +116,48 @@ def test_logit_one_pass_second_derivative():
     assert out.dtype == torch.float32
     out.sum().backward()
     assert torch.allclose(x32.grad, 1 / (x32.detach() * (1 - x32.detach())), rtol=1e-6, atol=0)
+
+
+# The vectorized kernels (csrc/logit.cpp: one log per element of the quotient x / (1 - x) carried to twice the
+# working precision; float32 widened to float64) against SciPy and against mpmath in ulps: the neighbourhoods
+# of SciPy's branch boundaries 0.3 and 0.65, of the zero at 1/2, of 0 (subnormals) and of 1.
+
+def _neighbours(b, steps, dtype):
+    """b and its `steps` nearest floats of `dtype` on either side (b > 0)."""
+    itype = np.int64 if np.dtype(dtype) == np.float64 else np.int32
+    return (np.array(b, dtype=dtype).view(itype) + np.arange(-steps, steps + 1, dtype=itype)).view(dtype)
+
+
+def _ulp_errors(got, x):
+    """|got - logit(x)| in ulps (of got's dtype) of the exact value, by mpmath."""
+    errors = []
+    for g, v in zip(got.tolist(), x.tolist()):
+        exact = mp.log(mpf(v) / (1 - mpf(v)))
+        if exact == 0:
+            errors.append(0.0 if g == 0 else np.inf)
+            continue
+        ulp = float(np.spacing(got.dtype.type(abs(float(exact)))))
+        errors.append(float(abs(mpf(g) - exact) / ulp))
+    return np.array(errors)
+
+
+@pytest.mark.parametrize("dtype, rtol, max_ulp", [(np.float64, 5e-16, 1.5), (np.float32, 2.5e-7, 0.51)])
+def test_logit_one_log_kernel_near_its_edges(dtype, rtol, max_ulp):
+    f = np.dtype(dtype).type
+    info = np.finfo(dtype)
+    x = np.concatenate([
+        _neighbours(0.5, 300, dtype), _neighbours(0.3, 40, dtype), _neighbours(0.65, 40, dtype),
+        info.smallest_subnormal * np.arange(1, 40, dtype=dtype), _neighbours(info.tiny, 20, dtype),
+        _neighbours(1e-20, 20, dtype), np.nextafter(f(1), f(0)) - info.epsneg * np.arange(40, dtype=dtype),
+        np.random.default_rng(11).uniform(0, 1, 3000).astype(dtype),
+    ])
+    ours = tb.special.logit(x)
+    _assert_logit_like_scipy(ours, sc.logit(x), rtol)
+    errors = _ulp_errors(ours, x)
+    assert errors.max() <= max_ulp, (x[errors.argmax()], errors.max())
+    # the edges exactly, as SciPy: nan outside [0, 1] and for nan, -inf at 0 and -0.0, inf at 1, 0 at 1/2
+    edges = np.array([np.nan, -np.inf, -1.0, -info.smallest_subnormal, -0.0, 0.0, 0.5, 1.0, np.nextafter(f(1), f(2)),
+                      2.0, np.inf], dtype=dtype)
+    ours = tb.special.logit(edges)
+    np.testing.assert_array_equal(ours, sc.logit(edges))
+    assert np.signbit(ours[4:6]).all() and not np.signbit(ours[6])
