@@ -126,6 +126,17 @@ impl Continuous {
         matches!(self, Continuous::Lognorm)
     }
 
+    /// Whether the standardised `method` is already what `rv_continuous`
+    /// gives on the whole extended real line: the distribution has no shape
+    /// parameters, its support is the real line, and the formula itself
+    /// gives the saturated values at `±inf` (`cdf` 0 and 1, `logcdf` `-inf`
+    /// and 0, ...) and nan at nan. Then, with a valid 0-d `loc`/`scale`,
+    /// [`super::distn_infrastructure`] evaluates the formula at
+    /// `(x - loc) / scale` without its masks.
+    pub(crate) fn total(self, method: Method) -> bool {
+        matches!((self, method), (Continuous::Norm, Method::Cdf | Method::LogCdf | Method::Sf | Method::LogSf))
+    }
+
     /// SciPy's default `_argcheck`: every shape parameter positive.
     pub(crate) fn argcheck(self, args: &[Tensor], like: &Tensor) -> Result<Tensor> {
         // a 0-d true that broadcasts, for the distributions without shape parameters

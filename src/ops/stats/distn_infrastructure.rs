@@ -220,6 +220,9 @@ fn continuous(
     loc: &Tensor,
     scale: &Tensor,
 ) -> Result<Tensor> {
+    if let Some(value) = total(c, method, x, args, loc, scale)? {
+        return Ok(value);
+    }
     let d = Distribution::Continuous(c);
     let mut all: Vec<&Tensor> = vec![x, loc, scale];
     all.extend(args.iter());
@@ -281,6 +284,36 @@ fn continuous(
         }
         Method::Ppf | Method::Isf => unreachable!("handled above"),
     }
+}
+
+/// The fast path of [`continuous`] for a method the distribution's formula
+/// gives on the whole line ([`Continuous::total`]) with no shape parameters
+/// and a 0-d, finite `loc` and 0-d, finite, positive `scale`: the formula at
+/// `(x - loc) / scale`, the same values (and autograd graph) as the masks
+/// and `where`s of the generic path, which would keep every element of it.
+/// With `loc` +0 and `scale` 1 (the defaults) and neither requiring grad,
+/// the formula at `x` itself (`x - 0` and `/ 1` change no value, `-0.0`
+/// included). `None`: the generic path.
+fn total(
+    c: Continuous,
+    method: Method,
+    x: &Tensor,
+    args: &[Tensor],
+    loc: &Tensor,
+    scale: &Tensor,
+) -> Result<Option<Tensor>> {
+    if !args.is_empty() || !c.total(method) || loc.dim() != 0 || scale.dim() != 0 {
+        return Ok(None);
+    }
+    let (Ok(l), Ok(s)) = (loc.f_double_value(&[]), scale.f_double_value(&[])) else {
+        return Ok(None);
+    };
+    if !(l.is_finite() && s.is_finite() && s > 0.0) {
+        return Ok(None);
+    }
+    let standard = l == 0.0 && l.is_sign_positive() && s == 1.0 && !loc.requires_grad() && !scale.requires_grad();
+    let y = if standard { x.shallow_clone() } else { x.f_sub(loc)?.f_div(scale)? };
+    Ok(Some(c.standard(method, &y, args)?))
 }
 
 fn discrete(d: Discrete, method: Method, x: &Tensor, args: &[Tensor], loc: &Tensor) -> Result<Tensor> {

@@ -527,3 +527,80 @@ def test_random_parameters(name):
     for method in QUANTILES:
         got = getattr(getattr(stats, name), method)(q, *args)
         close(got, scipy_call(name, method, q, *args), 0 if discrete else rtol)
+
+
+NORM_TOTAL = ["cdf", "logcdf", "sf", "logsf"]
+
+
+@pytest.mark.parametrize("method", NORM_TOTAL)
+def test_norm_fast_path_matches_scipy(method):
+    # norm's cdf family with a 0-d finite loc and positive finite scale skips the generic masks
+    # (the formula at (x - loc) / scale; at x itself for the defaults): same values as SciPy's (log_ndtr
+    # differs from SciPy's by ~1e-13 relative in the far tail), bit for bit the generic path's
+    rng = np.random.default_rng(20261207)
+    x = np.concatenate([rng.normal(0, 3, 1000), [np.nan, np.inf, -np.inf, -0.0, 0.0, -40.0, 40.0]])
+    for loc, scale in [(0, 1), (0.0, 1.0), (-0.0, 1.0), (LOC, SCALE), (np.float64(-2.5), 0.3), (3, 2)]:
+        got = getattr(stats.norm, method)(x, loc=loc, scale=scale)
+        close(got, scipy_call("norm", method, x, loc=loc, scale=scale), 1e-12, atol=1e-300)
+        # the generic path (an array loc) gives the same values, bit for bit
+        generic = getattr(stats.norm, method)(x, loc=np.array([loc], dtype=np.float64), scale=scale)
+        np.testing.assert_array_equal(to_numpy(got), to_numpy(generic))
+    assert getattr(stats.norm, method)(np.array([]), loc=1.0, scale=2.0).shape == (0,)
+    assert getattr(stats.norm, method)(np.zeros((0, 3))).shape == (0, 3)
+    got = getattr(stats.norm, method)(np.float32(0.7))
+    assert type(got) is np.float64
+    close(got, scipy_call("norm", method, np.float32(0.7)), 1e-12)
+    assert got == getattr(stats.norm, method)(np.float32(0.7), loc=np.array([0.0]))
+    for dtype in ["float32", "int32", "int64"]:
+        xs = np.array([-3, -1, 0, 1, 2]).astype(dtype)
+        for lib in ["numpy", "torch"]:
+            close(getattr(stats.norm, method)(to_library(lib, xs)), scipy_call("norm", method, xs), 1e-12)
+            close(
+                getattr(stats.norm, method)(to_library(lib, xs), loc=0.5, scale=2),
+                scipy_call("norm", method, xs, loc=0.5, scale=2),
+                1e-12,
+            )
+    # invalid or non-finite loc/scale, arrays of them: the generic path, as SciPy
+    for loc, scale in [(0.0, 0.0), (0.0, -1.0), (0.0, np.inf), (np.nan, 1.0), (np.inf, 1.0), (0.0, np.nan)]:
+        close(
+            getattr(stats.norm, method)(x, loc=loc, scale=scale),
+            scipy_call("norm", method, x, loc=loc, scale=scale),
+            1e-12,
+            atol=1e-300,
+        )
+    locs = np.array([[0.0], [1.5]])
+    close(
+        getattr(stats.norm, method)(x, loc=locs, scale=np.array(2.0)),
+        scipy_call("norm", method, x, loc=locs, scale=2.0),
+        1e-12,
+        atol=1e-300,
+    )
+
+
+@pytest.mark.parametrize("method", NORM_TOTAL)
+def test_norm_fast_path_keeps_autograd(method):
+    x = torch.tensor([-2.0, -0.5, 0.0, 1.0, 3.0], dtype=torch.float64)
+    for loc, scale in [(0.0, 1.0), (0.5, 2.0)]:
+        fast_x = x.clone().requires_grad_(True)
+        generic_x = x.clone().requires_grad_(True)
+        fast = getattr(stats.norm, method)(fast_x, loc=loc, scale=scale)
+        generic = getattr(stats.norm, method)(generic_x, loc=torch.tensor([loc]), scale=scale)
+        assert torch.equal(fast.detach(), generic.detach())
+        assert fast.requires_grad == generic.requires_grad
+        if generic.requires_grad:
+            fast.sum().backward()
+            generic.sum().backward()
+            torch.testing.assert_close(fast_x.grad, generic_x.grad, rtol=0, atol=0)
+    # a 0-d loc and scale that require grad get theirs on the fast path as on the generic one
+    loc = torch.tensor(0.0, dtype=torch.float64, requires_grad=True)
+    scale = torch.tensor(1.0, dtype=torch.float64, requires_grad=True)
+    out = getattr(stats.norm, method)(x, loc=loc, scale=scale)
+    loc1 = torch.tensor([0.0], dtype=torch.float64, requires_grad=True)
+    scale1 = torch.tensor([1.0], dtype=torch.float64, requires_grad=True)
+    ref = getattr(stats.norm, method)(x, loc=loc1, scale=scale1)
+    assert out.requires_grad == ref.requires_grad
+    if ref.requires_grad:
+        out.sum().backward()
+        ref.sum().backward()
+        torch.testing.assert_close(loc.grad.reshape(1), loc1.grad, rtol=0, atol=0)
+        torch.testing.assert_close(scale.grad.reshape(1), scale1.grad, rtol=0, atol=0)
