@@ -23,7 +23,10 @@
 //!   `cdist` kernel; `canberra`, `hamming`, `jensenshannon` and weighted
 //!   `dice` broadcast over blocks of rows (bounded memory).
 //!
-//! [`pdist`] is the upper triangle of `cdist(X, X)`. [`squareform`] converts
+//! [`pdist`] is the upper triangle of `cdist(X, X)`, except for unweighted
+//! `euclidean` and `sqeuclidean` on the CPU without autograd: there each
+//! pair's sum is computed directly, as SciPy does, into the condensed vector
+//! (`pdist_host`). [`squareform`] converts
 //! both ways; [`dm_problem`] and [`y_problem`] are SciPy's `is_valid_dm` and
 //! `is_valid_y` checks. The single-pair functions ([`pair`], [`jensenshannon`])
 //! follow SciPy's Python definitions (those differ from the `cdist` kernels
@@ -31,6 +34,7 @@
 
 use tch::{Device, Kind, Tensor};
 
+use crate::ops::autograd::records_grad;
 use crate::ops::numpy::cast;
 use crate::{dlpack, DType, Error, Result};
 
@@ -247,9 +251,127 @@ pub fn pdist(x: &Tensor, metric: Metric, params: &Params) -> Result<Tensor> {
     }
     let a = f64_input(x)?;
     let m = rows(&a);
+    let plain = params.w.is_none() && a.device() == Device::Cpu && !records_grad(&a);
+    match metric {
+        Metric::Euclidean if plain => return pdist_host(&a, false),
+        Metric::Sqeuclidean if plain => return pdist_host(&a, true),
+        _ => {}
+    }
     let stacked = || -> Result<Tensor> { Ok(a.shallow_clone()) };
     let full = pairwise(&a, &a, metric, params, m, &stacked)?;
     condensed(&full, m)
+}
+
+/// Points per block of [`pdist_host`]: the lanes of its accumulators.
+const LANES: usize = 16;
+/// Rows `i` a thread of [`pdist_host`] takes at a time.
+const TILE: usize = 32;
+/// Multiply-adds per extra thread of [`pdist_host`] (a thread start costs
+/// tens of microseconds).
+const WORK_PER_THREAD: usize = 1 << 22;
+
+/// `pdist` `euclidean` (or `sqeuclidean`, `squared`) of the float64 CPU
+/// points `x` without weights, as SciPy computes it: each pair's sum of
+/// squared differences directly, in the features' order (no Gram-matrix
+/// expansion, hence nothing to correct), straight into the condensed vector.
+/// The points are transposed into blocks of [`LANES`] so that the pairs of
+/// one row with a block's points vectorise (each lane one pair's sequential
+/// sum); the rows go by tiles of [`TILE`] over the calling thread's libtorch
+/// team when the work is large.
+fn pdist_host(x: &Tensor, squared: bool) -> Result<Tensor> {
+    let (m, n) = (x.size()[0] as usize, x.size()[1] as usize);
+    let pairs = m * m.saturating_sub(1) / 2;
+    let mut out = vec![0.0f64; pairs];
+    if pairs > 0 {
+        let mut xv = vec![0.0f64; m * n];
+        x.f_copy_data(&mut xv, m * n)?;
+        let mp = m.div_ceil(LANES) * LANES;
+        let mut xt = vec![0.0f64; n * mp]; // (n, mp): the points as columns, zeros past m
+        if n > 0 {
+            for (j, row) in xv.chunks_exact(n).enumerate() {
+                for (k, &v) in row.iter().enumerate() {
+                    xt[k * mp + j] = v;
+                }
+            }
+        }
+        // the condensed vector cut at tile boundaries (row i's pairs start at `start(i)`)
+        let start = |i: usize| i * m - i * (i + 1) / 2;
+        let mut tiles = Vec::new();
+        let mut rest = out.as_mut_slice();
+        for i0 in (0..m - 1).step_by(TILE) {
+            let i1 = (i0 + TILE).min(m - 1);
+            let (tile, tail) = rest.split_at_mut(start(i1) - start(i0));
+            tiles.push((i0, i1, tile));
+            rest = tail;
+        }
+        let team = usize::try_from(crate::threads::current_team()).unwrap_or(1).max(1);
+        let threads = team.min(pairs * n.max(1) / WORK_PER_THREAD + 1).min(tiles.len());
+        let work = |i0: usize, i1: usize, tile: &mut [f64]| {
+            pdist_tile(&xv, &xt, m, n, mp, i0, i1, squared, tile, start(i0), &start)
+        };
+        if threads <= 1 {
+            for (i0, i1, tile) in tiles {
+                work(i0, i1, tile);
+            }
+        } else {
+            // the tiles taken in turn (the first rows have the most pairs)
+            let queue = std::sync::Mutex::new(tiles.into_iter());
+            let next = || queue.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).next();
+            std::thread::scope(|scope| {
+                for _ in 1..threads {
+                    scope.spawn(|| {
+                        while let Some((i0, i1, tile)) = next() {
+                            work(i0, i1, tile);
+                        }
+                    });
+                }
+                while let Some((i0, i1, tile)) = next() {
+                    work(i0, i1, tile);
+                }
+            });
+        }
+    }
+    Ok(Tensor::f_from_slice(&out)?)
+}
+
+/// [`pdist_host`]'s rows `i0..i1`: their pairs into `tile` (the condensed
+/// vector from `offset`, row `i`'s pairs at `start(i)`), block by block of
+/// points so that a block's columns of `xt` stay in cache over the tile.
+#[allow(clippy::too_many_arguments)]
+fn pdist_tile(
+    xv: &[f64],
+    xt: &[f64],
+    m: usize,
+    n: usize,
+    mp: usize,
+    i0: usize,
+    i1: usize,
+    squared: bool,
+    tile: &mut [f64],
+    offset: usize,
+    start: &dyn Fn(usize) -> usize,
+) {
+    for jb in ((i0 + 1) / LANES * LANES..mp).step_by(LANES) {
+        // the rows with a pair in this block: i < j for some j in jb..jb + LANES
+        for i in i0..i1.min(jb + LANES - 1) {
+            let mut acc = [0.0f64; LANES];
+            let xi = &xv[i * n..(i + 1) * n];
+            for (k, &xik) in xi.iter().enumerate() {
+                let col: &[f64; LANES] = xt[k * mp + jb..k * mp + jb + LANES].try_into().expect("LANES columns");
+                for (sum, &xjk) in acc.iter_mut().zip(col) {
+                    let d = xik - xjk;
+                    *sum += d * d;
+                }
+            }
+            let first = jb.max(i + 1);
+            let last = (jb + LANES).min(m);
+            let base = start(i) - offset;
+            for j in first..last {
+                let v = acc[j - jb];
+                tile[base + j - i - 1] = if squared { v } else { v.sqrt() };
+            }
+        }
+    }
 }
 
 /// The entries above the diagonal of the square `full`, row by row.

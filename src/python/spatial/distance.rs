@@ -152,6 +152,9 @@ pub(super) fn cdist(
 /// The condensed distance vector of ``X``'s rows: ``metric(X[i], X[j])`` for
 /// ``i < j``, row by row (``m * (m - 1) // 2`` entries), with SciPy's named
 /// metrics, keywords and defaults; float64 results; ``out=`` as in SciPy.
+/// On the CPU (no autograd), unweighted ``euclidean`` and ``sqeuclidean``
+/// sum each pair's squared differences directly, as SciPy does, straight
+/// into the condensed vector; the other cases are computed as ``cdist``.
 ///
 #[doc = spatial_note!()]
 #[pyfunction]

@@ -379,3 +379,65 @@ def test_baseline_kernels_are_scipys_loop_too():
     done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     assert "baseline ok" in done.stdout
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("name", sorted(BA))
+@pytest.mark.parametrize("shape", [(1,), (2,), (5,), (100,), (3, 40), (2, 1, 17)])
+def test_lfilter_small_calls_equal_scipy_bit_for_bit(dtype, name, shape, rng):
+    """Small real calls whose arrays are ready (the host path of ``lfilter``): SciPy's
+    values exactly, with and without ``zi``, along the last axis."""
+    b, a = (np.asarray(c, dtype=dtype) for c in BA[name])
+    x = rng.standard_normal(shape).astype(dtype)
+    y = ts.lfilter(b, a, x)
+    assert y.dtype == np.dtype(dtype) and y.shape == x.shape
+    if len(a) > 1:  # (SciPy convolves FIR filters: equal to rounding only)
+        np.testing.assert_array_equal(y, ss.lfilter(b, a, x))
+    else:
+        assert rel(y, ss.lfilter(b, a, x)) < 1e-6
+    k = max(len(a), len(b)) - 1
+    zi = rng.standard_normal((*shape[:-1], k)).astype(dtype)
+    y, zf = ts.lfilter(b, a, x, zi=zi)
+    ry, rzf = ss.lfilter(b, a, x, zi=zi)
+    assert zf.dtype == np.dtype(dtype) and zf.shape == rzf.shape
+    tol = 1e-12 if dtype == "float64" else 1e-5
+    assert rel(y, ry) < tol and rel(zf, rzf) < tol
+    # the same call through the general path (another axis, a broadcast zi) agrees
+    if len(shape) > 1:
+        yt = ts.lfilter(b, a, np.moveaxis(x, -1, 0).copy(), axis=0)
+        np.testing.assert_array_equal(np.moveaxis(yt, 0, -1), ts.lfilter(b, a, x))
+
+
+def test_lfilter_small_calls_edge_cases(rng):
+    """Inputs the host path leaves to the general one, and its own edge cases."""
+    b, a = BA["butter4"]
+    x = rng.standard_normal(50)
+    ref = ss.lfilter(b, a, x)
+    np.testing.assert_array_equal(ts.lfilter(list(b), list(a), list(x)), ref)  # lists: float64 arrays
+    x32 = x.astype(np.float32)
+    assert rel(ts.lfilter(b, a, x32), ss.lfilter(b, a, x32)) < 1e-12  # mixed dtypes: general path
+    assert rel(ts.lfilter(b, a, x[::2]), ss.lfilter(b, a, x[::2])) < 1e-12  # strided x
+    xc = x + 1j * rng.standard_normal(50)
+    assert rel(ts.lfilter(b, a, xc), ss.lfilter(b, a, xc)) < 1e-12  # complex: general path
+    assert ts.lfilter(b, a, np.zeros(0)).shape == (0,)
+    assert ts.lfilter(b, a, np.zeros((3, 0))).shape == (3, 0)
+    np.testing.assert_array_equal(ts.lfilter([2.0], [4.0], x), ss.lfilter([2.0], [4.0], x))  # a gain
+    y, zf = ts.lfilter([3.0], [2.0], x, zi=np.zeros(0))
+    ry, rzf = ss.lfilter([3.0], [2.0], x, zi=np.zeros(0))
+    np.testing.assert_array_equal(y, ry)
+    assert zf.shape == rzf.shape == (0,)
+    # a[0] != 1 and negative: normalised as SciPy
+    np.testing.assert_array_equal(ts.lfilter(b, -2 * a, x), ss.lfilter(b, -2 * a, x))
+    with pytest.raises(ValueError):
+        ts.lfilter(b, np.array([0.0, 1.0]), x)
+    # non-finite values propagate as in SciPy's loop
+    xn = x.copy()
+    xn[10] = np.nan
+    np.testing.assert_array_equal(ts.lfilter(b, a, xn), ss.lfilter(b, a, xn))
+    # torch on the CPU takes it too (and autograd keeps the differentiable scan)
+    xt = torch.from_numpy(x)
+    np.testing.assert_array_equal(ts.lfilter(torch.from_numpy(b), torch.from_numpy(a), xt).numpy(), ref)
+    xg = xt.clone().requires_grad_(True)
+    yg = ts.lfilter(torch.from_numpy(b), torch.from_numpy(a), xg)
+    assert yg.requires_grad
+    assert rel(yg.detach().numpy(), ref) < 1e-12

@@ -250,3 +250,34 @@ def test_package_layout():
     assert tb.spatial.distance is td
     assert "distance" in dir(tb.spatial)
     assert td.cdist.__module__ == "torchbridge.spatial.distance"
+
+
+@pytest.mark.parametrize("metric", ["euclidean", "sqeuclidean"])
+@pytest.mark.parametrize("shape", [(2, 1), (3, 5), (15, 3), (16, 64), (17, 7), (33, 2), (200, 64), (70, 0)])
+def test_pdist_host_path_every_pair(metric, shape):
+    """The CPU path of euclidean/sqeuclidean pdist (direct sums into the condensed
+    vector, blocks of 16 points, tiles of 32 rows): every pair, block and tile edges."""
+    x = np.random.default_rng(7).standard_normal(shape) * 3 + 10
+    np.testing.assert_allclose(td.pdist(x, metric), sd.pdist(x, metric), rtol=1e-13, atol=0)
+    # a strided (transposed) view, float32 and integers: cast to float64 first, as SciPy
+    xt = np.random.default_rng(8).standard_normal(shape[::-1]).T
+    np.testing.assert_allclose(td.pdist(xt, metric), sd.pdist(xt, metric), rtol=1e-13, atol=0)
+    for dtype in ["float32", "int64"]:
+        xd = (x * 10).astype(dtype)
+        got = td.pdist(xd, metric)
+        assert got.dtype == np.float64
+        np.testing.assert_allclose(got, sd.pdist(xd, metric), rtol=1e-13, atol=0)
+
+
+def test_pdist_host_path_threads_and_specials():
+    """Large enough for the tiles to go over threads (where the team has several); NaN,
+    infinities, duplicates; torch input on the CPU; empty inputs."""
+    rng = np.random.default_rng(9)
+    x = rng.standard_normal((700, 48))
+    x[5] = x[600]
+    x[7, 3] = np.nan
+    x[650, 0] = np.inf
+    close(td.pdist(x), sd.pdist(x))
+    close(td.pdist(x, "sqeuclidean"), sd.pdist(x, "sqeuclidean"))
+    assert td.pdist(np.zeros((0, 4))).shape == (0,)
+    close(td.pdist(to_library("torch", x[:40])), sd.pdist(x[:40]))

@@ -27,7 +27,7 @@
 //! matrices' powers are far from normal). The initial state `zi` is the
 //! incoming state of the first block; `zf` the state after the last sample.
 
-use std::ops::{Add, Mul, Neg, Sub};
+use std::ops::{Add, Div, Mul, Neg, Sub};
 
 use tch::{Device, Kind, Tensor};
 
@@ -729,6 +729,9 @@ pub fn lfilter(b: &Tensor, a: &Tensor, x: &Tensor, axis: i64, zi: Option<&Tensor
         all.push(z);
     }
     let kind = filter_kind(&all)?;
+    if let Some(done) = lfilter_host(b, a, x, axis, zi, kind)? {
+        return Ok(done);
+    }
     let filter = Filter::ba(b, a, kind)?;
     let k = filter.sys.order() as i64;
     let (rows, moved) = rows_of(x, axis, kind)?;
@@ -744,6 +747,165 @@ pub fn lfilter(b: &Tensor, a: &Tensor, x: &Tensor, axis: i64, zi: Option<&Tensor
         None => None,
     };
     Ok((y, zf))
+}
+
+/// Samples (all rows together) up to which a one-row [`lfilter`] call takes
+/// [`lfilter_host`]; several rows, up to [`HOST_ROWS_SAMPLES`] (beyond that the
+/// kernel's interleaved rows and threads win).
+const HOST_SAMPLES: i64 = 1 << 14;
+/// See [`HOST_SAMPLES`].
+const HOST_ROWS_SAMPLES: i64 = 1 << 12;
+
+/// [`lfilter`] for small real calls whose arrays already are what the
+/// kernel needs (on the CPU, of the result `kind`, contiguous, `axis` the
+/// last, `zi` of its exact shape, no autograd): SciPy's loop on host copies,
+/// without the tensor ops that cost a small call more than its filtering
+/// (the DF2T system in double-double, the layout moves, the kernel's own
+/// checks and copies). The same arithmetic as `csrc/iir_kernels.h`'s
+/// `lfilter_lanes`, so results equal the kernel's (and SciPy's) bit for bit.
+/// `None`: the call takes the general path.
+fn lfilter_host(
+    b: &Tensor,
+    a: &Tensor,
+    x: &Tensor,
+    axis: usize,
+    zi: Option<&Tensor>,
+    kind: Kind,
+) -> Result<Option<(Tensor, Option<Tensor>)>> {
+    let shape = x.size();
+    let (samples, len) = (x.numel() as i64, shape[axis]);
+    let rows = if len == 0 { 0 } else { samples / len };
+    let ready = |t: &Tensor| t.device() == Device::Cpu && t.kind() == kind && !records_grad(t) && t.is_contiguous();
+    let small = samples > 0 && samples <= HOST_SAMPLES && (rows == 1 || samples <= HOST_ROWS_SAMPLES);
+    if !small || axis + 1 != shape.len() || !ready(b) || !ready(a) || !ready(x) || !zi.is_none_or(ready) {
+        return Ok(None);
+    }
+    match kind {
+        Kind::Double => host_filter::<f64>(b, a, x, &shape, zi),
+        Kind::Float => host_filter::<f32>(b, a, x, &shape, zi),
+        _ => Ok(None),
+    }
+}
+
+/// A tensor's elements as a vector (`t` contiguous, on the CPU, of `T`'s kind).
+fn host_vec<T: tch::kind::Element + Copy + Default>(t: &Tensor) -> Result<Vec<T>> {
+    let mut v = vec![T::default(); t.numel()];
+    t.f_copy_data(&mut v, t.numel())?;
+    Ok(v)
+}
+
+/// [`lfilter_host`] in `T` (the result kind's element type).
+fn host_filter<T>(
+    b: &Tensor,
+    a: &Tensor,
+    x: &Tensor,
+    shape: &[i64],
+    zi: Option<&Tensor>,
+) -> Result<Option<(Tensor, Option<Tensor>)>>
+where
+    T: tch::kind::Element
+        + Copy
+        + Default
+        + PartialEq
+        + Add<Output = T>
+        + Sub<Output = T>
+        + Mul<Output = T>
+        + Div<Output = T>,
+{
+    let zero = T::default();
+    let (bv, av) = (host_vec::<T>(b)?, host_vec::<T>(a)?);
+    let a0 = av[0];
+    if a0 == zero {
+        return Ok(None); // the general path explains
+    }
+    let n = bv.len().max(av.len());
+    let k = n - 1;
+    let mut zshape = shape.to_vec();
+    *zshape.last_mut().expect("x is at least 1-D") = k as i64;
+    if zi.is_some_and(|z| z.size() != zshape) {
+        return Ok(None); // broadcast singleton dimensions: the general path
+    }
+    // Padded to `n`, then normalised by a[0] in `T`, b first (the kernel's order).
+    let (mut bn, mut an) = (vec![zero; n], vec![zero; n]);
+    bn[..bv.len()].copy_from_slice(&bv);
+    an[..av.len()].copy_from_slice(&av);
+    for v in bn.iter_mut().chain(an.iter_mut()) {
+        *v = *v / a0;
+    }
+    let fir = av.len() == 1;
+    let xv = host_vec::<T>(x)?;
+    let len = *shape.last().expect("x is at least 1-D") as usize;
+    let mut state = match zi {
+        Some(z) => host_vec::<T>(z)?,
+        None => vec![zero; xv.len() / len * k],
+    };
+    let mut y = vec![zero; xv.len()];
+    if k == 0 {
+        // a gain: SciPy's `y = x * b[0]`
+        for (out, &xn) in y.iter_mut().zip(&xv) {
+            *out = xn * bn[0];
+        }
+    } else {
+        let rows = xv.chunks_exact(len).zip(y.chunks_exact_mut(len)).zip(state.chunks_exact_mut(k));
+        macro_rules! fixed {
+            ($($k:literal)*) => {
+                match k {
+                    $($k => {
+                        for ((xr, yr), s) in rows {
+                            host_row::<T, $k>(&bn, &an, fir, xr, yr, s.try_into().expect("k states"));
+                        }
+                    })*
+                    _ => {
+                        for ((xr, yr), s) in rows {
+                            for (&xn, out) in xr.iter().zip(yr.iter_mut()) {
+                                *out = host_step(&bn, &an, fir, s, xn);
+                            }
+                        }
+                    }
+                }
+            };
+        }
+        fixed!(1 2 3 4 5 6 7 8);
+    }
+    let shaped = |v: &[T], dims: &[i64]| -> Result<Tensor> {
+        let t = Tensor::f_from_slice(v)?;
+        Ok(if dims.len() == 1 { t } else { t.f_view(dims)? })
+    };
+    let zf = match zi {
+        Some(_) => Some(shaped(&state, &zshape)?),
+        None => None,
+    };
+    Ok(Some((shaped(&y, shape)?, zf)))
+}
+
+/// One sample through the DF2T states `s` (`k = s.len()`; `b`, `a`: `k + 1`
+/// coefficients normalised by `a[0]`), in SciPy's order of operations (the
+/// kernel's `lfilter_lanes`); `fir` leaves out the `a` terms, as SciPy does.
+#[inline(always)]
+fn host_step<T>(b: &[T], a: &[T], fir: bool, s: &mut [T], xn: T) -> T
+where
+    T: Copy + Add<Output = T> + Sub<Output = T> + Mul<Output = T>,
+{
+    let k = s.len();
+    let yn = s[0] + b[0] * xn;
+    for i in 0..k - 1 {
+        s[i] = if fir { s[i + 1] + xn * b[i + 1] } else { s[i + 1] + xn * b[i + 1] - yn * a[i + 1] };
+    }
+    s[k - 1] = if fir { xn * b[k] } else { xn * b[k] - yn * a[k] };
+    yn
+}
+
+/// [`host_step`] over one row of `K` states, the states in registers.
+fn host_row<T, const K: usize>(b: &[T], a: &[T], fir: bool, x: &[T], y: &mut [T], state: &mut [T; K])
+where
+    T: Copy + Add<Output = T> + Sub<Output = T> + Mul<Output = T>,
+{
+    let mut s = *state;
+    let (b, a) = (&b[..=K], &a[..=K]);
+    for (&xn, out) in x.iter().zip(y.iter_mut()) {
+        *out = host_step(b, a, fir, &mut s, xn);
+    }
+    *state = s;
 }
 
 /// `scipy.signal.lfilter_zi(b, a)`: the steady-state initial state of the step response.
