@@ -10,6 +10,7 @@
 //! boundary extensions are index maps built here (any distance, as SciPy's)
 //! and applied with a gather.
 
+mod edt;
 pub mod filters;
 pub mod interpolation;
 pub mod measurements;

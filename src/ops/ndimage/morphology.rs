@@ -24,7 +24,9 @@
 //! along every further axis the lower envelope of parabolas (Felzenszwalb and
 //! Huttenlocher), its stack built position by position for all lines at once
 //! and read back with a batched `searchsorted`. The distances are then
-//! computed from the feature coordinates as SciPy computes them.
+//! computed from the feature coordinates as SciPy computes them. On the CPU
+//! (with some background) the transform is instead the host kernel of
+//! [`super::edt`]: SciPy's own algorithm, one native pass per axis.
 
 use tch::{Device, Kind, Tensor};
 
@@ -823,6 +825,12 @@ pub fn distance_transform_edt(
         None => vec![1.0; ndim],
     };
     let background = x.f_eq(0)?;
+    if dev == Device::Cpu && x.numel() > 0 {
+        let flags = Vec::<bool>::try_from(&background.f_contiguous()?.f_reshape([-1])?)?;
+        if flags.iter().any(|&b| b) {
+            return edt_on_host(&flags, &shape, &sampling, return_distances, return_indices);
+        }
+    }
     let features: Vec<Tensor> = if x.numel() == 0 {
         (0..ndim)
             .map(|_| Tensor::f_zeros(shape.as_slice(), (Kind::Int64, dev)))
@@ -852,6 +860,44 @@ pub fn distance_transform_edt(
         None
     };
     let indices = if return_indices { Some(Tensor::f_stack(&features, 0)?.f_to_kind(Kind::Int)?) } else { None };
+    Ok(Transform { distances, indices })
+}
+
+/// [`distance_transform_edt`] of a CPU array with some background
+/// (`background`, C order, of `shape`): the host kernel of [`super::edt`],
+/// on the calling thread's libtorch team (one thread below
+/// [`crate::threads::SERIAL_BELOW`] elements).
+fn edt_on_host(
+    background: &[bool],
+    shape: &[i64],
+    sampling: &[f64],
+    return_distances: bool,
+    return_indices: bool,
+) -> Result<Transform> {
+    let dims: Vec<usize> = shape.iter().map(|&n| n as usize).collect();
+    let threads = if background.len() < crate::threads::SERIAL_BELOW {
+        1
+    } else {
+        usize::try_from(crate::threads::current_team()).unwrap_or(1).max(1)
+    };
+    let (mut squared, planes) = super::edt::feature_transform(background, &dims, sampling, return_indices, threads);
+    let distances = if return_distances {
+        squared.iter_mut().for_each(|v| *v = v.sqrt());
+        Some(Tensor::f_from_slice(&squared)?.f_reshape(shape)?)
+    } else {
+        None
+    };
+    let indices = if return_indices {
+        let mut flat = Vec::with_capacity(planes.len() * background.len());
+        for p in &planes {
+            flat.extend_from_slice(p);
+        }
+        let mut full = vec![planes.len() as i64];
+        full.extend_from_slice(shape);
+        Some(Tensor::f_from_slice(&flat)?.f_reshape(full.as_slice())?)
+    } else {
+        None
+    };
     Ok(Transform { distances, indices })
 }
 

@@ -675,12 +675,16 @@ fn distance_transform_bf(
 /// (``return_indices``) the index of that zero element, ``(ndim,) +
 /// input.shape`` int32.
 ///
-/// torchbridge: a separable exact transform on the input's device: the
-/// nearest zero along the first axis by two scans, then along each further
-/// axis the lower envelope of parabolas (Felzenszwalb and Huttenlocher),
-/// built for all lines at once; the distances are computed from the feature
-/// indices as SciPy computes them. Where several zeros are equally near, the
-/// index may be another of them than SciPy's (the distance is the same).
+/// torchbridge: on the CPU, SciPy's own separable algorithm (Maurer et al.'s
+/// Voronoi transform, one native pass per axis, its lines shared among the
+/// call's threads), evaluated in SciPy's floating-point order, so distances
+/// and indices are SciPy's. On another device, a separable exact transform
+/// of libtorch ops: the nearest zero along the first axis by two scans, then
+/// along each further axis the lower envelope of parabolas (Felzenszwalb and
+/// Huttenlocher), built for all lines at once; the distances are computed
+/// from the feature indices as SciPy computes them, and where several zeros
+/// are equally near, the index may be another of them than SciPy's (the
+/// distance is the same).
 /// ``distances``/``indices`` as arrays raise ``UnsupportedParameterError``.
 ///
 #[doc = device_note!()]

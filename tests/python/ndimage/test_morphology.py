@@ -12,9 +12,11 @@ cases are left out and named here:
 - boolean input of ``grey_closing``/``black_tophat`` with a ``structure``:
   SciPy's intermediate bool array holds the raw bytes of ``(npy_bool)value``
   (2, 3, ...), which its second pass reads back as numbers.
-- ``distance_transform_edt`` with ``sampling`` and equidistant background
-  elements: which index is returned depends on rounding in either algorithm;
-  the distances agree.
+- ``distance_transform_edt`` on another device than the CPU with
+  ``sampling`` and equidistant background elements: which index is returned
+  depends on rounding in either algorithm; the distances agree. (On the CPU
+  the transform is SciPy's algorithm in SciPy's order: indices are compared
+  with ``sampling`` too.)
 - an origin below ``-(size // 2)``: SciPy's ``_center_is_true`` wraps the
   negative index and computes a shifted result; torchbridge refuses it as it
   refuses origins beyond the other end (SciPy: ``IndexError``).
@@ -313,6 +315,49 @@ def test_edt_far_background_and_edges():
     v = np.array([1.0, np.nan, 0.0, 2.0])
     np.testing.assert_allclose(to_numpy(tn.distance_transform_edt(v)), sn.distance_transform_edt(v), atol=1e-12)
     same(tn.distance_transform_cdt(np.zeros((0, 3))), sn.distance_transform_cdt(np.zeros((0, 3))))
+
+
+EDT_CASES = [
+    ("all foreground", np.ones((9, 11), bool)),
+    ("all background", np.zeros((9, 11), bool)),
+    ("single background", np.pad(np.zeros((1, 1), bool), ((5, 20), (33, 2)), constant_values=True)),
+    ("1-D", np.random.default_rng(21).random(300) > 0.9),
+    ("3-D", np.random.default_rng(22).random((13, 17, 19)) > 0.97),
+    ("4-D", np.random.default_rng(23).random((5, 6, 4, 7)) > 0.9),
+    ("large, threaded", np.random.default_rng(0).random((512, 512)) > 0.01),
+    ("tall", np.random.default_rng(24).random((700, 60)) > 0.995),
+    ("empty", np.ones((0, 4), bool)),
+    ("one row", np.random.default_rng(25).random((1, 50)) > 0.8),
+]
+
+
+@pytest.mark.parametrize("name,x", EDT_CASES, ids=[c[0] for c in EDT_CASES])
+@pytest.mark.parametrize("sampling", [None, "anisotropic"])
+def test_edt_against_scipy_edge_cases(name, x, sampling):
+    if sampling == "anisotropic":
+        sampling = [1.5, 0.7, 2.25, 0.3][: x.ndim]
+    for kw in ({}, {"return_indices": True}, {"return_distances": False, "return_indices": True}):
+        got = tn.distance_transform_edt(x, sampling=sampling, **kw)
+        want = sn.distance_transform_edt(x, sampling=sampling, **kw)
+        got, want = (got, want) if isinstance(want, tuple) else ((got,), (want,))
+        assert len(got) == len(want)
+        for g, w in zip(got, want):
+            g = to_numpy(g)
+            assert g.dtype == w.dtype and g.shape == w.shape
+            if w.dtype == np.float64:
+                np.testing.assert_allclose(g, w, rtol=1e-12, atol=0)
+            else:
+                same(g, w)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int16, np.uint8, np.complex64])
+def test_edt_any_dtype_and_layout(dtype):
+    x = (np.random.default_rng(26).random((40, 70)) > 0.05).astype(dtype) * 3
+    for arr in (x, x.T, x[::2, ::3]):
+        d, i = tn.distance_transform_edt(arr, return_indices=True)
+        rd, ri = sn.distance_transform_edt(arr, return_indices=True)
+        np.testing.assert_allclose(to_numpy(d), rd, rtol=1e-12, atol=0)
+        same(i, ri)
 
 
 def test_distance_transform_errors():
