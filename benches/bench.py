@@ -1799,14 +1799,13 @@ def loaded_markdown(results: dict) -> list[str]:
 #: Why torchbridge is slower than SciPy where it is (the report's "Slower than SciPy" section): what was
 #: measured or read in the code, per routine; a routine below 1x without an entry is listed as not investigated.
 WHY_SLOWER = {
-    "special.logit": "one fused pass (csrc/logit.cpp) with SciPy's formulas, log1p of both halves on [0.3, 0.65]: "
-                     "on mixed input one log and two log1p per SIMD vector, about 10 ns per element on one thread "
-                     "against SciPy's 6; two threads pass SciPy from about 1e5",
-    "special.gammaln": "at 1e3 the per-call cost (arguments, dtype policy, output allocation and wrapping, about "
-                       "8 us) against SciPy's 9 us for the whole call; the kernel is Cephes' loop, as SciPy's",
-    "special.ndtr": "one pass (csrc/ndtr.cpp) with libtorch's SLEEF erfc, about 8.5 ns per element on one "
-                    "thread against SciPy's 12 on [-10, 10]: at 1e3 the per-call cost (about 2.5 us) is the "
-                    "difference",
+    "special.logit": "one pass (csrc/logit.cpp): x / (1 - x) formed in double-double precision and one SLEEF "
+                     "log per element; at 1e3 the per-call cost (about 2.3 us) is what SciPy's loop does not pay",
+    "special.gammaln": "Cephes' lgam, as SciPy's, on eight AVX-512 lanes (csrc/gammaln.cpp); at 1e3 the per-call "
+                       "cost (about 2.3 us) against SciPy's 9 us for the whole call",
+    "special.ndtr": "one pass (csrc/ndtr.cpp): MKL's vector erfc in L1-sized blocks with the tail correction on "
+                    "eight lanes, about 3.5 ns per element against SciPy's 12; at 1e3 the per-call cost (about "
+                    "2.3 us) is the difference",
     "special.wofz": "Zaghloul and Ali's sampling sums (one exp per term, up to 72 terms) and Poppe and Wijers' "
                     "continued fraction: about 0.7x SciPy's Faddeeva package per element on one thread",
     "fft.dct": "a pass, the FFT in place on per-thread scratch kept between calls (from 8192 even points "
