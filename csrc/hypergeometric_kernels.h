@@ -550,11 +550,15 @@ inline double hyp0f1(double v, double z) {
 // ---------------------------------------------------------------------------
 // hyp1f1
 
+// The most terms Kummer's series sums (and steps the recurrence in a takes:
+// a polynomial of higher degree takes the series, which stops here).
+constexpr double kSeriesTerms = 100000.0;
+
 // Kummer's series summed in long double; `*loss` its estimated relative rounding error.
 inline long double series_1f1_ld(double a, double b, double x, double* loss) {
   long double sum = 1.0L, term = 1.0L, largest = 1.0L;
   int64_t k = 0;
-  for (; k < 100000; ++k) {
+  for (; k < kSeriesTerms; ++k) {
     const long double kk = static_cast<long double>(k);
     if (static_cast<long double>(a) + kk == 0.0L) {
       break;  // a polynomial ends (also where b = a, whose next factor is 0/0)
@@ -706,7 +710,7 @@ inline double hyp1f1(double a, double b, double x) {
     return std::exp(x);
   }
   if (is_nonpositive_integer(a)) {
-    if (x > 0.0 && b > 0.0) {
+    if (x > 0.0 && b > 0.0 && a > -kSeriesTerms) {
       // a Laguerre polynomial on its oscillating side, where the series'
       // terms cancel (1e10 against 10 at M(-28; 1; 10): 1e-10 lost even in
       // long double): the three-term recurrence in a (DLMF 13.3.1) instead,
