@@ -1198,9 +1198,18 @@ def conversion(sizes: list[int], rounds: int) -> dict:
 def thread_scaling(size: int, calls: int, one_intra_op_thread: bool = True, rounds: int = 5) -> dict:
     """Two Python threads on separate arrays against one thread doing both; libtorch at one
     intra-op thread, or (`one_intra_op_thread=False`) at its default, torchbridge's thread policy
-    sharing the cores between the two calls. `rounds` alternating rounds of each after a warm-up
-    call; the median of each (one round is a tenth of a second, which a neighbour's burst on this
-    shared machine can swing by 30%)."""
+    sharing the cores between the two calls. `rounds` alternating rounds of each; the median of
+    each (one round is a tenth of a second, which a neighbour's burst on this shared machine can
+    swing by 30%).
+
+    The two threads are one pair of workers kept for every round, as a thread pool keeps them,
+    and both sides get two warm-up rounds first. A fresh thread's first large results land in a
+    malloc arena of its own whose pages are not yet mapped: every call of its first rounds page-
+    faults its 8 MB result in (about 1.5x the compute). With JAX imported, whose runtime threads
+    take most of glibc's arenas, each new thread gets yet another arena, so a benchmark that
+    started new threads every round measured those faults in every round (1.03-1.4x here)."""
+    from concurrent.futures import ThreadPoolExecutor
+
     import torch
 
     import torchbridge as tb
@@ -1211,30 +1220,30 @@ def thread_scaling(size: int, calls: int, one_intra_op_thread: bool = True, roun
     if one_intra_op_thread:
         tb.set_num_threads(1)
     try:
-        def work(a):
-            for _ in range(calls):
-                tb.special.erfc(a)
+        with ThreadPoolExecutor(max_workers=2, thread_name_prefix="tb-bench") as pool:
+            def work(a):
+                for _ in range(calls):
+                    tb.special.erfc(a)
 
-        def one_round():
-            start = time.perf_counter()
-            work(arrays[0])
-            work(arrays[1])
-            return time.perf_counter() - start
+            def one_round():
+                start = time.perf_counter()
+                work(arrays[0])
+                work(arrays[1])
+                return time.perf_counter() - start
 
-        def two_round():
-            workers = [threading.Thread(target=work, args=(a,)) for a in arrays]
-            start = time.perf_counter()
-            for w in workers:
-                w.start()
-            for w in workers:
-                w.join()
-            return time.perf_counter() - start
+            def two_round():
+                start = time.perf_counter()
+                for done in [pool.submit(work, a) for a in arrays]:
+                    done.result()
+                return time.perf_counter() - start
 
-        tb.special.erfc(arrays[0])
-        ones, twos = [], []
-        for _ in range(rounds):
-            ones.append(one_round())
-            twos.append(two_round())
+            for _ in range(2):
+                one_round()
+                two_round()
+            ones, twos = [], []
+            for _ in range(rounds):
+                ones.append(one_round())
+                twos.append(two_round())
     finally:
         tb.set_num_threads(threads_before)
     one, two = statistics.median(ones), statistics.median(twos)
