@@ -1835,9 +1835,6 @@ WHY_SLOWER = {
     "signal.chirp": "the per-call cost (about 13 us, the same at 0 elements: the parameters checked by running "
                     "the phase on an empty tensor, then about 8 allocating tensor ops) against SciPy's 4 us; per "
                     "element faster than SciPy (7.8 against 10.8 ns)",
-    "stats.iqr": "the sort: libtorch's `sort` always carries int64 indices, 5.9x the time of NumPy's AVX-512 "
-                 "values-only sort on rows of 300 (3.9 of the 4.5 ms); a values-only selection kernel would "
-                 "serve iqr, median_abs_deviation and trim_mean",
     "linalg.solve": "above the host path's limit (64) the general path adds about 0.6 ms to libtorch's solve: "
                     "the condition estimate behind LinAlgWarning as about 50 tensor ops and 8 lu_solve calls "
                     "(300 us), and MKL's getrf is about 0.9x OpenBLAS's on this AMD EPYC",

@@ -23,6 +23,7 @@ use crate::{Error, Result};
 
 mod inference;
 mod ks;
+mod select;
 pub use inference::*;
 pub use ks::*;
 
@@ -893,8 +894,14 @@ pub fn iqr(
         return Err(Error::InvalidArgument("Elements of `rng` must be in the range [0, 100].".into()));
     }
     let l = Layout::new(x, axis, policy)?;
-    let (s, n) = l.sorted(&l.x)?;
-    let v = quantile_sorted(&s, &n, hi, interpolation)?.f_sub(&quantile_sorted(&s, &n, lo, interpolation)?)?;
+    let v = match select::quantiles(&l.x, &[lo, hi], interpolation, l.omit(), l.nans.is_some())? {
+        // a CPU float: both quantiles by selection
+        Some(q) => q[1].f_sub(&q[0])?,
+        None => {
+            let (s, n) = l.sorted(&l.x)?;
+            quantile_sorted(&s, &n, hi, interpolation)?.f_sub(&quantile_sorted(&s, &n, lo, interpolation)?)?
+        }
+    };
     let v = if scale != 1.0 { v.f_div_scalar(scale)? } else { v };
     l.one(v, 0, keepdims)
 }
@@ -902,11 +909,19 @@ pub fn iqr(
 /// `median_abs_deviation`: the median of `|x - median(x)|`, divided by `scale`.
 pub fn median_abs_deviation(x: &Tensor, axis: &Axis, scale: f64, policy: NanPolicy, keepdims: bool) -> Result<Reduced> {
     let l = Layout::new(x, axis, policy)?;
-    let (s, n) = l.sorted(&l.x)?;
-    let med = quantile_sorted(&s, &n, 0.5, Interpolation::Linear)?;
+    let median = |t: &Tensor, has_nan: bool| -> Result<Tensor> {
+        match select::quantiles(t, &[0.5], Interpolation::Linear, l.omit(), has_nan)? {
+            Some(mut q) => Ok(q.remove(0)),
+            None => {
+                let (s, n) = l.sorted(t)?;
+                quantile_sorted(&s, &n, 0.5, Interpolation::Linear)
+            }
+        }
+    };
+    let med = median(&l.x, l.nans.is_some())?;
     let dev = l.x.f_sub(&med.f_unsqueeze(-1)?)?.f_abs()?;
-    let (s2, n2) = l.sorted(&dev)?;
-    let v = quantile_sorted(&s2, &n2, 0.5, Interpolation::Linear)?.f_div_scalar(scale)?;
+    // `inf - inf` makes NaN deviations where the input has none
+    let v = median(&dev, true)?.f_div_scalar(scale)?;
     l.one(v, 0, keepdims)
 }
 

@@ -497,3 +497,38 @@ def test_precision_loss_warning_as_scipy(name):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         ts.skew(a[:, 1])  # well-conditioned data: no warning
+
+
+@pytest.mark.parametrize("dtype, rtol", [(np.float64, 1e-12), (np.float32, 1e-5)])
+@pytest.mark.parametrize("axis", [None, 0, 1])
+@pytest.mark.parametrize("nan_policy", ["propagate", "omit"])
+@pytest.mark.parametrize("interpolation", ["linear", "lower", "higher", "midpoint", "nearest"])
+def test_iqr_selection_matches_scipy(rng, dtype, rtol, axis, nan_policy, interpolation):
+    # the CPU float path selects the order statistics instead of sorting:
+    # slices with NaNs (kept or left out), infinities at the extremes, ties
+    a = rng.standard_normal((23, 40)).astype(dtype)
+    a[3, :5] = np.nan
+    a[:4, 7] = np.nan
+    a[5, 0], a[5, 1] = np.inf, -np.inf
+    a[6, 2] = np.inf
+    a[:2, 9] = -np.inf
+    a[8] = np.round(a[8])
+    a[9, :] = 1.5
+    a[10, :39] = np.nan
+    # the infinities stay out of the interpolated positions: between an
+    # infinity and a value (or at an end next to one) NumPy's lerp and
+    # torchbridge's `a + (b - a) * t` (the sort path's formula) give
+    # different infinities or NaN
+    for rng_ in ((25, 75), (10, 80), (50, 50)):
+        kwargs = dict(axis=axis, rng=rng_, nan_policy=nan_policy, interpolation=interpolation)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            want = ss.iqr(a, **kwargs)
+            got = ts.iqr(a, **kwargs)
+        got = np.asarray(got)
+        assert got.dtype == np.asarray(want).dtype
+        np.testing.assert_allclose(got, want, rtol=rtol, atol=0, equal_nan=True, err_msg=str(rng_))
+        if axis == 1 and rng_ == (25, 75):
+            np.testing.assert_allclose(np.asarray(ts.median_abs_deviation(a, axis=1, nan_policy=nan_policy)),
+                                       ss.median_abs_deviation(a, axis=1, nan_policy=nan_policy),
+                                       rtol=rtol, atol=0, equal_nan=True)
