@@ -13,7 +13,8 @@
 //! deviations), as SciPy computes them, so data with a large mean keep their
 //! skewness and kurtosis. Order statistics (quantiles, medians, trimmed
 //! means, `mode`) sort each slice once, NaN last, and index each slice by
-//! its own count of valid values; ranks come from one stable sort and
+//! its own count of valid values (`iqr` and `median_abs_deviation` on CPU
+//! floats select the few order statistics they need instead: `select`); ranks come from one stable sort and
 //! segment arithmetic (cumulative max/min over tie boundaries).
 
 use tch::{Kind, Tensor};
