@@ -23,6 +23,7 @@
 
 #include <ATen/ATen.h>
 #include <c10/core/GradMode.h>
+#include <ATen/core/LegacyTypeDispatch.h>
 #include <torch/csrc/autograd/function.h>
 #include <torch/csrc/autograd/variable.h>
 
@@ -127,6 +128,23 @@ char* tb_wrap_tensor(const at::Tensor* tensor, void** out) {
 // false under `torch.no_grad()` and in inference mode).
 bool tb_grad_mode_enabled() {
   return c10::GradMode::is_enabled();
+}
+
+// Dispatch below autograd on the calling thread, from enter to exit (the
+// pointer enter returns; null if it could not be made): libtorch's own guard
+// for work that records no gradient (`at::AutoDispatchBelowADInplaceOrView`,
+// which every autograd kernel sets before calling the op beneath it). Exits
+// must come on the same thread, innermost first.
+void* tb_below_autograd_enter() {
+  try {
+    return new at::AutoDispatchBelowADInplaceOrView();
+  } catch (...) {
+    return nullptr;
+  }
+}
+
+void tb_below_autograd_exit(void* guard) {
+  delete static_cast<at::AutoDispatchBelowADInplaceOrView*>(guard);
 }
 
 // Whether `output`'s autograd graph reaches the tensor whose impl is at

@@ -270,13 +270,9 @@ def register() -> None:
         import torch
         import torch._dynamo
 
-        from . import special
-
-        names = {getattr(getattr(special, name), "__wrapped__", None) for name in special.__all__}
-        for builtin in names:
-            # the ufunc table's rows (not the functions over its internal loops, such as spherical_jn)
-            if isinstance(builtin, type(len)) and builtin.__name__ in _core.special.UFUNCS:
-                _special(torch, builtin.__name__)
+        # the ufunc table's rows (not the functions over its internal loops, such as spherical_jn)
+        for name in _core.special.UFUNCS:
+            _special(torch, name)
         for name in FFT:
             _fft(torch, name)
         for name in LINALG:

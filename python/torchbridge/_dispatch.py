@@ -1,24 +1,26 @@
 """The public face of every SciPy-compatible routine: the compiled function,
 plus the route for arrays that are not there yet (dask).
 
-Each routine in ``torchbridge.special``/``fft``/``linalg`` is a thin Python
-function around its compiled ``torchbridge._core`` builtin. The common call
-goes straight through (one Python frame; a ``try`` costs nothing when nothing
-is raised). Only when the builtin refuses an argument's type
+Each routine in ``torchbridge.special``/``fft``/``linalg``/... is a thin
+Python function around its compiled ``torchbridge._core`` builtin. The common
+call goes straight through (one Python frame; a ``try`` costs nothing when
+nothing is raised). Only when the builtin refuses an argument's type
 (:class:`~torchbridge.errors.InputTypeError`) and the caller has imported
 ``dask.array`` does the call go to :mod:`torchbridge.dask`, which builds the
 lazy graph from the routine's row in its chunking table. torchbridge never
 imports dask itself.
+
+The ufuncs of ``special`` have no Python face: their compiled functions do
+the same work themselves (``src/python/special/ufuncs.rs``, ``face``), and
+are exported as they are. A Python face costs about 0.2 us a call (one
+frame and the forwarding of ``*args``/``**kwargs``), which is nothing beside
+an FFT or a factorization and a sixth of a one-element ufunc call.
 
 The compiled builtins refuse dask arrays on purpose: a dask array has
 ``__array__``, and converting through it would compute the whole graph
 silently. Where a builtin converts an argument itself (a size, the items of
 a tuple argument), the conversion would compute it just the same, so those
 routines look for dask arrays before the call (:data:`ROUTED_FIRST`).
-
-Measured cost of the face on this machine: about 0.2-0.4 us a call (one
-Python frame and the forwarding of ``*args``/``**kwargs``), 5% of a
-one-element ``special.erf``.
 """
 
 from __future__ import annotations
@@ -28,7 +30,6 @@ import sys
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
-from ._pandas import like as pandas_like
 from .errors import InputTypeError
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -55,7 +56,6 @@ def routine(
     family: str,
     routed_first: bool = False,
     reporter: Reporter | None = None,
-    ufunc: bool = False,
 ) -> F:
     """``func`` as the public routine ``{module}.{func.__name__}``.
 
@@ -63,14 +63,12 @@ def routine(
     (``inspect.signature`` follows ``__wrapped__``) and pickles by reference
     as ``{module}.{name}``. ``routed_first``: see :data:`ROUTED_FIRST`.
     ``reporter``: see :data:`Reporter`; the default path pays one test of
-    the gate's item. ``ufunc`` (with a reporter: ``special``'s ufuncs): once
-    pandas is imported, pandas arguments get pandas results as SciPy's NumPy
-    ufuncs give them (:mod:`torchbridge._pandas`).
+    the gate's item.
     """
     name = func.__name__
     qualified = f"{family}.{name}"
     if reporter is not None and not routed_first:
-        return _reporting(func, module, name, qualified, reporter, ufunc)
+        return _reporting(func, module, name, qualified, reporter)
 
     if routed_first:
 
@@ -105,11 +103,10 @@ def routine(
     return _public(call, module, name)
 
 
-def _reporting(func: F, module: str, name: str, qualified: str, reporter: Reporter, ufunc: bool = False) -> F:
+def _reporting(func: F, module: str, name: str, qualified: str, reporter: Reporter) -> F:
     """:func:`routine`'s face with a report after the call (see :data:`Reporter`)."""
     cells, report = reporter
     reporting = bool(cells and cells[0].cell_contents)
-    modules = sys.modules
 
     @functools.wraps(func)
     def call(*args: Any, **kwargs: Any) -> Any:
@@ -122,8 +119,6 @@ def _reporting(func: F, module: str, name: str, qualified: str, reporter: Report
         else:
             if reporting:
                 report(name, args, kwargs, result)
-            if ufunc and "pandas" in modules:
-                return pandas_like(result, args)
             return result
         from .dask import _route
 
@@ -163,12 +158,16 @@ def expose(
     """Replaces each routine ``names`` lists in ``namespace`` (a module's
     globals) by its public face, as a routine of ``torchbridge.{family}``;
     ``routed_first``: see :data:`ROUTED_FIRST`; ``reporter``: see :data:`Reporter`;
-    ``ufuncs``: the names that are NumPy ufuncs in SciPy (see :func:`routine`)."""
+    ``ufuncs``: the names that are NumPy ufuncs in SciPy, whose compiled
+    functions do all of a face's work themselves (the dask route, the report,
+    pandas results; ``src/python/special/ufuncs.rs``): exported as they are,
+    named as routines of ``torchbridge.{family}``."""
     module = f"torchbridge.{family}"
     ROUTED_FIRST[family] = routed_first
     for name in names:
         value = namespace[name]
-        if callable(value) and not isinstance(value, type) and not getattr(value, "_torchbridge_face", False):
-            namespace[name] = routine(
-                value, module, family, routed_first=name in routed_first, reporter=reporter, ufunc=name in ufuncs
-            )
+        if name in ufuncs:
+            # the compiled ufuncs are their own faces (src/python/special/ufuncs.rs: `face`)
+            value.__module__ = module
+        elif callable(value) and not isinstance(value, type) and not getattr(value, "_torchbridge_face", False):
+            namespace[name] = routine(value, module, family, routed_first=name in routed_first, reporter=reporter)

@@ -3,8 +3,9 @@ ufuncs, so a pandas ``Series``/``DataFrame`` argument takes them through
 pandas' ``__array_ufunc__``, which hands the result back as the argument's
 type with its index (and name, or columns). torchbridge computes on the
 values (``np.asarray`` semantics, as for every array-like) and rebuilds that
-container here, the one step of the ufunc faces that knows about pandas
-(:func:`torchbridge._dispatch.routine` calls it only once pandas is imported).
+container here, the one step of the ufuncs that knows about pandas (the
+compiled ufunc calls it only once pandas is imported, and only where an
+input is not an exact ndarray: ``src/python/special/ufuncs.rs``, ``face``).
 
 Unlike pandas, two Series with different indexes are not aligned first: the
 values are combined by position (pandas would align on the union of labels).

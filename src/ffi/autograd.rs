@@ -1,8 +1,11 @@
 //! Declaration of `csrc/autograd.cpp` (a value with given derivatives, as one
-//! autograd node) and of the grad-mode query of `csrc/tensor_impl.cpp`, with
-//! their safe wrappers for `crate::ops::autograd`.
+//! autograd node) and of the grad-mode query and below-autograd guard of
+//! `csrc/tensor_impl.cpp`, with their safe wrappers for `crate::ops::autograd`
+//! and the Python layer.
 
-use std::ptr;
+use std::ffi::c_void;
+use std::marker::PhantomData;
+use std::ptr::{self, NonNull};
 
 use tch::Tensor;
 use torch_sys::C_tensor;
@@ -12,6 +15,8 @@ use crate::Result;
 
 extern "C" {
     fn tb_grad_mode_enabled() -> bool;
+    fn tb_below_autograd_enter() -> *mut c_void;
+    fn tb_below_autograd_exit(guard: *mut c_void);
     fn tb_with_derivatives(
         value: *const C_tensor,
         inputs: *const *const C_tensor,
@@ -26,6 +31,38 @@ extern "C" {
 pub(crate) fn grad_mode_enabled() -> bool {
     // SAFETY: reads a thread-local flag; no arguments.
     unsafe { tb_grad_mode_enabled() }
+}
+
+/// libtorch's dispatch below autograd on the calling thread until dropped
+/// (`at::AutoDispatchBelowADInplaceOrView`): each op goes straight to its
+/// kernel, past the autograd and view-tracking layers (two dispatcher hops
+/// and a guard an op: 15% of a one-element call of a composite ufunc such as
+/// `stdtr`). The tensors it makes are plain, with no autograd history and no
+/// view metadata: only for work whose inputs record no gradient and whose
+/// results leave torch (a NumPy, JAX or CuPy result).
+pub(crate) struct BelowAutograd {
+    guard: NonNull<c_void>,
+    /// The guard is the calling thread's (a raw pointer is neither Send nor Sync).
+    _thread: PhantomData<*const ()>,
+}
+
+impl BelowAutograd {
+    /// Enters the guard; `None` where libtorch could not make it (the work
+    /// then runs as it would without).
+    pub(crate) fn enter() -> Option<Self> {
+        // SAFETY: no arguments; returns a new guard object or null.
+        let guard = NonNull::new(unsafe { tb_below_autograd_enter() })?;
+        Some(Self { guard, _thread: PhantomData })
+    }
+}
+
+impl Drop for BelowAutograd {
+    fn drop(&mut self) {
+        // SAFETY: `guard` came from `tb_below_autograd_enter` on this thread
+        // (the type is not Send) and is dropped once; guards made later on the
+        // thread were dropped first (scoped borrows drop in reverse order).
+        unsafe { tb_below_autograd_exit(self.guard.as_ptr()) }
+    }
 }
 
 /// `value` (detached) as the output of one autograd node whose backward

@@ -166,16 +166,25 @@ fn jax_exchange(py: Python<'_>) -> PyResult<&Option<(Py<PyAny>, Py<PyAny>)>> {
     EXCHANGE.get_or_try_init(py, || py.import("torchbridge._jax")?.call_method0("exchange")?.extract())
 }
 
+/// Whether `obj` is exactly a NumPy ndarray (no subclass).
+pub(crate) fn is_ndarray(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
+    Ok(obj.get_type().is(numpy(obj.py())?.ndarray.bind(obj.py())))
+}
+
+/// Whether the caller has imported `module` (it is in `sys.modules`).
+pub(crate) fn imported<'py>(py: Python<'py>, module: impl IntoPyObject<'py>) -> PyResult<bool> {
+    static MODULES: PyOnceLock<Py<PyDict>> = PyOnceLock::new();
+    let modules = MODULES
+        .get_or_try_init(py, || Ok::<_, PyErr>(py.import("sys")?.getattr("modules")?.cast_into::<PyDict>()?.unbind()))?;
+    modules.bind(py).contains(module)
+}
+
 impl Optional {
     fn get<'a>(&'a self, py: Python<'_>) -> PyResult<Option<&'a (Py<PyType>, Py<PyAny>)>> {
         if let Some(found) = self.cell.get(py) {
             return Ok(Some(found));
         }
-        static MODULES: PyOnceLock<Py<PyDict>> = PyOnceLock::new();
-        let modules = MODULES.get_or_try_init(py, || {
-            Ok::<_, PyErr>(py.import("sys")?.getattr("modules")?.cast_into::<PyDict>()?.unbind())
-        })?;
-        if !modules.bind(py).contains(self.module)? {
+        if !imported(py, self.module)? {
             return Ok(None);
         }
         self.cell

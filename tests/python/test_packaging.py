@@ -103,10 +103,10 @@ def installed(wheel, tmp_path_factory) -> Path:
 
 def test_wheel_is_manylinux_and_abi3(wheel):
     tag = "manylinux_2_35_x86_64"
-    assert wheel.name == f"torchbridge-0.1.0-cp39-abi3-{tag}.whl"
+    assert wheel.name == f"torchbridge-0.1.0-cp310-abi3-{tag}.whl"
     with zipfile.ZipFile(wheel) as zf:
         meta = zf.read("torchbridge-0.1.0.dist-info/WHEEL").decode()
-    assert f"Tag: cp39-abi3-{tag}" in meta
+    assert f"Tag: cp310-abi3-{tag}" in meta
 
 
 def test_extension_runpath_is_only_relative(core_so):

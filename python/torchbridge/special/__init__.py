@@ -20,10 +20,12 @@ Every routine also takes a keyword-only ``device=None``: where to compute,
 with the copies that costs (see :mod:`torchbridge._device`); by default the
 computation runs where the arrays live, CUDA included.
 
-The ufuncs are the compiled functions of ``torchbridge._core.special``,
-generated from one table in the Rust sources (``src/ops/special/ufuncs.rs``;
-``_core.special.UFUNCS`` lists them), each behind its public face
-(``torchbridge._dispatch``: one Python frame, and the route for dask arrays).
+The ufuncs are the compiled functions of ``torchbridge._core.special``
+themselves, generated from one table in the Rust sources
+(``src/ops/special/ufuncs.rs``; ``_core.special.UFUNCS`` lists them), each its
+own public face: the route for dask arrays, the ``errstate`` report and pandas
+results are done in the compiled call. The other routines have the Python
+faces of ``torchbridge._dispatch``.
 """
 
 from __future__ import annotations

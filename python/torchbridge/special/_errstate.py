@@ -1,11 +1,12 @@
 """SciPy's error handling for the special functions (``scipy.special._ufuncs``'
 ``errstate``/``geterr``/``seterr`` and ``scipy.special._sf_error``'s classes).
 
-How it is wired: every public routine of :mod:`torchbridge.special` is its
-``torchbridge._dispatch`` face, and the face of a special routine asks one
-question after the compiled function returns: is its ``reporting`` flag
-set (a closure variable of the face, set while :data:`GATE` counts some
-thread with a category at ``"warn"`` or ``"raise"``)? On
+How it is wired: every public routine of :mod:`torchbridge.special` asks one
+question after its compiled function returns: is its ``reporting`` flag set
+(set while :data:`GATE` counts some thread with a category at ``"warn"`` or
+``"raise"``)? The flag of a ``torchbridge._dispatch`` face is a closure
+variable (:data:`CELLS`); the compiled ufuncs, which are their own faces,
+read one flag in the extension (``_core.special.set_reporting``). On
 the default path (every thread at ``"ignore"``, the state each thread starts
 in, as in SciPy) that is all it costs. Only when the answer is yes does
 :func:`report` look at the calling thread's settings and, where one of the
@@ -35,6 +36,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import _core
 from .._scipy_classes import scipy_subclass
 from ..errors import TorchbridgeError
 
@@ -177,9 +179,10 @@ def seterr(**kwargs: str) -> dict[str, str]:
     if is_open != _local.open:
         with _gate_lock:
             GATE[0] += 1 if is_open else -1
-            if GATE[0] <= 1:  # 0 -> 1 or 1 -> 0: flip every face's flag
+            if GATE[0] <= 1:  # 0 -> 1 or 1 -> 0: flip every face's flag, the compiled ufuncs' too
                 for cell in CELLS:
                     cell.cell_contents = GATE[0] > 0
+                _core.special.set_reporting(GATE[0] > 0)
         _local.open = is_open
     return previous
 

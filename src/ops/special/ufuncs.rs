@@ -52,6 +52,9 @@ pub struct Ufunc {
     pub accepts: &'static str,
     /// The docstring.
     pub doc: &'static str,
+    /// The kernel runs through the float64 loop (`loops`: casts, the kernel,
+    /// the rounding: several libtorch ops a call), not `direct`ly.
+    pub float64: bool,
 }
 
 const REAL: &str = "bool, integer and real floating-point input";
@@ -403,6 +406,16 @@ macro_rules! special_ufuncs {
 #[cfg_attr(not(feature = "python"), allow(unused_imports))]
 pub(crate) use special_ufuncs;
 
+/// Whether a row's kernel runs through the float64 loop (see the module docs).
+macro_rules! through_float64 {
+    (float64) => {
+        true
+    };
+    (direct) => {
+        false
+    };
+}
+
 /// How a table row's kernel runs (see the module docs).
 macro_rules! run_kernel {
     (float64 $ufunc:expr, $kernel:path, $x:expr) => {
@@ -439,35 +452,35 @@ macro_rules! define_ufuncs {
             use super::*;
             $(#[doc = $udoc] pub static $u: Ufunc = Ufunc {
                 name: stringify!($u), qualified: concat!("special.", stringify!($u)), nin: 1, nout: 1,
-                types: &[$($ut),*], accepts: $uacc, doc: $udoc,
+                types: &[$($ut),*], accepts: $uacc, doc: $udoc, float64: through_float64!($uhow),
             };)*
             $(#[doc = $bdoc] pub static $b: Ufunc = Ufunc {
                 name: stringify!($b), qualified: concat!("special.", stringify!($b)), nin: 2, nout: 1,
-                types: &[$($bt),*], accepts: $bacc, doc: $bdoc,
+                types: &[$($bt),*], accepts: $bacc, doc: $bdoc, float64: through_float64!($bhow),
             };)*
             $(#[doc = $tdoc] pub static $t: Ufunc = Ufunc {
                 name: stringify!($t), qualified: concat!("special.", stringify!($t)), nin: 3, nout: 1,
-                types: &[$($tt),*], accepts: $tacc, doc: $tdoc,
+                types: &[$($tt),*], accepts: $tacc, doc: $tdoc, float64: through_float64!($thow),
             };)*
             $(#[doc = $qdoc] pub static $q: Ufunc = Ufunc {
                 name: stringify!($q), qualified: concat!("special.", stringify!($q)), nin: 4, nout: 1,
-                types: &[$($qt),*], accepts: $qacc, doc: $qdoc,
+                types: &[$($qt),*], accepts: $qacc, doc: $qdoc, float64: through_float64!($qhow),
             };)*
             $(#[doc = $umdoc] pub static $um: Ufunc = Ufunc {
                 name: stringify!($um), qualified: concat!("special.", stringify!($um)), nin: 1, nout: $umn,
-                types: &[$($umt),*], accepts: $umacc, doc: $umdoc,
+                types: &[$($umt),*], accepts: $umacc, doc: $umdoc, float64: true,
             };)*
             $(#[doc = $bmdoc] pub static $bm: Ufunc = Ufunc {
                 name: stringify!($bm), qualified: concat!("special.", stringify!($bm)), nin: 2, nout: $bmn,
-                types: &[$($bmt),*], accepts: $bmacc, doc: $bmdoc,
+                types: &[$($bmt),*], accepts: $bmacc, doc: $bmdoc, float64: true,
             };)*
             $(#[doc = $uidoc] pub static $ui: Ufunc = Ufunc {
                 name: stringify!($ui), qualified: concat!("special.", stringify!($ui)), nin: 1, nout: 1,
-                types: &[$($uit),*], accepts: $uiacc, doc: $uidoc,
+                types: &[$($uit),*], accepts: $uiacc, doc: $uidoc, float64: through_float64!($uihow),
             };)*
             $(#[doc = $bidoc] pub static $bi: Ufunc = Ufunc {
                 name: stringify!($bi), qualified: concat!("special.", stringify!($bi)), nin: 2, nout: 1,
-                types: &[$($bit),*], accepts: $biacc, doc: $bidoc,
+                types: &[$($bit),*], accepts: $biacc, doc: $bidoc, float64: through_float64!($bihow),
             };)*
         }
 
