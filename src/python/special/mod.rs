@@ -69,6 +69,7 @@ pub(crate) fn register(parent: &Bound<'_, PyModule>) -> PyResult<()> {
     legendre::add(&module)?;
     module.add_function(wrap_pyfunction!(_ufunc_types, &module)?)?;
     module.add_function(wrap_pyfunction!(ufuncs::set_reporting, &module)?)?;
+    module.add_function(wrap_pyfunction!(ufuncs::reporting, &module)?)?;
     // `from torchbridge._core.special import *` takes exactly the ufuncs
     module.add("UFUNCS", pyo3::types::PyTuple::new(parent.py(), ufuncs::UFUNCS)?)?;
     module.add("__all__", ufuncs::UFUNCS.to_vec())?;

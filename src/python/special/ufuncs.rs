@@ -33,6 +33,12 @@ pub(super) fn set_reporting(on: bool) {
     REPORTING.store(on, Ordering::Relaxed);
 }
 
+/// The flag [`face`] reads after each call.
+#[pyfunction]
+pub(super) fn reporting() -> bool {
+    REPORTING.load(Ordering::Relaxed)
+}
+
 /// The public face of a ufunc, done by the compiled function itself: it is
 /// what `torchbridge.special` exports, with no Python wrapper around it (a
 /// Python face forwarding `*args, **kwargs` cost 0.2 us, a sixth of a
