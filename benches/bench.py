@@ -1832,9 +1832,6 @@ WHY_SLOWER = {
     "special.lambertw": "about 1.4x SciPy's per-element cost with the same algorithm (xsf's): the complex division "
                         "of the Halley step calls compiler-rt's `__divdc3`, linked into the extension, where "
                         "SciPy's build inlines it",
-    "signal.chirp": "the per-call cost (about 13 us, the same at 0 elements: the parameters checked by running "
-                    "the phase on an empty tensor, then about 8 allocating tensor ops) against SciPy's 4 us; per "
-                    "element faster than SciPy (7.8 against 10.8 ns)",
     "linalg.solve": "above the host path's limit (64) the general path adds about 0.6 ms to libtorch's solve: "
                     "the condition estimate behind LinAlgWarning as about 50 tensor ops and 8 lu_solve calls "
                     "(300 us), and MKL's getrf is about 0.9x OpenBLAS's on this AMD EPYC",

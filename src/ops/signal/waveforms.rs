@@ -84,73 +84,183 @@ pub enum Phi {
 }
 
 impl Phi {
-    /// `phase + phi * pi / 180`, in NumPy's result dtype.
-    fn add_to(&self, phase: &Tensor) -> Result<Tensor> {
+    /// `phase + phi * pi / 180`, in NumPy's result dtype; `phase` is updated
+    /// in place where `in_place` allows (the general, allocating path otherwise).
+    fn add_to(&self, phase: Fresh) -> Result<Fresh> {
         match self {
-            Phi::Degrees(phi) => Ok(phase.f_to_kind(Kind::Double)?.f_add_scalar(phi * (PI / 180.0))?),
+            Phi::Degrees(phi) => phase.in_kind(Kind::Double)?.add_scalar(phi * (PI / 180.0)),
             Phi::Tensor(phi) => {
-                let kind = real_kind("phi", &[dlpack::dtype_of(phase)?, dlpack::dtype_of(phi)?])?;
+                let kind = real_kind("phi", &[dlpack::dtype_of(&phase.value)?, dlpack::dtype_of(phi)?])?;
                 let radians = phi.f_to_kind(kind)?.f_mul_scalar(PI / 180.0)?;
-                Ok(phase.f_to_kind(kind)?.f_add(&radians)?)
+                // broadcasting may grow `phase`: a new tensor, as before
+                Ok(Fresh { value: phase.value.f_to_kind(kind)?.f_add(&radians)?, in_place: phase.in_place })
             }
         }
+    }
+
+    /// Whether autograd records `phi` (an array that requires grad).
+    fn requires_grad(&self) -> bool {
+        matches!(self, Phi::Tensor(phi) if phi.requires_grad())
+    }
+}
+
+/// A tensor that only the computation holds (the result of an op on the
+/// caller's arrays, never one of them): each step updates it in place, where
+/// `in_place` (no input requires grad: autograd records none of the steps),
+/// and allocates a new tensor as an out-of-place op otherwise. Both run the
+/// same ATen kernels, so the values are the same.
+struct Fresh {
+    value: Tensor,
+    in_place: bool,
+}
+
+impl Fresh {
+    fn step(
+        mut self,
+        in_place: impl FnOnce(&mut Tensor) -> std::result::Result<Tensor, tch::TchError>,
+        out_of_place: impl FnOnce(&Tensor) -> std::result::Result<Tensor, tch::TchError>,
+    ) -> Result<Fresh> {
+        if self.in_place {
+            let _ = in_place(&mut self.value)?;
+        } else {
+            self.value = out_of_place(&self.value)?;
+        }
+        Ok(self)
+    }
+
+    fn mul_scalar(self, s: f64) -> Result<Fresh> {
+        self.step(move |v| v.f_mul_scalar_(s), move |v| v.f_mul_scalar(s))
+    }
+
+    fn div_scalar(self, s: f64) -> Result<Fresh> {
+        self.step(move |v| v.f_div_scalar_(s), move |v| v.f_div_scalar(s))
+    }
+
+    fn add_scalar(self, s: f64) -> Result<Fresh> {
+        self.step(move |v| v.f_add_scalar_(s), move |v| v.f_add_scalar(s))
+    }
+
+    fn sub_scalar(self, s: f64) -> Result<Fresh> {
+        self.step(move |v| v.f_sub_scalar_(s), move |v| v.f_sub_scalar(s))
+    }
+
+    fn mul(self, other: &Tensor) -> Result<Fresh> {
+        self.step(|v| v.f_mul_(other), |v| v.f_mul(other))
+    }
+
+    fn add(self, other: &Tensor) -> Result<Fresh> {
+        self.step(|v| v.f_add_(other), |v| v.f_add(other))
+    }
+
+    fn cube(self) -> Result<Fresh> {
+        self.step(|v| v.f_pow_(3), |v| v.f_pow_tensor_scalar(3))
+    }
+
+    /// `a - self`.
+    fn minus_from(self, a: f64) -> Result<Fresh> {
+        self.step(|v| v.f_neg_(), |v| v.f_neg())?.add_scalar(a)
+    }
+
+    fn abs(self) -> Result<Fresh> {
+        self.step(|v| v.f_abs_(), |v| v.f_abs())
+    }
+
+    fn log(self) -> Result<Fresh> {
+        self.step(|v| v.f_log_(), |v| v.f_log())
+    }
+
+    fn cos(self) -> Result<Fresh> {
+        self.step(|v| v.f_cos_(), |v| v.f_cos())
+    }
+
+    /// `self` in `kind`: itself where it is already (no op), else a new tensor.
+    fn in_kind(self, kind: Kind) -> Result<Fresh> {
+        if self.value.kind() == kind {
+            return Ok(self);
+        }
+        Ok(Fresh { value: self.value.f_to_kind(kind)?, in_place: self.in_place })
+    }
+}
+
+/// SciPy's checks of `chirp`'s parameters (on the host, before `t` is looked
+/// at), with SciPy's messages.
+pub fn chirp_check(f0: f64, f1: f64, method: ChirpMethod) -> Result<()> {
+    match method {
+        ChirpMethod::Logarithmic if f0 * f1 <= 0.0 => Err(Error::InvalidArgument(
+            "For a logarithmic chirp, f0 and f1 must be nonzero and have the same sign.".into(),
+        )),
+        ChirpMethod::Hyperbolic if f0 == 0.0 || f1 == 0.0 => {
+            Err(Error::InvalidArgument("For a hyperbolic chirp, f0 and f1 must be nonzero.".into()))
+        }
+        _ => Ok(()),
     }
 }
 
 /// SciPy's `_chirp_phase`: the phase (radians) of a chirp at times `t`.
 pub fn chirp_phase(t: &Tensor, f0: f64, t1: f64, f1: f64, method: ChirpMethod, vertex_zero: bool) -> Result<Tensor> {
+    Ok(phase(t, f0, t1, f1, method, vertex_zero, !t.requires_grad())?.value)
+}
+
+/// [`chirp_phase`] as a [`Fresh`] tensor (never `t` itself), its steps in
+/// place where `in_place`.
+fn phase(
+    t: &Tensor,
+    f0: f64,
+    t1: f64,
+    f1: f64,
+    method: ChirpMethod,
+    vertex_zero: bool,
+    in_place: bool,
+) -> Result<Fresh> {
     let t = real_input("signal.chirp", t)?;
+    chirp_check(f0, f1, method)?;
+    let fresh = |value: Tensor| Fresh { value, in_place };
     let two_pi = 2.0 * PI;
-    Ok(match method {
+    match method {
         ChirpMethod::Linear => {
             let beta = (f1 - f0) / t1;
-            let quadratic = t.f_mul_scalar(0.5 * beta)?.f_mul(&t)?;
-            t.f_mul_scalar(f0)?.f_add(&quadratic)?.f_mul_scalar(two_pi)?
+            let quadratic = fresh(t.f_mul_scalar(0.5 * beta)?).mul(&t)?;
+            fresh(t.f_mul_scalar(f0)?).add(&quadratic.value)?.mul_scalar(two_pi)
         }
         ChirpMethod::Quadratic => {
             let beta = (f1 - f0) / (t1 * t1);
             if vertex_zero {
-                let cubic = t.f_pow_tensor_scalar(3)?.f_mul_scalar(beta)?.f_div_scalar(3.0)?;
-                t.f_mul_scalar(f0)?.f_add(&cubic)?.f_mul_scalar(two_pi)?
+                let cubic = fresh(t.f_pow_tensor_scalar(3)?).mul_scalar(beta)?.div_scalar(3.0)?;
+                fresh(t.f_mul_scalar(f0)?).add(&cubic.value)?.mul_scalar(two_pi)
             } else {
-                let cubic = minus(t1, &t)?
-                    .f_pow_tensor_scalar(3)?
-                    .f_sub_scalar(t1.powi(3))?
-                    .f_mul_scalar(beta)?
-                    .f_div_scalar(3.0)?;
-                t.f_mul_scalar(f1)?.f_add(&cubic)?.f_mul_scalar(two_pi)?
+                let cubic = fresh(t.f_neg()?)
+                    .add_scalar(t1)?
+                    .cube()?
+                    .sub_scalar(t1.powi(3))?
+                    .mul_scalar(beta)?
+                    .div_scalar(3.0)?;
+                fresh(t.f_mul_scalar(f1)?).add(&cubic.value)?.mul_scalar(two_pi)
             }
         }
         ChirpMethod::Logarithmic => {
-            if f0 * f1 <= 0.0 {
-                return Err(Error::InvalidArgument(
-                    "For a logarithmic chirp, f0 and f1 must be nonzero and have the same sign.".into(),
-                ));
-            }
             if f0 == f1 {
-                t.f_mul_scalar(two_pi * f0)?
+                Ok(fresh(t.f_mul_scalar(two_pi * f0)?))
             } else {
                 let beta = t1 / (f1 / f0).ln();
-                let growth = Tensor::f_pow_scalar(f1 / f0, &t.f_div_scalar(t1)?)?.f_sub_scalar(1.0)?;
-                growth.f_mul_scalar(two_pi * beta * f0)?
+                let growth = fresh(Tensor::f_pow_scalar(f1 / f0, &t.f_div_scalar(t1)?)?).sub_scalar(1.0)?;
+                growth.mul_scalar(two_pi * beta * f0)
             }
         }
         ChirpMethod::Hyperbolic => {
-            if f0 == 0.0 || f1 == 0.0 {
-                return Err(Error::InvalidArgument("For a hyperbolic chirp, f0 and f1 must be nonzero.".into()));
-            }
             if f0 == f1 {
-                t.f_mul_scalar(two_pi * f0)?
+                Ok(fresh(t.f_mul_scalar(two_pi * f0)?))
             } else {
                 let sing = -f1 * t1 / (f0 - f1);
-                minus(1.0, &t.f_div_scalar(sing)?)?.f_abs()?.f_log()?.f_mul_scalar(two_pi * (-sing * f0))?
+                fresh(t.f_div_scalar(sing)?).minus_from(1.0)?.abs()?.log()?.mul_scalar(two_pi * (-sing * f0))
             }
         }
-    })
+    }
 }
 
 /// `chirp`: `cos(phase + phi)` (or `exp(1j (phase + phi))` with `complex`),
-/// `phi` in degrees.
+/// `phi` in degrees. Where no input requires grad, the intermediates are
+/// updated in place (one to three new tensors a call instead of six to
+/// eleven); otherwise each op allocates, as autograd needs.
 #[allow(clippy::too_many_arguments)] // SciPy's parameters
 pub fn chirp(
     t: &Tensor,
@@ -162,12 +272,18 @@ pub fn chirp(
     vertex_zero: bool,
     complex: bool,
 ) -> Result<Tensor> {
-    let phase = phi.add_to(&chirp_phase(t, f0, t1, f1, method, vertex_zero)?)?;
+    let in_place = !t.requires_grad() && !phi.requires_grad();
+    let phase = phase(t, f0, t1, f1, method, vertex_zero, in_place)?;
     if complex {
-        Ok(Tensor::f_polar(&phase.f_ones_like()?, &phase)?)
-    } else {
-        Ok(phase.f_cos()?)
+        let phase = phi.add_to(phase)?.value;
+        return Ok(Tensor::f_polar(&phase.f_ones_like()?, &phase)?);
     }
+    let phase = match phi {
+        // `x + 0` is `x` but for -0.0, whose cosine is cos(+0.0): the same values
+        Phi::Degrees(degrees) if *degrees == 0.0 => phase.in_kind(Kind::Double)?,
+        _ => phi.add_to(phase)?,
+    };
+    Ok(phase.cos()?.value)
 }
 
 /// `t` and the shape parameter broadcast together, in the kind NumPy

@@ -82,8 +82,7 @@ pub(super) fn chirp(
         }
     };
     // SciPy checks the method's parameters before it looks at `t`
-    let probe = Tensor::f_zeros([0], (Kind::Double, Device::Cpu)).map_err(Error::from)?;
-    let _ = ops::chirp_phase(&probe, f0, t1, f1, method, vertex_zero.0)?;
+    ops::chirp_check(f0, f1, method)?;
     let zero = PyInt::new(py, 0).into_any();
     let phi = phi.unwrap_or(&zero);
     with_phi(py, device, t, phi, move |t, phi| ops::chirp(t, f0, t1, f1, method, phi, vertex_zero.0, complex.0))

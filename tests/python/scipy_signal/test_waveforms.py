@@ -93,6 +93,45 @@ def test_chirp_refusals_are_scipys(kwargs, message):
         ss.chirp(np.ones(3), args["f0"], args["t1"], args["f1"], method=method)
 
 
+@pytest.mark.parametrize("method", ["linear", "quadratic", "logarithmic", "hyperbolic"])
+@pytest.mark.parametrize("vertex_zero", [True, False])
+def test_chirp_in_place_and_autograd_paths_agree(method, vertex_zero, times):
+    # without grad the intermediates are updated in place; a torch input that
+    # requires grad takes the allocating path: the same values, and gradients
+    t = torch.tensor(times, requires_grad=True)
+    args = (t, 1.5, 7.0, 4.0)
+    for phi in (0, 20.0, torch.tensor(12.5, dtype=torch.float64)):
+        for complex_ in (False, True):
+            kwargs = {"method": method, "phi": phi, "vertex_zero": vertex_zero, "complex": complex_}
+            tracked = ts.chirp(*args, **kwargs)
+            plain = ts.chirp(t.detach(), *args[1:], **kwargs)
+            assert tracked.requires_grad and not plain.requires_grad
+            torch.testing.assert_close(tracked.detach(), plain, rtol=0, atol=0)
+    np.testing.assert_array_equal(t.detach().numpy(), times)  # input untouched
+    x = torch.tensor([0.5, 1.0, 2.5], dtype=torch.float64, requires_grad=True)
+    assert torch.autograd.gradcheck(lambda x: ts.chirp(x, 1.5, 7.0, 4.0, method=method, vertex_zero=vertex_zero), (x,))
+    phi = torch.tensor(30.0, dtype=torch.float64, requires_grad=True)
+    (grad,) = torch.autograd.grad(ts.chirp(x.detach(), 1.5, 7.0, 4.0, method=method, phi=phi).sum(), phi)
+    phase = np.deg2rad(30.0) + np.angle(ss.chirp(x.detach().numpy(), 1.5, 7.0, 4.0, method=method, complex=True))
+    np.testing.assert_allclose(grad.item(), -np.sin(phase).sum() * np.pi / 180, rtol=1e-10)
+
+
+def test_chirp_float32_in_place_path(times):
+    # float32 phase, then float64: the in-place steps keep NumPy's dtypes and
+    # the allocating path's values
+    t32 = torch.tensor(times, dtype=torch.float32)
+    for method in ("linear", "quadratic", "logarithmic", "hyperbolic"):
+        kwargs = {"method": method, "vertex_zero": False, "phi": 10.0}
+        got = ts.chirp(t32, 1.5, 7.0, 4.0, **kwargs)
+        assert got.dtype == torch.float64
+        tracked = ts.chirp(t32.clone().requires_grad_(), 1.5, 7.0, 4.0, **kwargs)
+        torch.testing.assert_close(got, tracked.detach(), rtol=0, atol=0)
+        # a float32 phase of up to ~1e3 radians carries ~1e-4 of rounding
+        want = ss.chirp(times.astype(np.float32), 1.5, 7.0, 4.0, **kwargs)
+        np.testing.assert_allclose(got.numpy(), want, rtol=0, atol=1e-3)
+    np.testing.assert_array_equal(t32.numpy(), times.astype(np.float32))
+
+
 def test_complex_time_is_refused():
     with pytest.raises(TypeError, match="real input"):
         ts.chirp(np.ones(3, complex), 1, 2, 3)
