@@ -174,8 +174,9 @@ pub(crate) fn is_ndarray(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
 /// Whether the caller has imported `module` (it is in `sys.modules`).
 pub(crate) fn imported<'py>(py: Python<'py>, module: impl IntoPyObject<'py>) -> PyResult<bool> {
     static MODULES: PyOnceLock<Py<PyDict>> = PyOnceLock::new();
-    let modules = MODULES
-        .get_or_try_init(py, || Ok::<_, PyErr>(py.import("sys")?.getattr("modules")?.cast_into::<PyDict>()?.unbind()))?;
+    let modules = MODULES.get_or_try_init(py, || {
+        Ok::<_, PyErr>(py.import("sys")?.getattr("modules")?.cast_into::<PyDict>()?.unbind())
+    })?;
     modules.bind(py).contains(module)
 }
 

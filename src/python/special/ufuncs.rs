@@ -78,7 +78,8 @@ fn face(
     let result = match call() {
         Ok(result) => result,
         Err(refused) => {
-            if !refused.is_instance(py, Class::InputType.type_object(py)?) || !imported(py, intern!(py, "dask.array"))? {
+            if !refused.is_instance(py, Class::InputType.type_object(py)?) || !imported(py, intern!(py, "dask.array"))?
+            {
                 return Err(refused);
             }
             let (args, keywords) = arguments()?;
