@@ -86,7 +86,7 @@ fn face(
             let public = py.import(intern!(py, "torchbridge.special"))?.getattr(ufunc.name)?;
             let route = py.import(intern!(py, "torchbridge.dask._route"))?.getattr(intern!(py, "route"))?;
             let lazy = route.call1((ufunc.qualified, public, args, keywords))?;
-            return if lazy.is(&py.NotImplemented()) { Err(refused) } else { Ok(lazy.unbind()) };
+            return if lazy.is(py.NotImplemented()) { Err(refused) } else { Ok(lazy.unbind()) };
         }
     };
     let reporting = REPORTING.load(Ordering::Relaxed);
