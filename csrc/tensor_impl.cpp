@@ -92,6 +92,21 @@ char* tb_tensor_from_impl(void* impl, at::Tensor** out) {
   }
 }
 
+// `tensor` with a lazy conjugate or negation applied (each a differentiable
+// op) as a new `at::Tensor` in `*out`; `*out` stays null when neither bit is
+// set, the common case, answered in this one call.
+char* tb_resolve_lazy(const at::Tensor* tensor, at::Tensor** out) {
+  try {
+    *out = nullptr;
+    if (tensor->is_conj() || tensor->is_neg()) {
+      *out = new at::Tensor(tensor->resolve_conj().resolve_neg());
+    }
+    return nullptr;
+  } catch (...) {
+    return describe_current_exception();
+  }
+}
+
 // The address of `tensor`'s `c10::TensorImpl` (what `_wrap_tensor_impl` takes).
 void* tb_tensor_impl(const at::Tensor* tensor) {
   return tensor->unsafeGetTensorImpl();

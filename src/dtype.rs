@@ -52,6 +52,15 @@ const TABLE: [(DType, u8, u8, Option<Kind>); 15] = [
     (DType::Complex128, 5, 128, Some(Kind::ComplexDouble)),
 ];
 
+// [`DType::row`] indexes the table by the enum's discriminant.
+const _: () = {
+    let mut i = 0;
+    while i < TABLE.len() {
+        assert!(TABLE[i].0 as usize == i, "TABLE's rows follow DType's order");
+        i += 1;
+    }
+};
+
 impl DType {
     /// Every dtype torchbridge exchanges.
     pub const ALL: [DType; 15] = {
@@ -65,12 +74,30 @@ impl DType {
     };
 
     fn row(self) -> &'static (DType, u8, u8, Option<Kind>) {
-        TABLE.iter().find(|row| row.0 == self).expect("every DType has a row")
+        &TABLE[self as usize] // rows in the enum's order (checked below)
     }
 
-    /// Looks a scalar DLPack dtype up by code and bits.
+    /// Looks a scalar DLPack dtype up by code and bits (every call's import
+    /// and result ask: a match, not a walk of the table).
     pub fn from_code_bits(code: u8, bits: u8) -> Option<DType> {
-        TABLE.iter().find(|row| row.1 == code && row.2 == bits).map(|row| row.0)
+        Some(match (code, bits) {
+            (6, 8) => DType::Bool,
+            (0, 8) => DType::Int8,
+            (0, 16) => DType::Int16,
+            (0, 32) => DType::Int32,
+            (0, 64) => DType::Int64,
+            (1, 8) => DType::UInt8,
+            (1, 16) => DType::UInt16,
+            (1, 32) => DType::UInt32,
+            (1, 64) => DType::UInt64,
+            (2, 16) => DType::Float16,
+            (4, 16) => DType::BFloat16,
+            (2, 32) => DType::Float32,
+            (2, 64) => DType::Float64,
+            (5, 64) => DType::Complex64,
+            (5, 128) => DType::Complex128,
+            _ => return None,
+        })
     }
 
     /// The dtype of a DLPack descriptor; vectors (`lanes != 1`) and unknown codes are errors.
@@ -182,6 +209,16 @@ mod tests {
                 assert_eq!(DType::from_kind(kind).unwrap(), dtype);
             }
             assert_eq!(dtype.itemsize() * 8, usize::from(dtype.to_dlpack().bits));
+        }
+    }
+
+    #[test]
+    fn code_bits_lookup_is_the_table() {
+        for code in 0..=u8::MAX {
+            for bits in 0..=u8::MAX {
+                let row = TABLE.iter().find(|row| row.1 == code && row.2 == bits).map(|row| row.0);
+                assert_eq!(DType::from_code_bits(code, bits), row, "code {code}, bits {bits}");
+            }
         }
     }
 

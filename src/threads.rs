@@ -49,6 +49,13 @@ use crate::ffi::threads as ffi;
 /// Calls on fewer input elements than this run on one thread.
 pub(crate) const SERIAL_BELOW: usize = 32_768;
 
+/// Elementwise calls (`special`'s ufuncs) on fewer elements than this skip
+/// [`fit`]: nothing they run goes parallel below it (libtorch's elementwise
+/// and reduction grain is 32768; the finest of torchbridge's own kernels,
+/// hyp2f1's, splits from 128 elements), so fitting would change nothing and
+/// costs its OpenMP and MKL calls each way, 25 ns of a one-element call.
+pub(crate) const ELEMENTWISE_UNFITTED_BELOW: usize = 64;
+
 /// How long a reading of the machine's load is reused.
 pub(crate) const REFRESH: Duration = Duration::from_millis(50);
 

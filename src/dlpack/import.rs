@@ -216,13 +216,14 @@ pub(crate) unsafe fn view_in_torch(layout: Layout, owner: Owner, read_only: bool
 /// `data`. Any extent that is zero means an empty storage, as in libtorch.
 fn check_storage_span(layout: &Layout) -> Result<()> {
     let itemsize = (u64::from(layout.dtype.bits) * u64::from(layout.dtype.lanes)).div_ceil(8) as i64;
-    check_span(layout.data, &layout.shape, &layout.strides, itemsize)
+    check_span(layout.data, &layout.shape, &layout.strides, itemsize).map(drop)
 }
 
-/// [`check_storage_span`] for `shape` and `strides` (in elements) from `data`.
-fn check_span(data: *mut c_void, shape: &[i64], strides: &[i64], itemsize: i64) -> Result<()> {
+/// [`check_storage_span`] for `shape` and `strides` (in elements) from
+/// `data`: the storage's size in bytes (libtorch's `computeStorageNbytes`).
+fn check_span(data: *mut c_void, shape: &[i64], strides: &[i64], itemsize: i64) -> Result<usize> {
     if shape.contains(&0) {
-        return Ok(());
+        return Ok(0);
     }
     let too_large = || {
         Error::InvalidTensor(format!(
@@ -242,7 +243,7 @@ fn check_span(data: *mut c_void, shape: &[i64], strides: &[i64], itemsize: i64) 
     let bytes = last.checked_add(1).and_then(|n| n.checked_mul(itemsize)).ok_or_else(too_large)?;
     let bytes = usize::try_from(bytes).map_err(|_| too_large())?;
     (data as usize).checked_add(bytes).ok_or_else(too_large)?;
-    Ok(())
+    Ok(bytes)
 }
 
 /// The release of [`view_python_memory`]'s owner: one strong reference to a
@@ -290,11 +291,12 @@ pub(crate) unsafe fn view_python_memory(
     if !plain {
         return Ok(Err(owner));
     }
-    check_span(data.cast(), shape, strides, itemsize as i64)?;
+    let nbytes = check_span(data.cast(), shape, strides, itemsize as i64)?;
     let ndim = i64::try_from(shape.len()).map_err(|_| Error::InvalidTensor("too many dimensions".into()))?;
     let mut out: *mut torch_sys::C_tensor = ptr::null_mut();
     // SAFETY: the memory is valid while `owner` lives (caller contract), the
-    // strides are non-negative, the data aligned and the span checked above;
+    // strides are non-negative, the data aligned and the span (`nbytes`,
+    // which covers every element) checked above;
     // the shim takes the owner's reference (released once by
     // `release_python`, also on failure) and catches every exception.
     let status = unsafe {
@@ -303,6 +305,7 @@ pub(crate) unsafe fn view_python_memory(
             shape.as_ptr(),
             strides.as_ptr(),
             ndim,
+            nbytes,
             dtype.to_dlpack(),
             owner.into_ptr().cast(),
             release_python,

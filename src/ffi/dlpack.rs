@@ -24,6 +24,7 @@ extern "C" {
         sizes: *const i64,
         strides: *const i64,
         ndim: i64,
+        nbytes: usize,
         dtype: DLDataType,
         context: *mut c_void,
         release: unsafe extern "C" fn(*mut c_void),

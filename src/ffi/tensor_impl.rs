@@ -25,6 +25,7 @@ use super::check;
 extern "C" {
     fn tb_tensor_from_impl(impl_: *mut c_void, out: *mut *mut C_tensor) -> *mut std::ffi::c_char;
     fn tb_tensor_impl(tensor: *const C_tensor) -> *mut c_void;
+    fn tb_resolve_lazy(tensor: *const C_tensor, out: *mut *mut C_tensor) -> *mut std::ffi::c_char;
     fn tb_impl_requires_grad(impl_: *mut c_void) -> bool;
     fn tb_wrap_tensor_available() -> bool;
     fn tb_wrap_tensor(tensor: *const C_tensor, out: *mut *mut c_void) -> *mut std::ffi::c_char;
@@ -49,6 +50,20 @@ pub(crate) fn tensor_of(obj: &Bound<'_, PyAny>) -> PyResult<Option<Tensor>> {
     }
     // SAFETY: non-null after success: a `new at::Tensor` nobody else owns.
     Ok(Some(unsafe { Tensor::from_ptr(out) }))
+}
+
+/// `tensor` with a lazy conjugate or negation applied (plain memory, as
+/// SciPy's results and numpy's `.numpy()` need; differentiable), or the
+/// tensor itself where neither bit is set: one shim call.
+pub(crate) fn resolve_lazy(tensor: Tensor) -> crate::Result<Tensor> {
+    let mut out = ptr::null_mut();
+    // SAFETY: `tensor` is a live `at::Tensor`; the out-pointer is valid for writes.
+    unsafe { check(tb_resolve_lazy(tensor.as_ptr(), &mut out))? };
+    if out.is_null() {
+        return Ok(tensor);
+    }
+    // SAFETY: non-null after success: a `new at::Tensor` nobody else owns.
+    Ok(unsafe { Tensor::from_ptr(out) })
 }
 
 /// Whether the Python `torch.Tensor` `obj` requires grad (its impl's

@@ -15,7 +15,7 @@ pub mod spatial;
 pub mod special;
 pub mod stats;
 
-pub(crate) use numpy::scipy_float_input;
+pub(crate) use numpy::{scipy_float_input, scipy_float_input_of};
 
 use tch::Tensor;
 

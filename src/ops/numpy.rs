@@ -115,8 +115,13 @@ pub fn result_type(dtypes: &[DType]) -> DType {
 /// `complex_in_scipy`: SciPy has complex loops for this routine; a complex
 /// input is then "not implemented here" rather than "not accepted".
 pub fn scipy_float_input(routine: &'static str, x: &Tensor, complex_in_scipy: bool) -> Result<Tensor> {
-    let dtype = dlpack::dtype_of(x)?;
+    scipy_float_input_of(routine, x, dlpack::dtype_of(x)?, complex_in_scipy)
+}
+
+/// [`scipy_float_input`] for `x` whose dtype the caller has already asked.
+pub fn scipy_float_input_of(routine: &'static str, x: &Tensor, dtype: DType, complex_in_scipy: bool) -> Result<Tensor> {
     match dtype.scipy_float_loop(false) {
+        Some(target) if target == dtype => Ok(x.shallow_clone()), // (what `cast` gives, asking the dtype once)
         Some(target) => cast(x, target),
         None if complex_in_scipy => Err(Error::NotImplemented(format!(
             "{routine} on {dtype} input is not implemented (libtorch has no complex kernel for it)"

@@ -41,13 +41,8 @@ impl Container {
     /// conjugate or negation applied (the memory the caller gets is plain).
     fn wrap(&self, py: Python<'_>, tensor: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         let arg = classify(tensor)?;
-        let mut tensor = import(&arg)?.tensor.f_detach().map_err(crate::Error::from)?;
-        if tensor.f_is_conj().map_err(crate::Error::from)? {
-            tensor = tensor.f_resolve_conj().map_err(crate::Error::from)?;
-        }
-        if tensor.f_is_neg().map_err(crate::Error::from)? {
-            tensor = tensor.f_resolve_neg().map_err(crate::Error::from)?;
-        }
+        let detached = import(&arg)?.tensor.f_detach().map_err(crate::Error::from)?;
+        let mut tensor = tensor_impl::resolve_lazy(detached)?;
         if let Some(home) = self.home {
             tensor = placement::move_to(tensor, home)?;
         }

@@ -166,9 +166,13 @@ fn jax_exchange(py: Python<'_>) -> PyResult<&Option<(Py<PyAny>, Py<PyAny>)>> {
     EXCHANGE.get_or_try_init(py, || py.import("torchbridge._jax")?.call_method0("exchange")?.extract())
 }
 
-/// Whether `obj` is exactly a NumPy ndarray (no subclass).
-pub(crate) fn is_ndarray(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
-    Ok(obj.get_type().is(numpy(obj.py())?.ndarray.bind(obj.py())))
+/// Whether `obj` is exactly a NumPy ndarray or exactly a `torch.Tensor` (no
+/// subclass): two pointer comparisons, for the per-call paths that treat
+/// the commonest arguments apart.
+pub(crate) fn is_exact_array(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
+    let py = obj.py();
+    let kind = obj.get_type();
+    Ok(kind.is(numpy(py)?.ndarray.bind(py)) || TORCH.cell.get(py).is_some_and(|(tensor, _)| kind.is(tensor.bind(py))))
 }
 
 /// Whether the caller has imported `module` (it is in `sys.modules`).
@@ -368,27 +372,39 @@ pub(crate) struct Subclasses<'py> {
 impl<'py> Subclasses<'py> {
     /// The plain arrays of `objs` (the base ndarray of a subclass, a masked
     /// array's data, zero-copy) and what [`rewrap`](Self::rewrap) needs.
-    pub(crate) fn unwrap(objs: &[&Bound<'py, PyAny>]) -> PyResult<(Vec<Bound<'py, PyAny>>, Self)> {
+    pub(crate) fn unwrap<const N: usize>(objs: [&Bound<'py, PyAny>; N]) -> PyResult<([Bound<'py, PyAny>; N], Self)> {
         let mut found = Subclasses { masks: Vec::new(), wrapper: None };
-        let mut plain = Vec::with_capacity(objs.len());
-        for obj in objs {
-            let py = obj.py();
-            let np = numpy(py)?;
-            if obj.get_type().is(np.ndarray.bind(py)) || !obj.is_instance(np.ndarray.bind(py))? {
-                plain.push((*obj).clone());
-            } else if obj.is_instance(np.masked_array.bind(py))? {
-                let ma = py.import(intern!(py, "numpy.ma"))?;
-                found.masks.push(ma.call_method1(intern!(py, "getmaskarray"), (obj,))?);
-                plain.push(ma.call_method1(intern!(py, "getdata"), (obj,))?);
-            } else {
-                let priority: f64 = obj.getattr(intern!(py, "__array_priority__"))?.extract()?;
-                if found.wrapper.as_ref().is_none_or(|(best, _)| priority > *best) {
-                    found.wrapper = Some((priority, (*obj).clone()));
-                }
-                plain.push(np.asarray.bind(py).call1((obj,))?);
-            }
+        let mut failed = None;
+        let plain = objs.map(|obj| {
+            found.plain(obj).unwrap_or_else(|err| {
+                failed.get_or_insert(err);
+                obj.clone()
+            })
+        });
+        match failed {
+            Some(err) => Err(err),
+            None => Ok((plain, found)),
         }
-        Ok((plain, found))
+    }
+
+    /// The plain array of `obj`, noting its mask or subclass.
+    fn plain(&mut self, obj: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        let py = obj.py();
+        let np = numpy(py)?;
+        // (an exact array first: `isinstance` on a torch tensor asks its `__class__`)
+        if is_exact_array(obj)? || !obj.is_instance(np.ndarray.bind(py))? {
+            Ok(obj.clone())
+        } else if obj.is_instance(np.masked_array.bind(py))? {
+            let ma = py.import(intern!(py, "numpy.ma"))?;
+            self.masks.push(ma.call_method1(intern!(py, "getmaskarray"), (obj,))?);
+            ma.call_method1(intern!(py, "getdata"), (obj,))
+        } else {
+            let priority: f64 = obj.getattr(intern!(py, "__array_priority__"))?.extract()?;
+            if self.wrapper.as_ref().is_none_or(|(best, _)| priority > *best) {
+                self.wrapper = Some((priority, obj.clone()));
+            }
+            np.asarray.bind(py).call1((obj,))
+        }
     }
 
     /// `result` (what the call returned for the plain arrays) as the inputs' kind.
@@ -760,18 +776,13 @@ pub(crate) fn wrap(py: Python<'_>, library: &Library, tensor: Tensor, ufunc_scal
 
 /// A torch result, as the `at::Tensor` it is (with its autograd graph), after
 /// [`check_gradients`] for the inputs that require grad (`grad`).
-fn wrap_torch(py: Python<'_>, mut tensor: Tensor, grad: Option<&[Py<PyAny>]>) -> PyResult<Py<PyAny>> {
+fn wrap_torch(py: Python<'_>, tensor: Tensor, grad: Option<&[Py<PyAny>]>) -> PyResult<Py<PyAny>> {
     if let Some(inputs) = grad {
         check_gradients(py, &[&tensor], inputs)?;
     }
     // a lazy conjugate or negation (ihfft's conj view) becomes plain memory,
     // as SciPy's results are (`.numpy()` refuses a conjugate view)
-    if tensor.f_is_conj().map_err(crate::Error::from)? {
-        tensor = tensor.f_resolve_conj().map_err(crate::Error::from)?;
-    }
-    if tensor.f_is_neg().map_err(crate::Error::from)? {
-        tensor = tensor.f_resolve_neg().map_err(crate::Error::from)?;
-    }
+    let tensor = tensor_impl::resolve_lazy(tensor)?;
     Ok(tensor_impl::to_python(py, &constructor(py, &TORCH)?, &tensor)?.unbind())
 }
 

@@ -939,8 +939,9 @@ def out_and_ufunc_keywords_are_refused_and_nothing_is_written():
     for routine in _special_routines():
         expect_raises(Unsupported, routine, x, out=x, match="out=")
         expect_raises(Unsupported, routine, x, x, match="out=")  # positional out, as SciPy's ufuncs
-        expect_raises(Unsupported, routine, x, where=True, match="where")
+        expect_raises(Unsupported, routine, x, where=x > 0, match="where")
         expect_raises(Unsupported, routine, x, dtype=np.float32, match="dtype")
+        expect_raises(TypeError, routine, x, axis=0, match="axis")  # not a ufunc option: a TypeError, as NumPy's
         expect_raises(TypeError, routine)
     same(x, before)
 

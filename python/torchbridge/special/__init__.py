@@ -6,8 +6,11 @@ input the result's type (ndarray or numpy scalar), dtype and shape match
 SciPy's, including its loop selection (``erfinv`` on float16 gives float32,
 ``xlogy(float32_array, 2.0)`` float64) and NumPy's weak Python scalars.
 
-Ufuncs take SciPy's positional arguments and ``out=None``; other ufunc keywords
-(``where``, ``dtype``, ...), ``out`` arrays, complex input to a ufunc without a
+Ufuncs have SciPy's signature: its positional arguments, ``out=None`` and the
+keyword-only ufunc options at their defaults (``where=True``,
+``casting='same_kind'``, ``order='K'``, ``dtype=None``, ``subok=True``,
+``signature=None``). Those options at other values, ``out`` arrays, complex
+input to a ufunc without a
 complex kernel here (the erf and gamma families, digamma, ndtr, log_ndtr,
 exp1, expi, spence, xlogy, xlog1py, expm1, log1p, lambertw, the Bessel
 functions jv ... kve, hankel1 ... hankel2e and spherical_jn ... spherical_kn

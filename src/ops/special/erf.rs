@@ -13,24 +13,26 @@ use super::ufuncs::Ufunc;
 use crate::ffi::faddeeva::Faddeeva;
 use crate::ffi::ndtr::Erfc;
 use crate::ops::autograd::records_grad;
-use crate::ops::scipy_float_input;
+use crate::ops::scipy_float_input_of;
 use crate::Result;
 
 /// The error function, `scipy.special.erf` (float32 in float32; complex input
 /// by the Faddeeva kernel).
 pub(super) fn erf(u: &'static Ufunc, x: &Tensor) -> Result<Tensor> {
-    if is_complex(x)? {
+    let dtype = crate::dlpack::dtype_of(x)?; // (asked once: this is the commonest one-element call)
+    if dtype.is_complex() {
         return loops::unary(u, x, erf_complex);
     }
-    Ok(scipy_float_input(u.qualified, x, true)?.f_erf()?)
+    Ok(scipy_float_input_of(u.qualified, x, dtype, true)?.f_erf()?)
 }
 
 /// The complementary error function `1 - erf(x)`, accurate in the upper tail.
 pub(super) fn erfc(u: &'static Ufunc, x: &Tensor) -> Result<Tensor> {
-    if is_complex(x)? {
+    let dtype = crate::dlpack::dtype_of(x)?; // (asked once: this is the commonest one-element call)
+    if dtype.is_complex() {
         return loops::unary(u, x, erfc_complex);
     }
-    Ok(scipy_float_input(u.qualified, x, true)?.f_erfc()?)
+    Ok(scipy_float_input_of(u.qualified, x, dtype, true)?.f_erfc()?)
 }
 
 /// The scaled complementary error function `exp(x^2) erfc(x)`, `scipy.special.erfcx`

@@ -7,7 +7,7 @@ use tch::Tensor;
 
 use super::super::container::{classify, compute, import, import_all, wrap};
 use super::super::placement::on_device;
-use super::ufuncs::{binary_inputs, reject_ufunc_options, unary};
+use super::ufuncs::{binary_inputs, reject_ufunc_options, unary, Options};
 use crate::ops::special::ufuncs::table;
 use crate::ops::special::{self as sp, FactorialExtend};
 use crate::{dlpack, DType, Error, Result};
@@ -28,9 +28,9 @@ fn zeta(
     device: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
     on_device(device, || match q.filter(|q| !q.is_none()) {
-        None => unary(py, &table::zeta, x, out, None, sp::zeta),
+        None => unary(py, &table::zeta, x, out, &Options::NONE, sp::zeta),
         Some(q) => {
-            reject_ufunc_options(&table::zeta, out, None)?;
+            reject_ufunc_options(&table::zeta, out, &Options::NONE)?;
             let (tensors, library) = binary_inputs(&table::hurwitz_zeta, x, q)?;
             let elements = tensors.iter().map(|t| t.numel()).max().unwrap_or(0);
             let result = compute(py, elements, move || sp::hurwitz_zeta(&tensors[0], &tensors[1]))?;

@@ -15,9 +15,10 @@ macro_rules! ufunc_note {
          for numpy input a numpy scalar or ndarray of the dtype SciPy's loop gives\n\
          (NumPy's weak Python scalars included). Input no loop takes raises\n\
          ``DtypeError`` (a ``TypeError``, as in SciPy); complex input to SciPy's\n\
-         complex loops (``D->D``), ``out=`` arrays and the other ufunc keywords\n\
-         (``where``, ``dtype``, ``casting``, ...) raise ``UnsupportedParameterError``\n\
-         (a ``NotImplementedError``) naming them.\n\
+         complex loops (``D->D``), ``out=`` arrays and the ufunc options\n\
+         (``where``, ``casting``, ``order``, ``dtype``, ``subok``, ``signature``) other\n\
+         than their defaults raise ``UnsupportedParameterError`` (a\n\
+         ``NotImplementedError``) naming them.\n\
          \n\
          ``device=None`` (keyword-only): ``\"cpu\"``, ``\"cuda\"`` (the inputs' CUDA\n\
          device, else ``cuda:0``), ``\"cuda:N\"`` or a ``torch.device`` computes there,\n\

@@ -1,7 +1,8 @@
 //! The ufunc bindings, generated from the ops' ufunc table
 //! ([`crate::ops::special::ufuncs`]): one `#[pyfunction]` per ufunc with
-//! SciPy's positional inputs, `out=None`, a keyword-only `device=None` and
-//! `**kwargs` (SciPy's other ufunc keywords, refused by name), and
+//! SciPy's positional inputs, `out=None`, SciPy's keyword-only ufunc options
+//! (taken at their defaults only, see [`Options`]), a keyword-only
+//! `device=None`, and
 //! [`UFUNCS`], the names `torchbridge.special.__all__` takes from the table.
 //! The multi-output ufuncs (`sici`, `airy`, `ellipj`, ...) return a tuple,
 //! one array of the caller's type per output, each wrapped as the
@@ -14,7 +15,9 @@ use pyo3::prelude::*;
 use pyo3::types::{PyComplex, PyDict, PyFloat, PyInt, PyTuple};
 use tch::Tensor;
 
-use super::super::container::{classify, compute, import, import_all, imported, is_ndarray, wrap, Library, Subclasses};
+use super::super::container::{
+    classify, compute, import, import_all, imported, is_exact_array, wrap, Library, Subclasses,
+};
 use super::super::errors::Class;
 use super::super::placement::on_device;
 use crate::ffi::autograd::BelowAutograd;
@@ -60,15 +63,12 @@ fn face(
     inputs: &[&Bound<'_, PyAny>],
     out: Option<&Bound<'_, PyAny>>,
     device: Option<&Bound<'_, PyAny>>,
-    kwargs: Option<&Bound<'_, PyDict>>,
+    options: &Options<'_, '_>,
     call: impl FnOnce() -> PyResult<Py<PyAny>>,
 ) -> PyResult<Py<PyAny>> {
     let arguments = || -> PyResult<(Bound<'_, PyTuple>, Bound<'_, PyDict>)> {
-        let keywords = match kwargs {
-            Some(kwargs) => kwargs.copy()?,
-            None => PyDict::new(py),
-        };
-        for (key, value) in [("out", out), ("device", device)] {
+        let keywords = PyDict::new(py);
+        for (key, value) in options.given().chain([("out", out), ("device", device)]) {
             if let Some(value) = value.filter(|v| !v.is_none()) {
                 keywords.set_item(key, value)?;
             }
@@ -92,7 +92,7 @@ fn face(
     let reporting = REPORTING.load(Ordering::Relaxed);
     let mut pandas = false;
     for x in inputs {
-        if !is_ndarray(x)? {
+        if !is_exact_array(x)? {
             pandas = imported(py, intern!(py, "pandas"))?;
             break;
         }
@@ -112,12 +112,54 @@ fn face(
     Ok(result)
 }
 
-/// SciPy's ufuncs take `out` and ufunc keywords; say plainly which are not supported.
+/// SciPy's keyword-only ufunc options, `where=True, casting='same_kind',
+/// order='K', dtype=None, subok=True, signature=None`, each as the caller
+/// gave it (`None`: not given). torchbridge computes as those defaults say;
+/// a value other than its default is refused by name
+/// ([`reject_ufunc_options`]). Named parameters, not `**kwargs`, so that
+/// the binding takes CPython's vectorcall (no argument tuple per call), and
+/// an unknown keyword is a `TypeError`, as NumPy's ufuncs raise.
+pub(super) struct Options<'a, 'py>(pub(super) [Option<&'a Bound<'py, PyAny>>; 6]);
+
+impl<'a, 'py> Options<'a, 'py> {
+    /// No option given (the callers that have none to pass on).
+    pub(super) const NONE: Options<'static, 'static> = Options([None; 6]);
+
+    const NAMES: [&'static str; 6] = ["where", "casting", "order", "dtype", "subok", "signature"];
+
+    /// The options given, by name.
+    fn given(&self) -> impl Iterator<Item = (&'static str, Option<&'a Bound<'py, PyAny>>)> + '_ {
+        Self::NAMES.into_iter().zip(self.0).filter(|(_, value)| value.is_some())
+    }
+
+    /// The names of the options given at other values than their defaults.
+    fn departures(&self) -> PyResult<Vec<&'static str>> {
+        let mut names = Vec::new();
+        for (name, value) in self.given() {
+            let Some(value) = value else { continue };
+            let default = match name {
+                "where" | "subok" => value.is(pyo3::types::PyBool::new(value.py(), true)),
+                "casting" => value.eq("same_kind")?,
+                "order" => value.eq("K")?,
+                _ => value.is_none(),
+            };
+            if !default {
+                names.push(name);
+            }
+        }
+        Ok(names)
+    }
+}
+
+/// SciPy's ufuncs take `out` and ufunc options; say plainly which are not supported.
 pub(super) fn reject_ufunc_options(
     ufunc: &Ufunc,
     out: Option<&Bound<'_, PyAny>>,
-    kwargs: Option<&Bound<'_, PyDict>>,
+    options: &Options<'_, '_>,
 ) -> Result<()> {
+    if out.is_none() && options.0.iter().all(Option::is_none) {
+        return Ok(()); // the common call: nothing given
+    }
     // (a tuple of Nones: the multi-output ufuncs' default, `out=(None, None)`)
     let given = |out: &Bound<'_, PyAny>| {
         !out.is_none() && !out.cast::<PyTuple>().is_ok_and(|t| t.iter().all(|item| item.is_none()))
@@ -128,12 +170,13 @@ pub(super) fn reject_ufunc_options(
             ufunc.qualified
         )));
     }
-    if let Some(kwargs) = kwargs.filter(|k| !k.is_empty()) {
-        let names: Vec<String> = kwargs.keys().iter().map(|k| k.to_string()).collect();
+    let departures = options.departures().map_err(|err| Error::InvalidArgument(err.to_string()))?;
+    if !departures.is_empty() {
         return Err(Error::NotImplemented(format!(
-            "{}: ufunc keyword(s) {} are not supported",
+            "{}: ufunc option(s) {} are supported at their defaults only \
+             (where=True, casting='same_kind', order='K', dtype=None, subok=True, signature=None)",
             ufunc.qualified,
-            names.join(", ")
+            departures.join(", ")
         )));
     }
     Ok(())
@@ -153,7 +196,9 @@ pub(super) fn operand_of(obj: &Bound<'_, PyAny>, tensor: &Tensor) -> Result<Oper
     }
 }
 
-/// [`compute`], dispatching below autograd (see [`BelowAutograd`]) where the
+/// [`compute`] (without its team fit for the smallest calls, see
+/// [`crate::threads::ELEMENTWISE_UNFITTED_BELOW`]), dispatching below
+/// autograd (see [`BelowAutograd`]) where the
 /// row's kernel is a float64 loop and the results go back to another library
 /// than torch: their inputs record no gradient, and nothing of torch's
 /// autograd state reaches the caller. A float64 loop runs several libtorch
@@ -172,6 +217,9 @@ fn compute_for<T: Send>(
         _ if ufunc.float64 => BelowAutograd::enter(),
         _ => None,
     };
+    if elements < crate::threads::ELEMENTWISE_UNFITTED_BELOW {
+        return crate::error::no_panic(work); // (what `compute` does there, less the team fit)
+    }
     compute(py, elements, work)
 }
 
@@ -181,11 +229,11 @@ pub(super) fn unary(
     ufunc: &Ufunc,
     x: &Bound<'_, PyAny>,
     out: Option<&Bound<'_, PyAny>>,
-    kwargs: Option<&Bound<'_, PyDict>>,
+    options: &Options<'_, '_>,
     op: fn(&Tensor) -> Result<Tensor>,
 ) -> PyResult<Py<PyAny>> {
-    reject_ufunc_options(ufunc, out, kwargs)?;
-    let (plain, subclasses) = Subclasses::unwrap(&[x])?;
+    reject_ufunc_options(ufunc, out, options)?;
+    let (plain, subclasses) = Subclasses::unwrap([x])?;
     let arg = classify(&plain[0])?;
     let tensor = import(&arg)?.tensor;
     let result = compute_for(py, ufunc, &arg.library, crate::ffi::numel(&tensor), move || op(&tensor))?;
@@ -212,11 +260,11 @@ pub(super) fn binary(
     x1: &Bound<'_, PyAny>,
     x2: &Bound<'_, PyAny>,
     out: Option<&Bound<'_, PyAny>>,
-    kwargs: Option<&Bound<'_, PyDict>>,
+    options: &Options<'_, '_>,
     op: fn(&Tensor, &Tensor) -> Result<Tensor>,
 ) -> PyResult<Py<PyAny>> {
-    reject_ufunc_options(ufunc, out, kwargs)?;
-    let (plain, subclasses) = Subclasses::unwrap(&[x1, x2])?;
+    reject_ufunc_options(ufunc, out, options)?;
+    let (plain, subclasses) = Subclasses::unwrap([x1, x2])?;
     let (tensors, library) = binary_inputs(ufunc, &plain[0], &plain[1])?;
     let elements = crate::ops::numpy::broadcast_numel(&tensors);
     let result = compute_for(py, ufunc, &library, elements, move || op(&tensors[0], &tensors[1]))?;
@@ -229,11 +277,11 @@ pub(super) fn ternary(
     ufunc: &Ufunc,
     inputs: [&Bound<'_, PyAny>; 3],
     out: Option<&Bound<'_, PyAny>>,
-    kwargs: Option<&Bound<'_, PyDict>>,
+    options: &Options<'_, '_>,
     op: fn(&Tensor, &Tensor, &Tensor) -> Result<Tensor>,
 ) -> PyResult<Py<PyAny>> {
-    reject_ufunc_options(ufunc, out, kwargs)?;
-    let (plain, subclasses) = Subclasses::unwrap(&inputs)?;
+    reject_ufunc_options(ufunc, out, options)?;
+    let (plain, subclasses) = Subclasses::unwrap(inputs)?;
     let inputs: Vec<&Bound<'_, PyAny>> = plain.iter().collect();
     let (tensors, library) = import_all(&inputs)?;
     let operands = inputs.iter().zip(&tensors).map(|(obj, t)| operand_of(obj, t)).collect::<Result<Vec<_>>>()?;
@@ -249,11 +297,11 @@ pub(super) fn quaternary(
     ufunc: &Ufunc,
     inputs: [&Bound<'_, PyAny>; 4],
     out: Option<&Bound<'_, PyAny>>,
-    kwargs: Option<&Bound<'_, PyDict>>,
+    options: &Options<'_, '_>,
     op: fn(&Tensor, &Tensor, &Tensor, &Tensor) -> Result<Tensor>,
 ) -> PyResult<Py<PyAny>> {
-    reject_ufunc_options(ufunc, out, kwargs)?;
-    let (plain, subclasses) = Subclasses::unwrap(&inputs)?;
+    reject_ufunc_options(ufunc, out, options)?;
+    let (plain, subclasses) = Subclasses::unwrap(inputs)?;
     let inputs: Vec<&Bound<'_, PyAny>> = plain.iter().collect();
     let (tensors, library) = import_all(&inputs)?;
     let operands = inputs.iter().zip(&tensors).map(|(obj, t)| operand_of(obj, t)).collect::<Result<Vec<_>>>()?;
@@ -283,11 +331,11 @@ pub(super) fn unary_multi(
     ufunc: &Ufunc,
     x: &Bound<'_, PyAny>,
     out: Option<&Bound<'_, PyAny>>,
-    kwargs: Option<&Bound<'_, PyDict>>,
+    options: &Options<'_, '_>,
     op: fn(&Tensor) -> Result<Vec<Tensor>>,
 ) -> PyResult<Py<PyAny>> {
-    reject_ufunc_options(ufunc, out, kwargs)?;
-    let (plain, subclasses) = Subclasses::unwrap(&[x])?;
+    reject_ufunc_options(ufunc, out, options)?;
+    let (plain, subclasses) = Subclasses::unwrap([x])?;
     let arg = classify(&plain[0])?;
     let tensor = import(&arg)?.tensor;
     let results = compute_for(py, ufunc, &arg.library, crate::ffi::numel(&tensor), move || op(&tensor))?;
@@ -301,11 +349,11 @@ pub(super) fn binary_multi(
     x1: &Bound<'_, PyAny>,
     x2: &Bound<'_, PyAny>,
     out: Option<&Bound<'_, PyAny>>,
-    kwargs: Option<&Bound<'_, PyDict>>,
+    options: &Options<'_, '_>,
     op: fn(&Tensor, &Tensor) -> Result<Vec<Tensor>>,
 ) -> PyResult<Py<PyAny>> {
-    reject_ufunc_options(ufunc, out, kwargs)?;
-    let (plain, subclasses) = Subclasses::unwrap(&[x1, x2])?;
+    reject_ufunc_options(ufunc, out, options)?;
+    let (plain, subclasses) = Subclasses::unwrap([x1, x2])?;
     let (tensors, library) = binary_inputs(ufunc, &plain[0], &plain[1])?;
     let elements = crate::ops::numpy::broadcast_numel(&tensors);
     let results = compute_for(py, ufunc, &library, elements, move || op(&tensors[0], &tensors[1]))?;
@@ -317,44 +365,58 @@ pub(super) fn binary_multi(
 /// argument itself takes None or such a tuple, the default).
 macro_rules! multi_binding {
     (unary 2 $name:ident, [$($doc:tt)*]) => {
-        multi_binding!(@unary $name, [$($doc)*], "(x, /, out=(None, None), *, device=None, **kwargs)");
+        multi_binding!(@unary $name, [$($doc)*], "(x, /, out=(None, None), *, where=True, casting='same_kind', order='K', dtype=None, subok=True, signature=None, device=None)");
     };
     (unary 4 $name:ident, [$($doc:tt)*]) => {
-        multi_binding!(@unary $name, [$($doc)*], "(x, /, out=(None, None, None, None), *, device=None, **kwargs)");
+        multi_binding!(@unary $name, [$($doc)*], "(x, /, out=(None, None, None, None), *, where=True, casting='same_kind', order='K', dtype=None, subok=True, signature=None, device=None)");
     };
     (binary 4 $name:ident, [$($doc:tt)*]) => {
-        multi_binding!(@binary $name, [$($doc)*], "(x1, x2, /, out=(None, None, None, None), *, device=None, **kwargs)");
+        multi_binding!(@binary $name, [$($doc)*], "(x1, x2, /, out=(None, None, None, None), *, where=True, casting='same_kind', order='K', dtype=None, subok=True, signature=None, device=None)");
     };
     (@unary $name:ident, [$($doc:tt)*], $sig:tt) => {
         #[doc = $($doc)*]
         #[pyfunction]
-        #[pyo3(signature = (x, /, out = None, *, device = None, **kwargs), text_signature = $sig)]
+        #[allow(clippy::too_many_arguments)] // SciPy's ufunc options, one parameter each
+        #[pyo3(signature = (x, /, out = None, *, r#where = None, casting = None, order = None, dtype = None, subok = None, signature = None, device = None), text_signature = $sig)]
         fn $name(
             py: Python<'_>,
             x: &Bound<'_, PyAny>,
             out: Option<&Bound<'_, PyAny>>,
+            r#where: Option<&Bound<'_, PyAny>>,
+            casting: Option<&Bound<'_, PyAny>>,
+            order: Option<&Bound<'_, PyAny>>,
+            dtype: Option<&Bound<'_, PyAny>>,
+            subok: Option<&Bound<'_, PyAny>>,
+            signature: Option<&Bound<'_, PyAny>>,
             device: Option<&Bound<'_, PyAny>>,
-            kwargs: Option<&Bound<'_, PyDict>>,
         ) -> PyResult<Py<PyAny>> {
-            face(py, &table::$name, &[x], out, device, kwargs, || {
-                on_device(device, || unary_multi(py, &table::$name, x, out, kwargs, sp::$name))
+            let options = Options([r#where, casting, order, dtype, subok, signature]);
+            face(py, &table::$name, &[x], out, device, &options, || {
+                on_device(device, || unary_multi(py, &table::$name, x, out, &options, sp::$name))
             })
         }
     };
     (@binary $name:ident, [$($doc:tt)*], $sig:tt) => {
         #[doc = $($doc)*]
         #[pyfunction]
-        #[pyo3(signature = (x1, x2, /, out = None, *, device = None, **kwargs), text_signature = $sig)]
+        #[allow(clippy::too_many_arguments)] // SciPy's ufunc options, one parameter each
+        #[pyo3(signature = (x1, x2, /, out = None, *, r#where = None, casting = None, order = None, dtype = None, subok = None, signature = None, device = None), text_signature = $sig)]
         fn $name(
             py: Python<'_>,
             x1: &Bound<'_, PyAny>,
             x2: &Bound<'_, PyAny>,
             out: Option<&Bound<'_, PyAny>>,
+            r#where: Option<&Bound<'_, PyAny>>,
+            casting: Option<&Bound<'_, PyAny>>,
+            order: Option<&Bound<'_, PyAny>>,
+            dtype: Option<&Bound<'_, PyAny>>,
+            subok: Option<&Bound<'_, PyAny>>,
+            signature: Option<&Bound<'_, PyAny>>,
             device: Option<&Bound<'_, PyAny>>,
-            kwargs: Option<&Bound<'_, PyDict>>,
         ) -> PyResult<Py<PyAny>> {
-            face(py, &table::$name, &[x1, x2], out, device, kwargs, || {
-                on_device(device, || binary_multi(py, &table::$name, x1, x2, out, kwargs, sp::$name))
+            let options = Options([r#where, casting, order, dtype, subok, signature]);
+            face(py, &table::$name, &[x1, x2], out, device, &options, || {
+                on_device(device, || binary_multi(py, &table::$name, x1, x2, out, &options, sp::$name))
             })
         }
     };
@@ -376,59 +438,92 @@ macro_rules! ufunc_bindings {
         $(
             #[doc = concat!($udoc, "\n\nSciPy's loops (its ``types``):", $(" ``", $ut, "``",)* ".\n\n", ufunc_note!())]
             #[pyfunction]
-            #[pyo3(signature = (x, /, out = None, *, device = None, **kwargs))]
+            #[allow(clippy::too_many_arguments)] // SciPy's ufunc options, one parameter each
+            #[pyo3(
+                signature = (x, /, out = None, *, r#where = None, casting = None, order = None, dtype = None, subok = None, signature = None, device = None),
+                text_signature = "(x, /, out=None, *, where=True, casting='same_kind', order='K', dtype=None, subok=True, signature=None, device=None)"
+            )]
             fn $u(
                 py: Python<'_>,
                 x: &Bound<'_, PyAny>,
                 out: Option<&Bound<'_, PyAny>>,
+                r#where: Option<&Bound<'_, PyAny>>,
+                casting: Option<&Bound<'_, PyAny>>,
+                order: Option<&Bound<'_, PyAny>>,
+                dtype: Option<&Bound<'_, PyAny>>,
+                subok: Option<&Bound<'_, PyAny>>,
+                signature: Option<&Bound<'_, PyAny>>,
                 device: Option<&Bound<'_, PyAny>>,
-                kwargs: Option<&Bound<'_, PyDict>>,
             ) -> PyResult<Py<PyAny>> {
-                face(py, &table::$u, &[x], out, device, kwargs, || {
-                    on_device(device, || unary(py, &table::$u, x, out, kwargs, sp::$u))
+                let options = Options([r#where, casting, order, dtype, subok, signature]);
+                face(py, &table::$u, &[x], out, device, &options, || {
+                    on_device(device, || unary(py, &table::$u, x, out, &options, sp::$u))
                 })
             }
         )*
         $(
             #[doc = concat!($bdoc, "\n\nSciPy's loops (its ``types``):", $(" ``", $bt, "``",)* ".\n\n", ufunc_note!())]
             #[pyfunction]
-            #[pyo3(signature = (x1, x2, /, out = None, *, device = None, **kwargs))]
+            #[allow(clippy::too_many_arguments)] // SciPy's ufunc options, one parameter each
+            #[pyo3(
+                signature = (x1, x2, /, out = None, *, r#where = None, casting = None, order = None, dtype = None, subok = None, signature = None, device = None),
+                text_signature = "(x1, x2, /, out=None, *, where=True, casting='same_kind', order='K', dtype=None, subok=True, signature=None, device=None)"
+            )]
             fn $b(
                 py: Python<'_>,
                 x1: &Bound<'_, PyAny>,
                 x2: &Bound<'_, PyAny>,
                 out: Option<&Bound<'_, PyAny>>,
+                r#where: Option<&Bound<'_, PyAny>>,
+                casting: Option<&Bound<'_, PyAny>>,
+                order: Option<&Bound<'_, PyAny>>,
+                dtype: Option<&Bound<'_, PyAny>>,
+                subok: Option<&Bound<'_, PyAny>>,
+                signature: Option<&Bound<'_, PyAny>>,
                 device: Option<&Bound<'_, PyAny>>,
-                kwargs: Option<&Bound<'_, PyDict>>,
             ) -> PyResult<Py<PyAny>> {
-                face(py, &table::$b, &[x1, x2], out, device, kwargs, || {
-                    on_device(device, || binary(py, &table::$b, x1, x2, out, kwargs, sp::$b))
+                let options = Options([r#where, casting, order, dtype, subok, signature]);
+                face(py, &table::$b, &[x1, x2], out, device, &options, || {
+                    on_device(device, || binary(py, &table::$b, x1, x2, out, &options, sp::$b))
                 })
             }
         )*
         $(
             #[doc = concat!($tdoc, "\n\nSciPy's loops (its ``types``):", $(" ``", $tt, "``",)* ".\n\n", ufunc_note!())]
             #[pyfunction]
-            #[pyo3(signature = (x1, x2, x3, /, out = None, *, device = None, **kwargs))]
+            #[allow(clippy::too_many_arguments)] // SciPy's ufunc options, one parameter each
+            #[pyo3(
+                signature = (x1, x2, x3, /, out = None, *, r#where = None, casting = None, order = None, dtype = None, subok = None, signature = None, device = None),
+                text_signature = "(x1, x2, x3, /, out=None, *, where=True, casting='same_kind', order='K', dtype=None, subok=True, signature=None, device=None)"
+            )]
             fn $t(
                 py: Python<'_>,
                 x1: &Bound<'_, PyAny>,
                 x2: &Bound<'_, PyAny>,
                 x3: &Bound<'_, PyAny>,
                 out: Option<&Bound<'_, PyAny>>,
+                r#where: Option<&Bound<'_, PyAny>>,
+                casting: Option<&Bound<'_, PyAny>>,
+                order: Option<&Bound<'_, PyAny>>,
+                dtype: Option<&Bound<'_, PyAny>>,
+                subok: Option<&Bound<'_, PyAny>>,
+                signature: Option<&Bound<'_, PyAny>>,
                 device: Option<&Bound<'_, PyAny>>,
-                kwargs: Option<&Bound<'_, PyDict>>,
             ) -> PyResult<Py<PyAny>> {
-                face(py, &table::$t, &[x1, x2, x3], out, device, kwargs, || {
-                    on_device(device, || ternary(py, &table::$t, [x1, x2, x3], out, kwargs, sp::$t))
+                let options = Options([r#where, casting, order, dtype, subok, signature]);
+                face(py, &table::$t, &[x1, x2, x3], out, device, &options, || {
+                    on_device(device, || ternary(py, &table::$t, [x1, x2, x3], out, &options, sp::$t))
                 })
             }
         )*
         $(
             #[doc = concat!($qdoc, "\n\nSciPy's loops (its ``types``):", $(" ``", $qt, "``",)* ".\n\n", ufunc_note!())]
             #[pyfunction]
-            #[pyo3(signature = (x1, x2, x3, x4, /, out = None, *, device = None, **kwargs))]
-            #[allow(clippy::too_many_arguments)]
+            #[allow(clippy::too_many_arguments)] // SciPy's ufunc options, one parameter each
+            #[pyo3(
+                signature = (x1, x2, x3, x4, /, out = None, *, r#where = None, casting = None, order = None, dtype = None, subok = None, signature = None, device = None),
+                text_signature = "(x1, x2, x3, x4, /, out=None, *, where=True, casting='same_kind', order='K', dtype=None, subok=True, signature=None, device=None)"
+            )]
             fn $q(
                 py: Python<'_>,
                 x1: &Bound<'_, PyAny>,
@@ -436,11 +531,17 @@ macro_rules! ufunc_bindings {
                 x3: &Bound<'_, PyAny>,
                 x4: &Bound<'_, PyAny>,
                 out: Option<&Bound<'_, PyAny>>,
+                r#where: Option<&Bound<'_, PyAny>>,
+                casting: Option<&Bound<'_, PyAny>>,
+                order: Option<&Bound<'_, PyAny>>,
+                dtype: Option<&Bound<'_, PyAny>>,
+                subok: Option<&Bound<'_, PyAny>>,
+                signature: Option<&Bound<'_, PyAny>>,
                 device: Option<&Bound<'_, PyAny>>,
-                kwargs: Option<&Bound<'_, PyDict>>,
             ) -> PyResult<Py<PyAny>> {
-                face(py, &table::$q, &[x1, x2, x3, x4], out, device, kwargs, || {
-                    on_device(device, || quaternary(py, &table::$q, [x1, x2, x3, x4], out, kwargs, sp::$q))
+                let options = Options([r#where, casting, order, dtype, subok, signature]);
+                face(py, &table::$q, &[x1, x2, x3, x4], out, device, &options, || {
+                    on_device(device, || quaternary(py, &table::$q, [x1, x2, x3, x4], out, &options, sp::$q))
                 })
             }
         )*

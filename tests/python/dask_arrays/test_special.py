@@ -124,7 +124,7 @@ def test_a_dask_array_as_an_option_is_refused():
 def test_bad_options_fail_when_the_graph_is_built():
     """The probe call runs the routine with the caller's options: errors come at once, as eagerly."""
     with no_compute(), pytest.raises(UnsupportedParameterError):
-        tb.special.erf(da.ones(8, chunks=4), where=True)
+        tb.special.erf(da.ones(8, chunks=4), casting="unsafe")
 
 
 def _relative(got, want):

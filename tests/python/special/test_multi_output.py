@@ -174,7 +174,8 @@ def test_refused():
     with pytest.raises(TypeError):
         tb.special.ellipj(np.ones(3, dtype=np.complex128), 0.5)
     with pytest.raises(NotImplementedError, match="where"):
-        tb.special.fresnel(np.ones(3), where=True)
+        tb.special.fresnel(np.ones(3), where=np.array([True, False, True]))
+    np.testing.assert_array_equal(tb.special.fresnel(np.ones(3), where=True), tb.special.fresnel(np.ones(3)))
 
 
 def test_torch_input_stays_torch_and_needs_no_grad():

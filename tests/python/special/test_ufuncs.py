@@ -58,12 +58,11 @@ def test_loop_strings_are_scipys(name):
 def test_ufunc_signature_matches_scipy_where_checkable(name):
     theirs = list(inspect.signature(SCIPY_UFUNC[name]).parameters.values())
     mine = list(inspect.signature(ours(name)).parameters.values())
-    nin = SCIPY_UFUNC[name].nin
-    # positional-only inputs and out=None, as SciPy; SciPy's keyword-only ufunc
-    # options are accepted as **kwargs and refused by name
-    for t, m in zip(theirs[: nin + 1], mine[: nin + 1]):
-        assert (m.name, m.kind, m.default) == (t.name, t.kind, t.default)
-    assert mine[-1].kind is inspect.Parameter.VAR_KEYWORD
+    # SciPy's whole signature (positional-only inputs, out, the keyword-only
+    # ufunc options at their defaults), device=None last
+    assert [(p.name, p.kind, p.default) for p in mine] == [(p.name, p.kind, p.default) for p in theirs] + [
+        ("device", inspect.Parameter.KEYWORD_ONLY, None)
+    ]
 
 
 @pytest.mark.parametrize("name", FUNCTIONS)
@@ -462,6 +461,14 @@ def test_unsupported_ufunc_options_are_named():
         tb.special.erf(x, out=np.empty(3))
     with pytest.raises(NotImplementedError, match="where"):
         tb.special.erf(x, where=x > 0)
+    with pytest.raises(NotImplementedError, match="casting, subok"):
+        tb.special.erf(x, casting="unsafe", subok=False)
+    with pytest.raises(TypeError, match="axis"):  # not a ufunc option: NumPy's ufuncs raise TypeError too
+        tb.special.erf(x, axis=0)
+    # each option at its default, given explicitly, is what no option gives
+    defaults = {"where": True, "casting": "same_kind", "order": "K", "dtype": None, "subok": True, "signature": None}
+    np.testing.assert_array_equal(tb.special.erf(x, **defaults), tb.special.erf(x))
+    np.testing.assert_array_equal(tb.special.xlogy(x, x, **defaults), sc.xlogy(x, x))
     np.testing.assert_allclose(tb.special.erf(x, out=None), sc.erf(x))
     with pytest.raises(NotImplementedError, match="out="):
         tb.special.xlogy(x, x, out=np.empty(3))
