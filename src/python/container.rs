@@ -297,7 +297,7 @@ pub(crate) fn classify<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Arg<'py>> {
 /// The torch tensor `obj` as an argument, with itself as the input whose
 /// gradient the result must carry where it requires grad and autograd records.
 fn torch_arg<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Arg<'py>> {
-    let grad = crate::ffi::autograd::grad_mode_enabled() && tensor_impl::requires_grad(obj)?;
+    let grad = tensor_impl::requires_grad(obj)? && crate::ffi::autograd::grad_mode_enabled(); // (the rarer answer first)
     let grad = grad.then(|| Arc::from([obj.clone().unbind()]));
     Ok(Arg { array: obj.clone(), library: Library::Torch { grad }, weak: false })
 }
