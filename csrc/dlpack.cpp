@@ -153,7 +153,8 @@ int64_t tb_numel(const at::Tensor* tensor) noexcept { return tensor->numel(); }
 // settled (the device, the storage size, the sizes' signs) and less the
 // dispatch and tracer guards it sets around building a tensor that dispatches
 // nothing: the same storage (not resizable, no allocator) and the same
-// TensorImpl, at 40 ns less per imported array (a one-element call is 1.5 us).
+// TensorImpl. In a profile of one-element `erf` calls, TensorMaker's own
+// functions (make_tensor, computeStorageSize, the device check) took 3.7%.
 char* tb_view_host(void* data, const int64_t* sizes, const int64_t* strides, int64_t ndim, size_t nbytes,
                    DLDataType dtype, void* context, void (*release)(void*), at::Tensor** out) noexcept {
   *out = nullptr;

@@ -74,7 +74,7 @@ impl DType {
     };
 
     fn row(self) -> &'static (DType, u8, u8, Option<Kind>) {
-        &TABLE[self as usize] // rows in the enum's order (checked below)
+        &TABLE[self as usize] // rows in the enum's order (checked at compile time above)
     }
 
     /// Looks a scalar DLPack dtype up by code and bits (every call's import
